@@ -1,0 +1,86 @@
+#pragma once
+// The Adjoint transformation of twists and wrenches, its inverse and its time
+// derivative, and the spatial cross product (Kry & Pai Section 2).
+//
+//   Ad_j_i = [[Theta, 0], [[p] Theta, Theta]]   for E_j_i = [[Theta, p], [0, 1]]
+//   phi_j  = Ad_j_i phi_i                        (twists, contravariant)
+//   f_j    = Ad_j_i^-T f_i                       (wrenches, covariant)
+#include "reference/spatial/pose.hpp"
+
+namespace contactref::spatial {
+
+// Ad_j_i from E_j_i.
+template <class T>
+Mat6<T> adjoint(const Mat4<T>& E_j_i) {
+  const Mat3<T> Theta = rotation_of(E_j_i);
+  Mat6<T> Ad = Mat6<T>::Zero();
+  Ad.template topLeftCorner<3, 3>() = Theta;
+  Ad.template bottomLeftCorner<3, 3>() = skew<T>(translation_of(E_j_i)) * Theta;
+  Ad.template bottomRightCorner<3, 3>() = Theta;
+  return Ad;
+}
+
+// Ad_j_i^-1 = Ad_i_j = [[Theta^T, 0], [-Theta^T [p], Theta^T]], in closed form.
+template <class T>
+Mat6<T> adjoint_inverse(const Mat4<T>& E_j_i) {
+  const Mat3<T> Theta_T = rotation_of(E_j_i).transpose();
+  Mat6<T> Ad = Mat6<T>::Zero();
+  Ad.template topLeftCorner<3, 3>() = Theta_T;
+  Ad.template bottomLeftCorner<3, 3>() = -(Theta_T * skew<T>(translation_of(E_j_i)));
+  Ad.template bottomRightCorner<3, 3>() = Theta_T;
+  return Ad;
+}
+
+// Ad_j_i^-T = [[Theta, [p] Theta], [0, Theta]]: maps wrenches in frame i to
+// frame j. Power is frame independent: (Ad^-T f) . (Ad phi) = f . phi.
+template <class T>
+Mat6<T> wrench_adjoint(const Mat4<T>& E_j_i) {
+  const Mat3<T> Theta = rotation_of(E_j_i);
+  Mat6<T> Ad = Mat6<T>::Zero();
+  Ad.template topLeftCorner<3, 3>() = Theta;
+  Ad.template topRightCorner<3, 3>() = skew<T>(translation_of(E_j_i)) * Theta;
+  Ad.template bottomRightCorner<3, 3>() = Theta;
+  return Ad;
+}
+
+// d/dt Ad_j_i for a moving E_j_i with time derivative dE_j_i (Kry's thesis
+// Eq. 4.18): [[dTheta, 0], [[dp] Theta + [p] dTheta, dTheta]].
+// It equals Ad_j_i [phi] with phi = V(E^-1 dE) the body twist (tested).
+template <class T>
+Mat6<T> adjoint_derivative(const Mat4<T>& E_j_i, const Mat4<T>& dE_j_i) {
+  const Mat3<T> Theta = rotation_of(E_j_i);
+  const Mat3<T> dTheta = rotation_of(dE_j_i);
+  Mat6<T> dAd = Mat6<T>::Zero();
+  dAd.template topLeftCorner<3, 3>() = dTheta;
+  dAd.template bottomLeftCorner<3, 3>() =
+      skew<T>(translation_of(dE_j_i)) * Theta + skew<T>(translation_of(E_j_i)) * dTheta;
+  dAd.template bottomRightCorner<3, 3>() = dTheta;
+  return dAd;
+}
+
+// [phi] = [[ [omega], 0 ], [ [v], [omega] ]], the spatial cross product of
+// twists: [phi] psi is the rate of change of psi carried by the motion phi.
+template <class T>
+Mat6<T> spatial_cross(const Vec6<T>& phi) {
+  const Mat3<T> W = skew<T>(phi.template head<3>());
+  Mat6<T> X = Mat6<T>::Zero();
+  X.template topLeftCorner<3, 3>() = W;
+  X.template bottomLeftCorner<3, 3>() = skew<T>(phi.template tail<3>());
+  X.template bottomRightCorner<3, 3>() = W;
+  return X;
+}
+
+// The dual cross product acting on wrenches: [phi]* = -[phi]^T
+// = [[ [omega], [v] ], [0, [omega]]]. It keeps power invariant:
+// ([phi]* f) . psi + f . ([phi] psi) = 0.
+template <class T>
+Mat6<T> spatial_cross_dual(const Vec6<T>& phi) {
+  const Mat3<T> W = skew<T>(phi.template head<3>());
+  Mat6<T> X = Mat6<T>::Zero();
+  X.template topLeftCorner<3, 3>() = W;
+  X.template topRightCorner<3, 3>() = skew<T>(phi.template tail<3>());
+  X.template bottomRightCorner<3, 3>() = W;
+  return X;
+}
+
+}  // namespace contactref::spatial

@@ -1,0 +1,15 @@
+#pragma once
+// The classical fourth-order Runge-Kutta step, over any Eigen vector state.
+namespace contactref::spatial {
+
+// One step of y' = f(t, y) from (t, y) with step h.
+template <class T, class State, class Derivative>
+State rk4_step(const Derivative& f, const T& t, const State& y, const T& h) {
+  const State k1 = f(t, y);
+  const State k2 = f(t + h / 2, State(y + (h / 2) * k1));
+  const State k3 = f(t + h / 2, State(y + (h / 2) * k2));
+  const State k4 = f(t + h, State(y + h * k3));
+  return y + (h / 6) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+}
+
+}  // namespace contactref::spatial

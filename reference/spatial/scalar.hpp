@@ -1,0 +1,25 @@
+#pragma once
+// Scalar types of the numerical layers. Every numerical routine is templated on
+// the scalar T and instantiated for `double` and for `Real50`, the 50-digit
+// referee (header-only Boost.Multiprecision, no expression templates, so
+// `auto` and Eigen work with it as with double).
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <boost/multiprecision/eigen.hpp>
+
+namespace contactref {
+
+using Real50 = boost::multiprecision::cpp_bin_float_50;
+
+template <class T> using Vec3 = Eigen::Matrix<T, 3, 1>;
+template <class T> using Vec4 = Eigen::Matrix<T, 4, 1>;
+template <class T> using Vec6 = Eigen::Matrix<T, 6, 1>;
+template <class T> using Mat3 = Eigen::Matrix<T, 3, 3>;
+template <class T> using Mat4 = Eigen::Matrix<T, 4, 4>;
+template <class T> using Mat6 = Eigen::Matrix<T, 6, 6>;
+
+// The machine epsilon of T (2^-52 for double, about 1e-49 for Real50).
+template <class T> T epsilon() { return Eigen::NumTraits<T>::epsilon(); }
+
+}  // namespace contactref

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages in scripts/debian-packages.txt that are missing,
+# then configures and builds a CMake preset (default: release).
+# Idempotent: apt-get runs only when a package is missing, and the build is
+# incremental. Usage: scripts/bootstrap.sh [PRESET]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+preset=${1:-release}
+
+mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/debian-packages.txt | grep -v '^$')
+missing=()
+for pkg in "${wanted[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${#missing[@]} Debian package(s): ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) != 0 ]]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc)
+if [[ ! -f build-$preset/CMakeCache.txt && ! ( $preset == release && -f build/CMakeCache.txt ) ]]; then
+  cmake --preset "$preset"
+fi
+cmake --build --preset "$preset" -j "$jobs"

@@ -1,0 +1,61 @@
+// Quick variants of the validation suites (the full runs belong to
+// `contactref validate`), and the suite-result machinery.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "validation/registry.hpp"
+#include "validation/suites/torque_free_body.hpp"
+
+namespace contactref::validation {
+namespace {
+
+const Metric* find(const SuiteResult& result, const std::string& name) {
+  for (const Metric& m : result.metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+TEST(TorqueFreeBodySuite, QuickVariantPassesWithFourthOrder) {
+  const SuiteResult result = torque_free_body_suite({true});
+  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
+  const Metric* order = find(result, "convergence_order");
+  ASSERT_NE(order, nullptr);
+  EXPECT_GE(order->value, 3.7);
+  EXPECT_LE(order->value, 4.3);
+  EXPECT_TRUE(result.passed());
+}
+
+TEST(ObservedOrder, RecoversTheExponentOfAPowerLaw) {
+  const std::vector<double> h = {0.1, 0.05, 0.025, 0.0125};
+  std::vector<double> error;
+  for (double x : h) error.push_back(3.0 * std::pow(x, 4.0));
+  EXPECT_NEAR(observed_order(h, error), 4.0, 1e-12);
+}
+
+TEST(SuiteResult, PassesOnlyWhenEveryMetricPasses) {
+  SuiteResult result;
+  result.name = "example";
+  EXPECT_FALSE(result.passed());  // no metric: nothing was checked
+  result.add({"a", 1.0, 2.0, "a <= 2", true});
+  EXPECT_TRUE(result.passed());
+  result.add({"b", 3.0, std::nullopt, "b <= 2", false});
+  EXPECT_FALSE(result.passed());
+  const auto json = to_json(result);
+  EXPECT_EQ(json["metrics"]["a"]["reference"], 2.0);
+  EXPECT_TRUE(json["metrics"]["b"]["reference"].is_null());
+  EXPECT_EQ(json["passed"], false);
+}
+
+TEST(Registry, EveryFigureBelongsToARegisteredSuiteAndHasAScript) {
+  for (const FigureSpec& figure : figures()) {
+    bool found = false;
+    for (const SuiteSpec& suite : suites()) found = found || suite.name == figure.suite;
+    EXPECT_TRUE(found) << figure.name;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "paper_figures" / figure.script))
+        << figure.script;
+  }
+}
+
+}  // namespace
+}  // namespace contactref::validation

@@ -1,0 +1,88 @@
+// `contactref validate [SUITE...|all] [--quick] [--out DIR] [--json]`
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+#include "reference/spatial/errors.hpp"
+#include "validation/cli/subcommands.hpp"
+#include "validation/registry.hpp"
+
+namespace contactref::cli {
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> names;
+  bool quick = false;
+  bool json = false;
+  std::string out;
+};
+
+std::string list_suites() {
+  std::string text;
+  for (const auto& suite : validation::suites()) text += fmt::format("\n  {:<24} {}", suite.name, suite.summary);
+  return text;
+}
+
+std::vector<const validation::SuiteSpec*> select_suites(const std::vector<std::string>& names) {
+  if (names.empty()) throw InputError("validate: name the suites to run, or `all`; suites:" + list_suites());
+  std::vector<const validation::SuiteSpec*> chosen;
+  for (const std::string& name : names) {
+    if (name == "all") {
+      chosen.clear();
+      for (const auto& suite : validation::suites()) chosen.push_back(&suite);
+      return chosen;
+    }
+    const auto& all = validation::suites();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const auto& suite) { return suite.name == name; });
+    if (it == all.end()) throw InputError("validate: unknown suite '" + name + "'; suites:" + list_suites());
+    chosen.push_back(&*it);
+  }
+  return chosen;
+}
+
+int run_validate(const ValidateOptions& options) {
+  const auto chosen = select_suites(options.names);
+  nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
+  bool all_passed = true;
+  int index = 0;
+  for (const validation::SuiteSpec* suite : chosen) {
+    ++index;
+    std::cerr << fmt::format("[{}/{}] {}{} ...\n", index, chosen.size(), suite->name,
+                             options.quick ? " (quick)" : "");
+    const auto start = std::chrono::steady_clock::now();
+    validation::SuiteResult result = suite->run({options.quick});
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.name = suite->name;
+    result.figures = validation::figure_files_of(suite->name);
+    std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s\n", index, chosen.size(), suite->name,
+                             result.passed() ? "passed" : "FAILED", result.seconds);
+    all_passed = all_passed && result.passed();
+    document["suites"].push_back(validation::to_json(result));
+    if (!options.json) validation::print_table(std::cout, result);
+  }
+  if (options.json) std::cout << document.dump(2) << "\n";
+  if (!options.out.empty()) {
+    std::filesystem::create_directories(options.out);
+    const auto path = std::filesystem::path(options.out) / "validation.json";
+    std::ofstream file(path);
+    file << document.dump(2) << "\n";
+    if (!file) throw std::runtime_error("cannot write " + path.string());
+  }
+  return all_passed ? 0 : 1;
+}
+
+}  // namespace
+
+Action configure_validate(CLI::App& app) {
+  auto options = std::make_shared<ValidateOptions>();
+  app.add_option("suites", options->names, "suites to run, or `all`");
+  app.add_flag("--quick", options->quick, "run each suite's quick variant");
+  app.add_option("--out", options->out, "also write DIR/validation.json");
+  app.add_flag("--json", options->json, "print one JSON document on stdout instead of tables");
+  app.footer("suites:" + list_suites());
+  return [options] { return run_validate(*options); };
+}
+
+}  // namespace contactref::cli
