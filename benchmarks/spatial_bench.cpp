@@ -68,6 +68,17 @@ void BM_WrenchAdjointApply(benchmark::State& state) {
 }
 
 template <class T>
+void BM_TransformTwist(benchmark::State& state) {
+  const auto& in = inputs<T>();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    Vec6<T> phi = sp::transform_twist(in.poses[i], in.twists[i]);
+    benchmark::DoNotOptimize(phi);
+    i = (i + 1) % kInputs;
+  }
+}
+
+template <class T>
 void BM_Se3Exp(benchmark::State& state) {
   const auto& in = inputs<T>();
   std::size_t i = 0;
@@ -103,6 +114,7 @@ void BM_FreeBodyRk4Step(benchmark::State& state) {
 
 BENCHMARK(BM_AdjointApply<double>);
 BENCHMARK(BM_WrenchAdjointApply<double>);
+BENCHMARK(BM_TransformTwist<double>);
 BENCHMARK(BM_Se3Exp<double>);
 BENCHMARK(BM_NewtonEulerDerivative<double>);
 BENCHMARK(BM_FreeBodyRk4Step<double>);

@@ -43,6 +43,26 @@ Mat6<T> wrench_adjoint(const Mat4<T>& E_j_i) {
   return Ad;
 }
 
+// phi_j = Ad_j_i phi_i without forming Ad: (Theta w; p x Theta w + Theta v).
+template <class T>
+Vec6<T> transform_twist(const Mat4<T>& E_j_i, const Vec6<T>& phi_i) {
+  const Mat3<T> Theta = rotation_of(E_j_i);
+  const Vec3<T> w_j = Theta * phi_i.template head<3>();
+  Vec6<T> phi_j;
+  phi_j << w_j, translation_of(E_j_i).cross(w_j) + Theta * phi_i.template tail<3>();
+  return phi_j;
+}
+
+// f_j = Ad_j_i^-T f_i without forming the matrix: (Theta tau + p x Theta F; Theta F).
+template <class T>
+Vec6<T> transform_wrench(const Mat4<T>& E_j_i, const Vec6<T>& f_i) {
+  const Mat3<T> Theta = rotation_of(E_j_i);
+  const Vec3<T> F_j = Theta * f_i.template tail<3>();
+  Vec6<T> f_j;
+  f_j << Theta * f_i.template head<3>() + translation_of(E_j_i).cross(F_j), F_j;
+  return f_j;
+}
+
 // d/dt Ad_j_i for a moving E_j_i with time derivative dE_j_i (Kry's thesis
 // Eq. 4.18): [[dTheta, 0], [[dp] Theta + [p] dTheta, dTheta]].
 // It equals Ad_j_i [phi] with phi = V(E^-1 dE) the body twist (tested).

@@ -21,6 +21,8 @@ namespace contactref::spatial {
   template Mat6<T> adjoint<T>(const Mat4<T>&);                                                         \
   template Mat6<T> adjoint_inverse<T>(const Mat4<T>&);                                                 \
   template Mat6<T> wrench_adjoint<T>(const Mat4<T>&);                                                  \
+  template Vec6<T> transform_twist<T>(const Mat4<T>&, const Vec6<T>&);                                 \
+  template Vec6<T> transform_wrench<T>(const Mat4<T>&, const Vec6<T>&);                                \
   template Mat6<T> adjoint_derivative<T>(const Mat4<T>&, const Mat4<T>&);                              \
   template Mat6<T> spatial_cross<T>(const Vec6<T>&);                                                   \
   template Mat6<T> spatial_cross_dual<T>(const Vec6<T>&);                                              \

@@ -36,7 +36,7 @@ T kinetic_energy(const Mat6<T>& M, const Vec6<T>& phi) {
 // when no wrench acts and frame j is inertial.
 template <class T>
 Vec6<T> spatial_momentum(const Mat4<T>& E_j_b, const Mat6<T>& M_b, const Vec6<T>& phi_b) {
-  return wrench_adjoint(E_j_b) * (M_b * phi_b);
+  return transform_wrench<T>(E_j_b, M_b * phi_b);
 }
 
 }  // namespace contactref::spatial

@@ -32,6 +32,8 @@ std::vector<validation::AuditEntrySpec> spatial_audit_entries() {
                           [](const auto& E, const auto&) { return sp::pose_inverse(E); }));
   entries.push_back(entry("spatial.adjoint_twist", "Ad_j_i phi_i", 103,
                           [](const auto& E, const auto& phi) { return (sp::adjoint(E) * phi).eval(); }));
+  entries.push_back(entry("spatial.transform_twist", "Ad_j_i phi_i without forming Ad", 111,
+                          [](const auto& E, const auto& phi) { return sp::transform_twist(E, phi); }));
   entries.push_back(entry("spatial.adjoint_inverse_twist", "Ad_j_i^-1 phi_j", 104,
                           [](const auto& E, const auto& phi) { return (sp::adjoint_inverse(E) * phi).eval(); }));
   entries.push_back(entry("spatial.wrench_adjoint", "Ad_j_i^-T f_i", 105,

@@ -50,6 +50,18 @@ TYPED_TEST(SpatialAdjoint, InverseIsTheAdjointOfTheInverse) {  // Ad(E)^-1 = Ad(
   }
 }
 
+// The matrix-free transforms equal the products with the 6x6 matrices.
+TYPED_TEST(SpatialAdjoint, MatrixFreeTransformsMatchTheMatrices) {
+  using T = TypeParam;
+  test::Rng rng(test::kSeed + 18);
+  for (int n = 0; n < 20; ++n) {
+    const Mat4<T> E = test::random_pose<T>(rng);
+    const Vec6<T> phi = test::random_twist<T>(rng);
+    EXPECT_TRUE(matrices_near(transform_twist(E, phi), Vec6<T>(adjoint(E) * phi), tolerance<T>(16, kTranslationScale)));
+    EXPECT_TRUE(matrices_near(transform_wrench(E, phi), Vec6<T>(wrench_adjoint(E) * phi), tolerance<T>(16, kTranslationScale)));
+  }
+}
+
 // The definition of Ad: O(Ad_j_i phi) = E_j_i O(phi) E_j_i^-1.
 TYPED_TEST(SpatialAdjoint, ConjugatesTwistMatrices) {
   using T = TypeParam;
