@@ -9,8 +9,22 @@
 #include <boost/multiprecision/eigen.hpp>
 
 namespace contactref {
-
 using Real50 = boost::multiprecision::cpp_bin_float_50;
+}  // namespace contactref
+
+// Eigen's iterative eigen-solvers call numext::hypot, whose generic version
+// needs NumTraits<T>::infinity(), which Boost.Multiprecision's Eigen traits do
+// not provide; Boost's own hypot is exact to the last digit.
+namespace Eigen::internal {
+template <>
+struct hypot_impl<contactref::Real50> {
+  static contactref::Real50 run(const contactref::Real50& x, const contactref::Real50& y) {
+    return boost::multiprecision::hypot(x, y);
+  }
+};
+}  // namespace Eigen::internal
+
+namespace contactref {
 
 template <class T> using Vec3 = Eigen::Matrix<T, 3, 1>;
 template <class T> using Vec4 = Eigen::Matrix<T, 4, 1>;

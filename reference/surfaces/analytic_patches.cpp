@@ -1,0 +1,65 @@
+#include "reference/surfaces/analytic_patches.hpp"
+
+#include <sstream>
+
+namespace contactref::surfaces {
+namespace {
+
+template <class T>
+void require(bool ok, const std::string& what) {
+  if (!ok) throw InputError(what);
+}
+
+template <class T>
+bool positive_finite(const T& x) {
+  using std::isfinite;
+  return isfinite(x) && x > T(0);
+}
+
+template <class T>
+T pi() { return boost::math::constants::pi<T>(); }
+
+}  // namespace
+
+template <class T>
+EllipsoidPatch<T>::EllipsoidPatch(const Vec3<T>& semi_axes)
+    : axes_(semi_axes),
+      domain_(Domain<T>::make_chart({T(0), pi<T>(), false}, {-pi<T>(), pi<T>(), true})) {
+  require<T>(positive_finite(semi_axes.x()) && positive_finite(semi_axes.y()) && positive_finite(semi_axes.z()),
+             "ellipsoid: semi_axes must be three finite positive lengths");
+}
+
+template <class T>
+TorusPatch<T>::TorusPatch(const T& major, const T& minor)
+    : major_(major),
+      minor_(minor),
+      domain_(Domain<T>::make_chart({T(0), 2 * pi<T>(), true}, {T(0), 2 * pi<T>(), true})) {
+  require<T>(positive_finite(minor) && positive_finite(major) && major > minor,
+             "torus: need finite radii with major > minor > 0 (a self-intersecting torus is not a solid)");
+}
+
+template <class T>
+CylinderPatch<T>::CylinderPatch(const T& radius)
+    : radius_(radius), domain_(Domain<T>::make_chart({T(0), 2 * pi<T>(), true}, {})) {
+  require<T>(positive_finite(radius), "cylinder: radius must be a finite positive length");
+}
+
+template <class T>
+ParaboloidPatch<T>::ParaboloidPatch(const T& k1, const T& k2)
+    : k1_(k1), k2_(k2), domain_(Domain<T>::make_chart({}, {})) {
+  using std::isfinite;
+  require<T>(isfinite(k1) && isfinite(k2), "paraboloid: curvatures must be finite");
+}
+
+template class PlanePatch<double>;
+template class PlanePatch<Real50>;
+template class EllipsoidPatch<double>;
+template class EllipsoidPatch<Real50>;
+template class TorusPatch<double>;
+template class TorusPatch<Real50>;
+template class CylinderPatch<double>;
+template class CylinderPatch<Real50>;
+template class ParaboloidPatch<double>;
+template class ParaboloidPatch<Real50>;
+
+}  // namespace contactref::surfaces

@@ -1,0 +1,52 @@
+#include "reference/surfaces/bezier_patch.hpp"
+
+namespace contactref::surfaces {
+
+template <class T>
+std::array<std::array<T, 4>, 4> cubic_bernstein_derivatives(const T& x) {
+  const T y = T(1) - x;
+  // B_0 = y^3, B_1 = 3 x y^2, B_2 = 3 x^2 y, B_3 = x^3 and their derivatives
+  // (d/dx y = -1).
+  return {{{y * y * y, 3 * x * y * y, 3 * x * x * y, x * x * x},
+           {-3 * y * y, 3 * y * y - 6 * x * y, 6 * x * y - 3 * x * x, 3 * x * x},
+           {6 * y, 6 * x - 12 * y, 6 * y - 12 * x, 6 * x},
+           {T(-6), T(18), T(-18), T(6)}}};
+}
+
+template <class T>
+BezierPatch<T>::BezierPatch(const std::array<Vec3<T>, 16>& control)
+    : control_(control),
+      domain_(Domain<T>::make_polygon({Vec2<T>(0, 0), Vec2<T>(1, 0), Vec2<T>(1, 1), Vec2<T>(0, 1)})) {
+  for (std::size_t k = 0; k < 16; ++k) {
+    if (!control[k].allFinite())
+      throw InputError("bezier: control point " + std::to_string(k) + " (row " + std::to_string(k / 4) + ", column " +
+                       std::to_string(k % 4) + ") is not finite");
+  }
+}
+
+template <class T>
+PatchJet<T> BezierPatch<T>::evaluate(const T& s, const T& t) const {
+  const auto Bs = cubic_bernstein_derivatives(s);
+  const auto Bt = cubic_bernstein_derivatives(t);
+  // row[p][j] = sum_i d^p B_i(s) P_ij, then c_(p,q) = sum_j d^q B_j(t) row[p][j].
+  std::array<std::array<Vec3<T>, 4>, 4> row;
+  for (std::size_t p = 0; p < 4; ++p) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      row[p][j] = Bs[p][0] * control_[j] + Bs[p][1] * control_[4 + j] + Bs[p][2] * control_[8 + j] +
+                  Bs[p][3] * control_[12 + j];
+    }
+  }
+  PatchJet<T> jet;
+  for (int k = 0; k < kJetSize; ++k) {
+    const auto p = std::size_t(kJetOrders[std::size_t(k)][0]), q = std::size_t(kJetOrders[std::size_t(k)][1]);
+    jet.d.col(k) = Bt[q][0] * row[p][0] + Bt[q][1] * row[p][1] + Bt[q][2] * row[p][2] + Bt[q][3] * row[p][3];
+  }
+  return jet;
+}
+
+template class BezierPatch<double>;
+template class BezierPatch<Real50>;
+template std::array<std::array<double, 4>, 4> cubic_bernstein_derivatives<double>(const double&);
+template std::array<std::array<Real50, 4>, 4> cubic_bernstein_derivatives<Real50>(const Real50&);
+
+}  // namespace contactref::surfaces

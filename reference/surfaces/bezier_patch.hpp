@@ -1,0 +1,31 @@
+#pragma once
+// Bicubic Bezier patch (Kry's rattleback and floor, thesis App. B.1; Kry & Pai
+// Table I, last row): c(s, t) = sum_ij B_i(s) B_j(t) P_ij over [0, 1]^2, with
+// the control-net row index i going with s and the column index j with t.
+#include <array>
+
+#include "reference/surfaces/patch.hpp"
+
+namespace contactref::surfaces {
+
+template <class T>
+class BezierPatch final : public Patch<T> {
+ public:
+  // control[4 i + j] = P_ij. Throws InputError for a non-finite point.
+  explicit BezierPatch(const std::array<Vec3<T>, 16>& control);
+  PatchJet<T> evaluate(const T& s, const T& t) const override;
+  const Domain<T>& domain() const override { return domain_; }
+  std::string describe() const override { return "bezier"; }
+  const std::array<Vec3<T>, 16>& control_points() const { return control_; }
+
+ private:
+  std::array<Vec3<T>, 16> control_;
+  Domain<T> domain_;
+};
+
+// d^k/dx^k of the four cubic Bernstein polynomials at x, k = 0..3:
+// basis[k][i] = d^k B_i / dx^k.
+template <class T>
+std::array<std::array<T, 4>, 4> cubic_bernstein_derivatives(const T& x);
+
+}  // namespace contactref::surfaces

@@ -1,0 +1,300 @@
+#include "reference/surfaces/loop_surface.hpp"
+
+#include <boost/math/constants/constants.hpp>
+#include <map>
+#include <set>
+
+#include "reference/spatial/errors.hpp"
+#include "reference/surfaces/loop_rules.hpp"
+#include "reference/surfaces/loop_subdivision.hpp"
+
+namespace contactref::surfaces {
+namespace {
+
+template <class T>
+Domain<T> unit_triangle() {
+  return Domain<T>::make_polygon({Vec2<T>(0, 0), Vec2<T>(1, 0), Vec2<T>(0, 1)});
+}
+
+// The affine map from face parameters (u, v) to the parameters of the same
+// face seen from corner c (corner c at the origin, the next corner at (1, 0)):
+// local = J (u, v) + offset.
+template <class T>
+std::pair<Mat2<T>, Vec2<T>> corner_map(int corner) {
+  Mat2<T> J;
+  switch (corner) {
+    case 0: J << 1, 0, 0, 1; return {J, Vec2<T>(0, 0)};
+    case 1: J << 0, 1, -1, -1; return {J, Vec2<T>(0, 1)};   // (a, b) = (v, 1 - u - v)
+    default: J << -1, -1, 1, 0; return {J, Vec2<T>(1, 0)};  // (a, b) = (1 - u - v, u)
+  }
+}
+
+template <class T>
+class LoopRegularPatch final : public Patch<T> {
+ public:
+  LoopRegularPatch(const RegularControl<T>& control, std::string name)
+      : polynomial_(regular_patch_polynomial(control)), domain_(unit_triangle<T>()), name_(std::move(name)) {}
+  PatchJet<T> evaluate(const T& u, const T& v) const override { return quartic_jet(polynomial_, u, v); }
+  const Domain<T>& domain() const override { return domain_; }
+  std::string describe() const override { return name_ + " (regular)"; }
+
+ private:
+  QuarticCoefficients<T> polynomial_;
+  Domain<T> domain_;
+  std::string name_;
+};
+
+// Stam's evaluation. In local parameters (a, b) with the EV at the origin,
+// level n = floor(1 - log2(a + b)) >= 1 puts 2^(n-1) (a, b) in one of the
+// regular children k = 1, 2, 3 of the EV patch after n - 1 subdivisions,
+// whose 12 control points are pick_k A^(n-1) C0. A derivative of order p gains
+// 2^(n-1) per level and the child map's factor (+-2) per order.
+//  - A diagonalisable (every valence but 3): A^(n-1) = V diag(lambda)^(n-1) V^-1,
+//    accumulated per eigen-component as lambda^(n-1) 2^((n-1) p) =
+//    (2^p lambda)^(n-1), so that no overflow meets an underflow. The
+//    eigenvalue-1 component is constant (partition of unity), so it is left
+//    out of the derivatives: its round-off would be amplified by 2^((n-1) p).
+//  - Otherwise: the control points of every level, less the limit position
+//    (A preserves constants), are precomputed by explicit powers, down to
+//    2^-kLevels (below which no point of T is distinct from the EV at unit
+//    scale).
+template <class T>
+class LoopExtraordinaryPatch final : public Patch<T> {
+ public:
+  LoopExtraordinaryPatch(const DynamicMatrix<T>& control, int corner, std::string name)
+      : eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
+    std::tie(J_, offset_) = corner_map<T>(corner);
+    if (eig_.diagonalisable) {
+      eigen_control_ = eig_.V_inverse * control;
+    } else {
+      limit_ = (eig_.limit_mask.transpose() * control).transpose();
+      level_control_.push_back(control.rowwise() - limit_.transpose());
+      for (int level = 1; level <= kLevels; ++level) level_control_.push_back(eig_.A * level_control_.back());
+    }
+  }
+
+  PatchJet<T> evaluate(const T& u, const T& v) const override {
+    const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
+    return reparameterise_affine(evaluate_local(local.x(), local.y()), J_);
+  }
+  const Domain<T>& domain() const override { return domain_; }
+  std::string describe() const override {
+    return name_ + " (extraordinary, valence " + std::to_string(eig_.valence) + ")";
+  }
+
+ private:
+  static constexpr int kLevels = std::numeric_limits<T>::digits + 8;
+
+  PatchJet<T> evaluate_local(const T& a, const T& b) const {
+    using std::floor;
+    using std::log2;
+    using std::pow;
+    const T sum = a + b;
+    if (!(sum > T(0))) {
+      throw ComputationError(describe() + ": the derivatives at the extraordinary vertex itself are not defined by "
+                             "Stam's parameterisation (its limit position and normal are: see LoopSurface)");
+    }
+    const int n = std::max(1, int(floor(T(1) - log2(sum))));
+    const T scale = pow(T(2), n - 1);
+    const T a1 = scale * a, b1 = scale * b;
+    int child;  // 1, 2, 3 as in kLoopChildMaps
+    if (a1 > T(0.5)) child = 1;
+    else if (b1 > T(0.5)) child = 2;
+    else child = 3;
+    const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
+    const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
+    // Jets of the 12 basis functions at the child point, in child parameters.
+    const Eigen::Matrix<T, 12, kJetSize> basis_jets = loop_regular_basis<T>() * monomial_jets(s, t);
+    PatchJet<T> jet;
+    if (eig_.diagonalisable) {
+      const DynamicMatrix<T> weights = eig_.pick_V[std::size_t(child - 1)].transpose() * basis_jets;  // K x 10
+      for (int k = 0; k < kJetSize; ++k) {
+        const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
+        Vec3<T> column = Vec3<T>::Zero();
+        for (Eigen::Index j = p == 0 ? 0 : 1; j < eigen_control_.rows(); ++j) {  // eigenvalue(0) = 1
+          const T growth = pow(pow(T(2), p) * eig_.eigenvalues(j), n - 1);
+          column += (growth * weights(j, k)) * eigen_control_.row(j).transpose();
+        }
+        jet.d.col(k) = pow(T(2 * map.sign_u), p) * column;  // sign_u == sign_v for every child
+      }
+    } else {
+      if (n - 1 > kLevels) throw ComputationError(describe() + ": too close to the extraordinary vertex to evaluate");
+      const DynamicMatrix<T> child_control = eig_.pick[std::size_t(child - 1)] * level_control_[std::size_t(n - 1)];
+      jet.d = child_control.transpose() * basis_jets;
+      jet.d.col(0) += limit_;
+      for (int k = 0; k < kJetSize; ++k) {
+        const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
+        jet.d.col(k) *= pow(T(2 * map.sign_u) * scale, p);
+      }
+    }
+    if (!jet.d.allFinite()) {
+      throw ComputationError(describe() + ": derivatives overflow this close to the extraordinary vertex");
+    }
+    return jet;
+  }
+
+  const LoopEigenstructure<T>& eig_;
+  DynamicMatrix<T> eigen_control_;                // K x 3: V^-1 C0 (diagonalisable A)
+  std::vector<DynamicMatrix<T>> level_control_;  // A^j C0 less the limit, j = 0..kLevels (otherwise)
+  Vec3<T> limit_;                                 // the limit position of the EV (otherwise)
+  Mat2<T> J_;
+  Vec2<T> offset_;
+  Domain<T> domain_;
+  std::string name_;
+};
+
+// A face with several EVs: its four sub-patches after one subdivision.
+template <class T>
+class LoopSplitPatch final : public Patch<T> {
+ public:
+  LoopSplitPatch(std::array<std::unique_ptr<Patch<T>>, 4> children, std::string name)
+      : children_(std::move(children)), domain_(unit_triangle<T>()), name_(std::move(name)) {}
+
+  PatchJet<T> evaluate(const T& u, const T& v) const override {
+    std::size_t child;
+    if (u >= T(0.5)) child = 1;
+    else if (v >= T(0.5)) child = 2;
+    else if (u + v <= T(0.5)) child = 0;
+    else child = 3;
+    const LoopChildMap& map = kLoopChildMaps[child];
+    const T s = T(map.sign_u) * 2 * u + T(map.offset_u), t = T(map.sign_v) * 2 * v + T(map.offset_v);
+    Mat2<T> J;
+    J << T(2 * map.sign_u), T(0), T(0), T(2 * map.sign_v);
+    return reparameterise_affine(children_[child]->evaluate(s, t), J);
+  }
+  const Domain<T>& domain() const override { return domain_; }
+  std::string describe() const override { return name_ + " (split into four sub-patches)"; }
+
+ private:
+  std::array<std::unique_ptr<Patch<T>>, 4> children_;
+  Domain<T> domain_;
+  std::string name_;
+};
+
+template <class T>
+DynamicMatrix<T> gather(const std::vector<Vec3<T>>& positions, const std::vector<int>& ids) {
+  DynamicMatrix<T> control(Eigen::Index(ids.size()), 3);
+  for (std::size_t k = 0; k < ids.size(); ++k) control.row(Eigen::Index(k)) = positions[std::size_t(ids[k])].transpose();
+  return control;
+}
+
+// The four sub-patches of face f after one subdivision of the local mesh made
+// of the faces around its three corners.
+template <class T>
+std::unique_ptr<Patch<T>> make_split_patch(const MeshTopology& topology, const std::vector<Vec3<T>>& positions, int face,
+                                           const std::string& name) {
+  std::set<int> local_faces;
+  for (int corner : topology.face(face)) {
+    const std::vector<int> ring = topology.ring(corner);
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      const int h = topology.half_edge(corner, ring[i]);
+      local_faces.insert(h / 3);
+    }
+  }
+  std::map<int, int> local_of;  // global vertex -> local
+  std::vector<Vec3<T>> local_positions;
+  std::vector<std::array<int, 3>> faces;
+  int face_local = -1;
+  for (int g : local_faces) {
+    std::array<int, 3> f{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const int v = topology.face(g)[k];
+      auto [it, inserted] = local_of.emplace(v, int(local_positions.size()));
+      if (inserted) local_positions.push_back(positions[std::size_t(v)]);
+      f[k] = it->second;
+    }
+    if (g == face) face_local = int(faces.size());
+    faces.push_back(f);
+  }
+  const MeshTopology local(int(local_positions.size()), faces, true, name + " local mesh");
+  const SubdivisionStep<T> step = loop_subdivide<T>(local);
+  const MeshTopology fine(int(step.weights.size()), step.faces, true, name + " subdivided local mesh");
+  std::vector<Vec3<T>> fine_positions(step.weights.size(), Vec3<T>::Zero());
+  for (std::size_t v = 0; v < step.weights.size(); ++v)
+    if (step.valid(int(v))) fine_positions[v] = step.apply(int(v), local_positions);
+  std::array<std::unique_ptr<Patch<T>>, 4> children;
+  for (int k = 0; k < 4; ++k)
+    children[std::size_t(k)] = make_loop_patch<T>(fine, fine_positions, 4 * face_local + k, name + " child " + std::to_string(k));
+  return std::make_unique<LoopSplitPatch<T>>(std::move(children), name);
+}
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Patch<T>> make_loop_patch(const MeshTopology& topology, const std::vector<Vec3<T>>& positions, int face,
+                                          const std::string& name) {
+  const auto& corners = topology.face(face);
+  std::vector<int> extraordinary;
+  for (int k = 0; k < 3; ++k)
+    if (topology.valence(corners[std::size_t(k)]) != 6) extraordinary.push_back(k);
+  if (extraordinary.empty()) {
+    const DynamicMatrix<T> control = gather(positions, loop_patch_neighbourhood(topology, corners[0], corners[1], corners[2]));
+    return std::make_unique<LoopRegularPatch<T>>(RegularControl<T>(control.transpose()), name);
+  }
+  if (extraordinary.size() == 1) {
+    const int c = extraordinary[0];
+    const std::vector<int> ids = loop_patch_neighbourhood(topology, corners[std::size_t(c)], corners[std::size_t((c + 1) % 3)],
+                                                          corners[std::size_t((c + 2) % 3)]);
+    return std::make_unique<LoopExtraordinaryPatch<T>>(gather(positions, ids), c, name);
+  }
+  return make_split_patch<T>(topology, positions, face, name);
+}
+
+template <class T>
+LoopSurface<T>::LoopSurface(const TriangleMesh& mesh, const std::string& name)
+    : topology_((check_mesh_geometry(mesh, name), MeshTopology(int(mesh.vertices.size()), mesh.faces, false, name))) {
+  for (int v = 0; v < topology_.vertex_count(); ++v) {
+    if (topology_.valence(v) < 3 || topology_.valence(v) > kMaxLoopValence) {
+      throw InputError(name + ": vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
+                       "; Loop surfaces here support 3 to " + std::to_string(kMaxLoopValence));
+    }
+  }
+  for (const auto& x : mesh.vertices) positions_.push_back(x.cast<T>());
+  for (int f = 0; f < topology_.face_count(); ++f) {
+    int extraordinary = 0;
+    for (int v : topology_.face(f)) extraordinary += topology_.valence(v) != 6;
+    kinds_.push_back(extraordinary == 0 ? LoopPatchKind::kRegular
+                                        : extraordinary == 1 ? LoopPatchKind::kExtraordinary : LoopPatchKind::kSplit);
+    complex_.patches.push_back(make_loop_patch<T>(topology_, positions_, f, name + " face " + std::to_string(f)));
+    std::vector<EdgeLink> links;
+    for (int e = 0; e < 3; ++e) {
+      const int twin = topology_.twin(3 * f + e);
+      links.push_back({twin / 3, twin % 3});
+    }
+    complex_.links.push_back(links);
+  }
+}
+
+template <class T>
+Vec3<T> LoopSurface<T>::limit_position(int vertex) const {
+  const std::vector<int> ring = topology_.ring(vertex);
+  const int N = int(ring.size());
+  const T w = loop_limit_edge_weight<T>(N);
+  Vec3<T> x = (T(1) - T(N) * w) * positions_[std::size_t(vertex)];
+  for (int n : ring) x += w * positions_[std::size_t(n)];
+  return x;
+}
+
+template <class T>
+Vec3<T> LoopSurface<T>::limit_normal(int vertex) const {
+  using std::cos;
+  using std::sin;
+  const std::vector<int> ring = topology_.ring(vertex);
+  const int N = int(ring.size());
+  Vec3<T> t1 = Vec3<T>::Zero(), t2 = Vec3<T>::Zero();
+  for (int i = 0; i < N; ++i) {
+    const T angle = 2 * boost::math::constants::pi<T>() * T(i) / T(N);
+    t1 += cos(angle) * positions_[std::size_t(ring[std::size_t(i)])];
+    t2 += sin(angle) * positions_[std::size_t(ring[std::size_t(i)])];
+  }
+  return t1.cross(t2);
+}
+
+template class LoopSurface<double>;
+template class LoopSurface<Real50>;
+template std::unique_ptr<Patch<double>> make_loop_patch<double>(const MeshTopology&, const std::vector<Vec3<double>>&, int,
+                                                                const std::string&);
+template std::unique_ptr<Patch<Real50>> make_loop_patch<Real50>(const MeshTopology&, const std::vector<Vec3<Real50>>&, int,
+                                                                const std::string&);
+
+}  // namespace contactref::surfaces

@@ -1,0 +1,267 @@
+// Loop subdivision surfaces: the derived regular basis and eigenstructures
+// against closed forms (shared/notes/references.md section 2), every
+// derivative against 50-digit central differences on every kind of face,
+// continuity across shared edges, limit positions and normals at vertices
+// against the limit and tangent masks, double against 50 digits, and the
+// mesh checks.
+#include <gtest/gtest.h>
+
+#include <boost/math/constants/constants.hpp>
+#include <cmath>
+
+#include "reference/surfaces/loop_rules.hpp"
+#include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/patch_derivatives.hpp"
+#include "tests/kit/random.hpp"
+
+namespace contactref::surfaces {
+namespace {
+
+TriangleMesh test_mesh(const std::string& name) {
+  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / name);
+}
+
+TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
+  const auto& basis = loop_regular_basis<Real50>();
+  for (int m = 0; m < kQuarticTerms; ++m) {
+    // The sum of all basis functions is 1: constant term 1, every other 0.
+    EXPECT_LT(abs(basis.col(m).sum() - (m == 0 ? 1 : 0)), Real50("1e-45")) << "monomial " << m;
+    // Stam's box-spline basis functions are integer polynomials over 12.
+    for (int k = 0; k < 12; ++k) {
+      const Real50 twelve = 12 * basis(k, m);
+      EXPECT_LT(abs(twelve - round(twelve)), Real50("1e-40")) << k << " " << m << " " << twelve;
+    }
+  }
+  // Basis functions are non-negative on the face.
+  test::Rng rng(test::kSeed + 200);
+  for (int n = 0; n < 50; ++n) {
+    const double u = sampling::uniform(rng, 0, 1), v = sampling::uniform(rng, 0, 1 - u);
+    const auto values = loop_regular_basis<double>() * monomial_jets(u, v).col(0);
+    EXPECT_GE(values.minCoeff(), -1e-15);
+  }
+}
+
+TEST(LoopEigenstructure, EigenvaluesMatchTheClosedForms) {
+  for (int N = 3; N <= 12; ++N) {
+    const auto& eig = loop_eigenstructure<Real50>(N);
+    const Real50 lambda1 = Real50(3) / 8 + cos(2 * boost::math::constants::pi<Real50>() / N) / 4;
+    std::vector<Real50> expected = {Real50(1), lambda1 * lambda1};  // 1 and lambda_c = 5/8 - N beta = lambda1^2
+    EXPECT_LT(abs(Real50(5) / 8 - N * loop_beta<Real50>(N) - lambda1 * lambda1), Real50("1e-45"));
+    for (int k = 1; k < N; ++k) expected.push_back(Real50(3) / 8 + cos(2 * boost::math::constants::pi<Real50>() * k / N) / 4);
+    std::vector<bool> used(std::size_t(eig.eigenvalues.size()), false);
+    for (const Real50& value : expected) {
+      bool found = false;
+      for (Eigen::Index j = 0; j < eig.eigenvalues.size() && !found; ++j) {
+        if (!used[std::size_t(j)] && abs(eig.eigenvalues(j) - value) < Real50("1e-40")) used[std::size_t(j)] = found = true;
+      }
+      EXPECT_TRUE(found) << "valence " << N << ": eigenvalue " << value << " missing";
+    }
+    EXPECT_LT(abs(eig.eigenvalues(0) - 1), Real50("1e-45"));
+    EXPECT_LT(eig.eigenvalues(1), Real50(1)) << "valence " << N;
+    // Double eigenstructure agrees with the 50-digit one.
+    const auto& eig_double = loop_eigenstructure<double>(N);
+    for (Eigen::Index j = 0; j < eig.eigenvalues.size(); ++j)
+      EXPECT_NEAR(eig_double.eigenvalues(j), double(eig.eigenvalues(j)), 1e-13) << N << " " << j;
+  }
+}
+
+TEST(LoopEigenstructure, LimitMaskIsTheDominantLeftEigenvector) {
+  for (int N = 3; N <= 12; ++N) {
+    const auto& eig = loop_eigenstructure<Real50>(N);
+    const Real50 w = loop_limit_edge_weight<Real50>(N);
+    EXPECT_LT(abs(eig.limit_mask(0) - (1 - N * w)), Real50("1e-40")) << N;
+    for (int i = 1; i <= N; ++i) EXPECT_LT(abs(eig.limit_mask(i) - w), Real50("1e-40")) << N;
+    for (int i = N + 1; i < N + 6; ++i) EXPECT_LT(abs(eig.limit_mask(i)), Real50("1e-40")) << N;
+  }
+  // The table of references.md section 2 (valence 6: 1/2 and 1/12; valence 3: 0.4 and 0.2).
+  EXPECT_NEAR(double(loop_limit_edge_weight<Real50>(6)), 1.0 / 12, 1e-15);
+  EXPECT_NEAR(double(loop_limit_edge_weight<Real50>(3)), 0.2, 1e-15);
+  EXPECT_NEAR(double(loop_limit_edge_weight<Real50>(10)), 0.043759, 5e-7);
+}
+
+struct MeshCase {
+  const char* file;
+  int regular, extraordinary, split;  // expected face kinds
+};
+
+const MeshCase kMeshes[] = {
+    {"icosphere1.obj", 20, 60, 0},
+    {"icosahedron.obj", 0, 0, 20},
+    {"bowl_b2.obj", 0, 6, 8},
+    {"valences_3_to_10.obj", -1, -1, -1},
+};
+
+// Points in the face: random interior points, points near each corner and
+// near the middle of each edge.
+std::vector<std::pair<double, double>> face_points(test::Rng& rng) {
+  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {0.997, 1e-3}, {2e-3, 0.996}, {0.31, 0.33}, {0.49, 0.02}};
+  for (int n = 0; n < 3; ++n) {
+    const double u = sampling::uniform(rng, 0.01, 0.98);
+    points.emplace_back(u, sampling::uniform(rng, 0.005, 0.99 - u));
+  }
+  return points;
+}
+
+TEST(LoopSurface, FaceKindsAreAsExpected) {
+  for (const MeshCase& c : kMeshes) {
+    if (c.regular < 0) continue;
+    const LoopSurface<double> surface(test_mesh(c.file), c.file);
+    int counts[3] = {0, 0, 0};
+    for (int f = 0; f < surface.face_count(); ++f) ++counts[int(surface.kind(f))];
+    EXPECT_EQ(counts[0], c.regular) << c.file;
+    EXPECT_EQ(counts[1], c.extraordinary) << c.file;
+    EXPECT_EQ(counts[2], c.split) << c.file;
+  }
+}
+
+TEST(LoopSurface, DerivativesMatch50DigitFiniteDifferences) {
+  test::Rng rng(test::kSeed + 201);
+  for (const MeshCase& c : kMeshes) {
+    const LoopSurface<Real50> surface(test_mesh(c.file), c.file);
+    // Every face of the small meshes; every fifth face of the large one.
+    const int stride = surface.face_count() > 100 ? 5 : 1;
+    for (int f = 0; f < surface.face_count(); f += stride) {
+      for (const auto& [u, v] : face_points(rng)) {
+        // Near an EV the third derivatives grow like 2^(3n) lambda^n; scale 1e3.
+        EXPECT_TRUE(test::derivatives_match_finite_differences(surface.patch(f), Real50(u), Real50(v), 1e3)) << c.file;
+      }
+    }
+  }
+}
+
+TEST(LoopSurface, PositionAndTangentPlaneAreContinuousAcrossEdges) {
+  for (const MeshCase& c : kMeshes) {
+    const LoopSurface<double> surface(test_mesh(c.file), c.file);
+    const Domain<double>& domain = surface.patch(0).domain();
+    double worst_position = 0, worst_normal = 0;
+    for (int f = 0; f < surface.face_count(); ++f) {
+      for (int e = 0; e < 3; ++e) {
+        const EdgeLink link = surface.complex().links[std::size_t(f)][std::size_t(e)];
+        const auto& a = domain.polygon[std::size_t(e)];
+        const auto& b = domain.polygon[std::size_t((e + 1) % 3)];
+        const auto& a2 = domain.polygon[std::size_t(link.edge)];
+        const auto& b2 = domain.polygon[std::size_t((link.edge + 1) % 3)];
+        for (double alpha : {0.01, 0.13, 0.5, 0.77, 0.99}) {
+          const Vec2<double> x = a + alpha * (b - a);
+          const double beta = PatchComplex<double>::neighbour_fraction(alpha);
+          const Vec2<double> y = a2 + beta * (b2 - a2);
+          const auto jet1 = surface.patch(f).evaluate(x.x(), x.y());
+          const auto jet2 = surface.patch(link.patch).evaluate(y.x(), y.y());
+          worst_position = std::max(worst_position, (jet1.c() - jet2.c()).norm());
+          const Vec3<double> n1 = jet1.c_s().cross(jet1.c_t()).normalized(), n2 = jet2.c_s().cross(jet2.c_t()).normalized();
+          worst_normal = std::max(worst_normal, n1.cross(n2).norm());
+          EXPECT_GT(n1.dot(n2), 0) << c.file << " face " << f << " edge " << e;
+        }
+      }
+    }
+    // Control meshes are of unit size: a jump is round-off of a few hundred operations.
+    EXPECT_LT(worst_position, test::tolerance<double>(1024)) << c.file;
+    EXPECT_LT(worst_normal, test::tolerance<double>(1024)) << c.file;
+    std::cerr << "[continuity] " << c.file << ": largest position jump " << worst_position << ", normal jump " << worst_normal
+              << "\n";
+  }
+}
+
+TEST(LoopSurface, PatchesApproachTheLimitMasksAtVertices) {
+  for (const MeshCase& c : kMeshes) {
+    const LoopSurface<Real50> surface(test_mesh(c.file), c.file);
+    const Domain<Real50>& domain = surface.patch(0).domain();
+    for (int f = 0; f < surface.face_count(); ++f) {
+      for (int corner = 0; corner < 3; ++corner) {
+        const int vertex = surface.topology().face(f)[std::size_t(corner)];
+        // 1e-20 from the corner along the bisector (level n = 67): the position is
+        // within lambda_1^n <= 0.6^67 ~ 1e-15 of the limit and the normal within
+        // (lambda_3 / lambda_1)^n <= 0.78^67 ~ 1e-7 of the limit normal (valences
+        // <= 10). Closer, the 50-digit round-off of the O(2^n) derivative sums
+        // would dominate the vanishing tangents of low valences.
+        const Vec2<Real50> toward = domain.polygon[std::size_t((corner + 1) % 3)] + domain.polygon[std::size_t((corner + 2) % 3)] -
+                                    2 * domain.polygon[std::size_t(corner)];
+        const Vec2<Real50> x = domain.polygon[std::size_t(corner)] + Real50("1e-20") * toward;
+        const auto jet = surface.patch(f).evaluate(x.x(), x.y());
+        EXPECT_TRUE(test::matrices_near(Vec3<Real50>(jet.c()), surface.limit_position(vertex), Real50("1e-13"))) << c.file;
+        const Vec3<Real50> n = jet.c_s().cross(jet.c_t()).normalized();
+        EXPECT_LT(n.cross(surface.limit_normal(vertex).normalized()).norm(), Real50("1e-6")) << c.file << " vertex " << vertex;
+        EXPECT_GT(n.dot(surface.limit_normal(vertex)), 0) << c.file;
+      }
+    }
+  }
+}
+
+TEST(LoopSurface, DoubleAgreesWith50Digits) {
+  test::Rng rng(test::kSeed + 202);
+  for (const MeshCase& c : kMeshes) {
+    const LoopSurface<double> in_double(test_mesh(c.file), c.file);
+    const LoopSurface<Real50> in_50(test_mesh(c.file), c.file);
+    double worst = 0;
+    for (int f = 0; f < in_double.face_count(); f += 3) {
+      for (const auto& [u, v] : face_points(rng)) {
+        const auto d = in_double.patch(f).evaluate(u, v).d.cast<Real50>().eval();
+        const auto r = in_50.patch(f).evaluate(Real50(u), Real50(v)).d;
+        worst = std::max(worst, double((d - r).cwiseAbs().maxCoeff() / std::max(Real50(1), r.cwiseAbs().maxCoeff())));
+      }
+    }
+    // Stam's sum over K <= 16 eigen-components of about 64 roundings each, with
+    // eigenvector conditioning |V| |V^-1| <= 50 (48 for valence 4, the worst).
+    EXPECT_LT(worst, test::tolerance<double>(16 * 64, 50)) << c.file;
+    std::cerr << "[double vs 50 digits] " << c.file << ": " << worst << "\n";
+  }
+}
+
+TEST(LoopSurface, EvaluationAtAnExtraordinaryVertexIsAClearError) {
+  const LoopSurface<double> surface(test_mesh("icosphere1.obj"), "icosphere1");
+  for (int f = 0; f < surface.face_count(); ++f) {
+    if (surface.kind(f) != LoopPatchKind::kExtraordinary) continue;
+    for (int corner = 0; corner < 3; ++corner) {
+      if (surface.topology().valence(surface.topology().face(f)[std::size_t(corner)]) == 6) continue;
+      const Vec2<double> x = surface.patch(f).domain().polygon[std::size_t(corner)];
+      EXPECT_THROW(surface.patch(f).evaluate(x.x(), x.y()), ComputationError);
+    }
+  }
+}
+
+std::string mesh_error(const std::string& obj) {
+  try {
+    const LoopSurface<double> surface(parse_obj(obj, "test.obj"), "test.obj");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const char* kTetrahedronVertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
+
+TEST(LoopSurfaceInput, BadMeshesAreRejectedByName) {
+  const std::string tet = kTetrahedronVertices;
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\n").find("has only one face: the mesh is not closed"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 3 4\n").find("inconsistent orientation"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 2 2\n").find("face 4 (vertices 0, 1, 1) is degenerate"),
+            std::string::npos);
+  EXPECT_NE(mesh_error("v 0 0 nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("not finite"),
+            std::string::npos);
+  EXPECT_NE(mesh_error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("degenerate (zero area)"),
+            std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 9\nf 3 1 4\n").find("test.obj:7: vertex index 9 is out of range"),
+            std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2 4\n").find("only triangles"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 x 2\n").find("test.obj:5: 'x' is not an integer index"), std::string::npos);
+  // Two tetrahedra sharing only vertex 1: a non-manifold vertex.
+  const std::string bowtie = tet + "v 0 0 -1\nv -1 0 0\nv 0 -1 0\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 6 7\nf 1 5 6\nf 6 5 7\nf 7 5 1\n";
+  EXPECT_NE(mesh_error(bowtie).find("vertex 0 is non-manifold"), std::string::npos) << mesh_error(bowtie);
+  // A tetrahedron (valence 3 everywhere) is a valid control mesh.
+  EXPECT_EQ(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n"), "no error");
+}
+
+TEST(LoopSurfaceInput, ValenceAboveTheMaximumIsRejected) {
+  // A bipyramid with a ring of 30: apexes of valence 30.
+  std::string obj = "v 0 0 1\nv 0 0 -1\n";
+  const int n = 30;
+  for (int i = 0; i < n; ++i) obj += "v " + std::to_string(std::cos(2 * M_PI * i / n)) + " " + std::to_string(std::sin(2 * M_PI * i / n)) + " 0\n";
+  for (int i = 0; i < n; ++i) {
+    const int a = 3 + i, b = 3 + (i + 1) % n;
+    obj += "f 1 " + std::to_string(a) + " " + std::to_string(b) + "\nf 2 " + std::to_string(b) + " " + std::to_string(a) + "\n";
+  }
+  EXPECT_NE(mesh_error(obj).find("vertex 0 has valence 30"), std::string::npos) << mesh_error(obj);
+}
+
+}  // namespace
+}  // namespace contactref::surfaces
