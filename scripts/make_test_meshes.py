@@ -6,6 +6,9 @@ suite into validation/data/meshes/ (run once; the files are committed):
                          isolated valence-5 EVs, faces with 0 or 1 EV
   valences_3_to_10.obj   an icosphere split twice, then deterministic edge flips
                          until it has vertices of every valence from 3 to 10
+  valences_3_to_10_split.obj  the previous mesh split once: every extraordinary
+                         vertex (valences 3..10) now has only regular neighbours,
+                         so every valence has faces with exactly one EV
   bowl_b2.obj            Kry's App. B.2 bowl (reconstructed in shared/notes)
 
 Deterministic: no randomness beyond a fixed seed.
@@ -150,6 +153,8 @@ def main():
     v2, f2 = split(v1, f1)
     v3, f3 = flip_to_valences(v2, f2)
     write_obj("valences_3_to_10.obj", v3, f3, "icosphere split twice, then edge flips: valences 3 to 10")
+    v4, f4 = split(v3, f3)
+    write_obj("valences_3_to_10_split.obj", v4, f4, "valences_3_to_10 split once: isolated EVs of valences 3 to 10")
     (OUT / "bowl_b2.obj").write_text(
         "# Kry's thesis App. B.2 bowl, faces as reconstructed in shared/notes/smooth-contact.md section 8\n" + BOWL)
 

@@ -1,5 +1,9 @@
 #include "reference/surfaces/bezier_patch.hpp"
 
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
 namespace contactref::surfaces {
 
 template <class T>
@@ -11,6 +15,30 @@ std::array<std::array<T, 4>, 4> cubic_bernstein_derivatives(const T& x) {
            {-3 * y * y, 3 * y * y - 6 * x * y, 6 * x * y - 3 * x * x, 3 * x * x},
            {6 * y, 6 * x - 12 * y, 6 * y - 12 * x, 6 * x},
            {T(-6), T(18), T(-18), T(6)}}};
+}
+
+std::array<Vec3<double>, 16> read_bezier_net(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  if (!file) throw InputError(path.string() + ": cannot open the Bezier control net");
+  std::array<Vec3<double>, 16> net;
+  std::size_t count = 0;
+  std::string text;
+  for (int line = 1; std::getline(file, text); ++line) {
+    std::istringstream words(text.substr(0, text.find('#')));
+    std::string first;
+    if (!(words >> first)) continue;
+    words.seekg(0);
+    double x = 0, y = 0, z = 0;
+    std::string extra;
+    if (!(words >> x >> y >> z) || (words >> extra))
+      throw InputError(path.string() + ":" + std::to_string(line) + ": expected three numbers \"x y z\"");
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
+      throw InputError(path.string() + ":" + std::to_string(line) + ": control point is not finite");
+    if (count == 16) throw InputError(path.string() + ":" + std::to_string(line) + ": more than 16 control points");
+    net[count++] = Vec3<double>(x, y, z);
+  }
+  if (count != 16) throw InputError(path.string() + ": a bicubic net needs 16 control points, found " + std::to_string(count));
+  return net;
 }
 
 template <class T>

@@ -3,6 +3,7 @@
 // Table I, last row): c(s, t) = sum_ij B_i(s) B_j(t) P_ij over [0, 1]^2, with
 // the control-net row index i going with s and the column index j with t.
 #include <array>
+#include <filesystem>
 
 #include "reference/surfaces/patch.hpp"
 
@@ -22,6 +23,11 @@ class BezierPatch final : public Patch<T> {
   std::array<Vec3<T>, 16> control_;
   Domain<T> domain_;
 };
+
+// Reads a bicubic net: 16 lines "x y z" (P_00, P_01, ..., P_33, row index
+// with s); blank lines and '#' comments are skipped. Throws InputError naming
+// the file and line.
+std::array<Vec3<double>, 16> read_bezier_net(const std::filesystem::path& path);
 
 // d^k/dx^k of the four cubic Bernstein polynomials at x, k = 0..3:
 // basis[k][i] = d^k B_i / dx^k.

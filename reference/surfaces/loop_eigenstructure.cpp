@@ -8,6 +8,7 @@
 
 
 #include "reference/spatial/errors.hpp"
+#include "reference/surfaces/loop_regular_basis.hpp"
 #include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/loop_subdivision.hpp"
 
@@ -96,7 +97,10 @@ LoopEigenstructure<T> compute(int N) {
     const T inverse_error = (eig.V * eig.V_inverse - DynamicMatrix<T>::Identity(K, K)).cwiseAbs().maxCoeff();
     if (!(residual < T(1e5) * epsilon<T>()) || !(inverse_error < T(1e6) * epsilon<T>()))
       throw ComputationError("Loop eigenstructure: inaccurate eigenvectors for valence " + std::to_string(N));
-    for (std::size_t k = 0; k < 3; ++k) eig.pick_V[k] = eig.pick[k] * eig.V;
+    for (std::size_t k = 0; k < 3; ++k) {
+      eig.pick_V[k] = eig.pick[k] * eig.V;
+      eig.child_polynomials[k] = eig.pick_V[k].transpose() * loop_regular_basis<T>();
+    }
   } else {
     eig.V.resize(0, 0);
   }

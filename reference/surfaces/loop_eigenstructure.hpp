@@ -16,12 +16,17 @@
 // diagonalisable and the patch falls back to explicit powers of A.
 #include <Eigen/Core>
 
+#include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/patch_jet.hpp"
 
 namespace contactref::surfaces {
 
 template <class T> using DynamicMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <class T> using DynamicVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+// K x 15 with K <= kMaxLoopValence + 6, on the stack.
+inline constexpr int kMaxLoopControl = 30;
+template <class T>
+using ChildPolynomials = Eigen::Matrix<T, Eigen::Dynamic, 15, 0, kMaxLoopControl, 15>;
 
 template <class T>
 struct LoopEigenstructure {
@@ -32,6 +37,9 @@ struct LoopEigenstructure {
   bool diagonalisable = false;
   DynamicMatrix<T> V, V_inverse;           // right eigenvectors (columns) and their inverse; empty if not diagonalisable
   std::array<DynamicMatrix<T>, 3> pick_V;  // pick[k] * V
+  // (pick[k] V)^T times the regular basis: row j holds the quartic monomial
+  // coefficients of child k's surface for a unit eigen-component j.
+  std::array<ChildPolynomials<T>, 3> child_polynomials;
   // The limit position of the EV: the left eigenvector of eigenvalue 1,
   // normalised to sum 1.
   DynamicVector<T> limit_mask;

@@ -96,28 +96,7 @@ const Eigen::Matrix<T, 12, kQuarticTerms>& loop_regular_basis() {
   return basis;
 }
 
-template <class T>
-Eigen::Matrix<T, kQuarticTerms, kJetSize> monomial_jets(const T& u, const T& v) {
-  std::array<T, 5> up{T(1), u, u * u, T(0), T(0)}, vp{T(1), v, v * v, T(0), T(0)};
-  up[3] = up[2] * u, up[4] = up[3] * u, vp[3] = vp[2] * v, vp[4] = vp[3] * v;
-  // kFalling[a][i] = a (a - 1) ... (a - i + 1)
-  constexpr std::array<std::array<int, 4>, 5> kFalling = {{{1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 2, 0}, {1, 3, 6, 6}, {1, 4, 12, 24}}};
-  Eigen::Matrix<T, kQuarticTerms, kJetSize> M = Eigen::Matrix<T, kQuarticTerms, kJetSize>::Zero();
-  for (int k = 0; k < kJetSize; ++k) {
-    const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1];
-    for (std::size_t m = 0; m < kQuarticMonomials.size(); ++m) {
-      const int a = kQuarticMonomials[m][0], b = kQuarticMonomials[m][1];
-      if (a < i || b < j) continue;
-      const int factor = kFalling[std::size_t(a)][std::size_t(i)] * kFalling[std::size_t(b)][std::size_t(j)];
-      M(Eigen::Index(m), k) = T(factor) * up[std::size_t(a - i)] * vp[std::size_t(b - j)];
-    }
-  }
-  return M;
-}
-
 template const Eigen::Matrix<double, 12, kQuarticTerms>& loop_regular_basis<double>();
 template const Eigen::Matrix<Real50, 12, kQuarticTerms>& loop_regular_basis<Real50>();
-template Eigen::Matrix<double, kQuarticTerms, kJetSize> monomial_jets<double>(const double&, const double&);
-template Eigen::Matrix<Real50, kQuarticTerms, kJetSize> monomial_jets<Real50>(const Real50&, const Real50&);
 
 }  // namespace contactref::surfaces

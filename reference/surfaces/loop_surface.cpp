@@ -29,6 +29,15 @@ std::pair<Mat2<T>, Vec2<T>> corner_map(int corner) {
   }
 }
 
+// x^e for an integer e >= 0, by squaring.
+template <class T>
+T integer_power(T x, int e) {
+  T result = T(1);
+  for (; e > 0; e >>= 1, x *= x)
+    if (e & 1) result *= x;
+  return result;
+}
+
 template <class T>
 class LoopRegularPatch final : public Patch<T> {
  public:
@@ -64,6 +73,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   LoopExtraordinaryPatch(const DynamicMatrix<T>& control, int corner, std::string name)
       : eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
     std::tie(J_, offset_) = corner_map<T>(corner);
+    corner_jet_map_ = AffineJetMap<T>(J_);
     if (eig_.diagonalisable) {
       eigen_control_ = eig_.V_inverse * control;
     } else {
@@ -75,7 +85,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 
   PatchJet<T> evaluate(const T& u, const T& v) const override {
     const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
-    return reparameterise_affine(evaluate_local(local.x(), local.y()), J_);
+    return corner_jet_map_(evaluate_local(local.x(), local.y()));
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override {
@@ -87,6 +97,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 
   PatchJet<T> evaluate_local(const T& a, const T& b) const {
     using std::floor;
+    using std::ldexp;
     using std::log2;
     using std::pow;
     const T sum = a + b;
@@ -95,7 +106,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
                              "Stam's parameterisation (its limit position and normal are: see LoopSurface)");
     }
     const int n = std::max(1, int(floor(T(1) - log2(sum))));
-    const T scale = pow(T(2), n - 1);
+    const T scale = ldexp(T(1), n - 1);
     const T a1 = scale * a, b1 = scale * b;
     int child;  // 1, 2, 3 as in kLoopChildMaps
     if (a1 > T(0.5)) child = 1;
@@ -103,28 +114,31 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     else child = 3;
     const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
     const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
-    // Jets of the 12 basis functions at the child point, in child parameters.
-    const Eigen::Matrix<T, 12, kJetSize> basis_jets = loop_regular_basis<T>() * monomial_jets(s, t);
     PatchJet<T> jet;
     if (eig_.diagonalisable) {
-      const DynamicMatrix<T> weights = eig_.pick_V[std::size_t(child - 1)].transpose() * basis_jets;  // K x 10
+      // weights(j, k): derivative k of child's surface for unit eigen-component j.
+      const auto weights = quartic_jets(eig_.child_polynomials[std::size_t(child - 1)], s, t);
+      const Eigen::Index K = eigen_control_.rows();
+      // growth(j, p) = lambda_j^(n-1) 2^((n-1) p), built by multiplication so
+      // that 2^((n-1) p) is never formed alone.
+      Eigen::Matrix<T, Eigen::Dynamic, 4, 0, kMaxLoopControl, 4> growth(K, 4);
+      for (Eigen::Index j = 0; j < K; ++j) growth(j, 0) = integer_power(eig_.eigenvalues(j), n - 1);
+      for (int p = 1; p < 4; ++p) growth.col(p) = growth.col(p - 1) * scale;
+      growth.block(0, 1, 1, 3).setZero();  // eigenvalue(0) = 1: the constant component has no derivatives
       for (int k = 0; k < kJetSize; ++k) {
         const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
-        Vec3<T> column = Vec3<T>::Zero();
-        for (Eigen::Index j = p == 0 ? 0 : 1; j < eigen_control_.rows(); ++j) {  // eigenvalue(0) = 1
-          const T growth = pow(pow(T(2), p) * eig_.eigenvalues(j), n - 1);
-          column += (growth * weights(j, k)) * eigen_control_.row(j).transpose();
-        }
-        jet.d.col(k) = pow(T(2 * map.sign_u), p) * column;  // sign_u == sign_v for every child
+        const T child_factor = ldexp(T(p % 2 == 1 ? map.sign_u : 1), p);  // (+-2)^p; sign_u == sign_v
+        jet.d.col(k) = child_factor * (eigen_control_.transpose() * growth.col(p).cwiseProduct(weights.col(k)));
       }
     } else {
       if (n - 1 > kLevels) throw ComputationError(describe() + ": too close to the extraordinary vertex to evaluate");
-      const DynamicMatrix<T> child_control = eig_.pick[std::size_t(child - 1)] * level_control_[std::size_t(n - 1)];
-      jet.d = child_control.transpose() * basis_jets;
+      const RegularControl<T> child_control =
+          (eig_.pick[std::size_t(child - 1)] * level_control_[std::size_t(n - 1)]).transpose();
+      jet = quartic_jet(regular_patch_polynomial(child_control), s, t);
       jet.d.col(0) += limit_;
       for (int k = 0; k < kJetSize; ++k) {
         const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
-        jet.d.col(k) *= pow(T(2 * map.sign_u) * scale, p);
+        jet.d.col(k) *= ldexp(pow(T(map.sign_u), p), p * n);  // (+-2 2^(n-1))^p
       }
     }
     if (!jet.d.allFinite()) {
@@ -139,6 +153,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   Vec3<T> limit_;                                 // the limit position of the EV (otherwise)
   Mat2<T> J_;
   Vec2<T> offset_;
+  AffineJetMap<T> corner_jet_map_{Mat2<T>::Identity()};
   Domain<T> domain_;
   std::string name_;
 };
@@ -148,7 +163,10 @@ template <class T>
 class LoopSplitPatch final : public Patch<T> {
  public:
   LoopSplitPatch(std::array<std::unique_ptr<Patch<T>>, 4> children, std::string name)
-      : children_(std::move(children)), domain_(unit_triangle<T>()), name_(std::move(name)) {}
+      : children_(std::move(children)),
+        child_jet_maps_{child_jet_map(0), child_jet_map(1), child_jet_map(2), child_jet_map(3)},
+        domain_(unit_triangle<T>()),
+        name_(std::move(name)) {}
 
   PatchJet<T> evaluate(const T& u, const T& v) const override {
     std::size_t child;
@@ -158,15 +176,20 @@ class LoopSplitPatch final : public Patch<T> {
     else child = 3;
     const LoopChildMap& map = kLoopChildMaps[child];
     const T s = T(map.sign_u) * 2 * u + T(map.offset_u), t = T(map.sign_v) * 2 * v + T(map.offset_v);
-    Mat2<T> J;
-    J << T(2 * map.sign_u), T(0), T(0), T(2 * map.sign_v);
-    return reparameterise_affine(children_[child]->evaluate(s, t), J);
+    return child_jet_maps_[child](children_[child]->evaluate(s, t));
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override { return name_ + " (split into four sub-patches)"; }
 
  private:
+  static AffineJetMap<T> child_jet_map(std::size_t child) {
+    Mat2<T> J;
+    J << T(2 * kLoopChildMaps[child].sign_u), T(0), T(0), T(2 * kLoopChildMaps[child].sign_v);
+    return AffineJetMap<T>(J);
+  }
+
   std::array<std::unique_ptr<Patch<T>>, 4> children_;
+  std::array<AffineJetMap<T>, 4> child_jet_maps_;
   Domain<T> domain_;
   std::string name_;
 };

@@ -12,7 +12,7 @@
 //    local subdivision (each has at most one EV) and reparameterised
 //    consistently (Kry & Pai 3.5).
 // Every change of parameters is an affine map whose Jacobian carries the chain
-// rule to the derivatives (reparameterise_affine), including the sign of odd
+// rule to the derivatives (AffineJetMap), including the sign of odd
 // derivatives in the flipped middle sub-triangle.
 #include <string>
 #include <vector>

@@ -37,38 +37,50 @@ struct PatchJet {
   auto derivative(int i, int j) const { return d.col(jet_index(i, j)); }
 };
 
-// The jet in (s, t) of a patch given by its jet in (a, b), where
-// (a, b) = J (s, t) + offset with J = [[a_s, a_t], [b_s, b_t]] constant.
-// By the chain rule d/ds = a_s d/da + b_s d/db and d/dt = a_t d/da + b_t d/db,
-// so d^(i+j)/ds^i dt^j is the product of i and j such linear forms: its
-// coefficients on d^p/da^m db^(p-m) are those of a polynomial product.
-// An affine map with a negative Jacobian (a flipped sub-triangle) negates the
-// odd-order derivatives through J itself; no sign rule is needed.
+// The chain rule for an affine change of parameters (a, b) = J (s, t) + offset
+// with J = [[a_s, a_t], [b_s, b_t]] constant: d/ds = a_s d/da + b_s d/db and
+// d/dt = a_t d/da + b_t d/db, so d^(i+j)/ds^i dt^j is the product of i and j
+// such linear forms, whose coefficients on d^p/da^m db^(p-m) are those of a
+// polynomial product. As a linear map on the jet's columns it is a 10 x 10
+// matrix, block diagonal by order, computed once per map. A negative Jacobian
+// (a flipped sub-triangle) negates the odd-order derivatives through J itself:
+// no sign rule is needed.
 template <class T>
-PatchJet<T> reparameterise_affine(const PatchJet<T>& jet_ab, const Mat2<T>& J) {
-  PatchJet<T> jet_st;
-  jet_st.d.col(0) = jet_ab.d.col(0);
-  for (int k = 1; k < kJetSize; ++k) {
-    const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1], p = i + j;
-    // coefficient[m] multiplies d^p / da^m db^(p - m)
-    std::array<T, 4> coefficient{T(1), T(0), T(0), T(0)};
-    int degree = 0;
-    const auto multiply = [&](const T& along_a, const T& along_b) {
-      std::array<T, 4> next{T(0), T(0), T(0), T(0)};
-      for (int m = 0; m <= degree; ++m) {
-        next[std::size_t(m + 1)] += coefficient[std::size_t(m)] * along_a;
-        next[std::size_t(m)] += coefficient[std::size_t(m)] * along_b;
-      }
-      coefficient = next;
-      ++degree;
-    };
-    for (int n = 0; n < i; ++n) multiply(J(0, 0), J(1, 0));
-    for (int n = 0; n < j; ++n) multiply(J(0, 1), J(1, 1));
-    Vec3<T> value = Vec3<T>::Zero();
-    for (int m = 0; m <= p; ++m) value += coefficient[std::size_t(m)] * jet_ab.derivative(m, p - m);
-    jet_st.d.col(k) = value;
+class AffineJetMap {
+ public:
+  explicit AffineJetMap(const Mat2<T>& J) : columns_(Eigen::Matrix<T, kJetSize, kJetSize>::Zero()) {
+    columns_(0, 0) = T(1);
+    for (int k = 1; k < kJetSize; ++k) {
+      const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1], p = i + j;
+      std::array<T, 4> coefficient{T(1), T(0), T(0), T(0)};  // on d^p / da^m db^(p - m)
+      int degree = 0;
+      const auto multiply = [&](const T& along_a, const T& along_b) {
+        std::array<T, 4> next{T(0), T(0), T(0), T(0)};
+        for (int m = 0; m <= degree; ++m) {
+          next[std::size_t(m + 1)] += coefficient[std::size_t(m)] * along_a;
+          next[std::size_t(m)] += coefficient[std::size_t(m)] * along_b;
+        }
+        coefficient = next;
+        ++degree;
+      };
+      for (int n = 0; n < i; ++n) multiply(J(0, 0), J(1, 0));
+      for (int n = 0; n < j; ++n) multiply(J(0, 1), J(1, 1));
+      for (int m = 0; m <= p; ++m) columns_(jet_index(m, p - m), k) = coefficient[std::size_t(m)];
+    }
   }
-  return jet_st;
-}
+
+  // The jet in (s, t) from the jet in (a, b).
+  PatchJet<T> operator()(const PatchJet<T>& jet_ab) const {
+    PatchJet<T> jet_st;
+    jet_st.d.col(0) = jet_ab.d.col(0);
+    jet_st.d.template middleCols<2>(1) = jet_ab.d.template middleCols<2>(1) * columns_.template block<2, 2>(1, 1);
+    jet_st.d.template middleCols<3>(3) = jet_ab.d.template middleCols<3>(3) * columns_.template block<3, 3>(3, 3);
+    jet_st.d.template middleCols<4>(6) = jet_ab.d.template middleCols<4>(6) * columns_.template block<4, 4>(6, 6);
+    return jet_st;
+  }
+
+ private:
+  Eigen::Matrix<T, kJetSize, kJetSize> columns_;  // jet_st.d = jet_ab.d * columns_
+};
 
 }  // namespace contactref::surfaces

@@ -12,6 +12,7 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"validate", "run validation suites and report measured numbers against references", configure_validate},
       {"figures", "regenerate figures (CSV data, then PNG and PDF) under OUT/figures/", configure_figures},
       {"audit", "compare double results with 50-digit results over seeded random inputs", configure_audit},
+      {"surface", "evaluate surface patches to third order; mass properties of closed surfaces", configure_surface},
   };
   return list;
 }

@@ -22,6 +22,7 @@ const std::vector<SubcommandSpec>& subcommands();
 Action configure_validate(CLI::App& app);
 Action configure_figures(CLI::App& app);
 Action configure_audit(CLI::App& app);
+Action configure_surface(CLI::App& app);
 
 // Parses argv and runs the chosen subcommand; returns the process exit code.
 int run(int argc, const char* const* argv);

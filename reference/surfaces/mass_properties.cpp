@@ -1,0 +1,2 @@
+// Placeholder: mass properties are being written.
+namespace contactref::surfaces {}
