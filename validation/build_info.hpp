@@ -6,6 +6,7 @@ extern const char* const version;       // project version
 extern const char* const git_revision;  // `git describe --always --dirty`, or "unknown"
 extern const char* const build_type;    // CMAKE_BUILD_TYPE
 extern const char* const source_dir;    // the repository root (paper_figures/ lives there)
+extern const char* const binary_dir;    // the build folder (benchmarks/ lives there)
 extern const char* const python;        // a python3 that imports matplotlib, or ""
 
 }  // namespace contactref::build_info

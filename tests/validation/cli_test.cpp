@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -53,7 +55,7 @@ TEST(Cli, NoOrUnknownSubcommandExits2AndListsThem) {
   for (const char* arguments : {"", "frobnicate"}) {
     const CliRun r = run_all(arguments);
     EXPECT_EQ(r.exit_code, 2) << arguments;
-    EXPECT_TRUE(contains(r.all, "subcommands: validate, figures, audit")) << r.all;
+    EXPECT_TRUE(contains(r.all, "subcommands: validate, figures, audit, surface")) << r.all;
   }
 }
 
@@ -111,6 +113,61 @@ TEST(Cli, AuditJsonHasTheDocumentedLayout) {
     EXPECT_GE(entry.at("digits").get<double>(), 13.0) << entry.at("name");
     EXPECT_TRUE(entry.contains("max_rel_diff"));
   }
+}
+
+const std::string kMeshes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/meshes/";
+
+TEST(CliSurface, EvalPrintsTheTenSetsAsJson) {
+  const CliRun r = run("surface eval --mesh '" + kMeshes + "bowl_b2.obj' --face 3 --u 0.2 --v 0.3", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto jet = nlohmann::json::parse(r.output);
+  for (const char* key : {"point", "du", "dv", "duu", "duv", "dvv", "duuu", "duuv", "duvv", "dvvv"}) {
+    ASSERT_TRUE(jet.contains(key)) << key;
+    EXPECT_EQ(jet.at(key).size(), 3u) << key;
+  }
+}
+
+TEST(CliSurface, EvalReadsAPointsFileAndABezierNet) {
+  const auto dir = std::filesystem::temp_directory_path();
+  {
+    std::ofstream points(dir / "contactref_points.txt");
+    points << "# face u v\n0 0.1 0.2\n\n5 0.3 0.3\n";
+    std::ofstream net(dir / "contactref_net.txt");
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) net << i << " " << j << " " << (i * j) % 3 << "\n";
+  }
+  CliRun r = run("surface eval --mesh '" + kMeshes + "icosphere1.obj' --points '" + (dir / "contactref_points.txt").string() + "'", false);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 2);
+  r = run("surface eval --bezier '" + (dir / "contactref_net.txt").string() + "' --u 0.5 --v 0.25", false);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "\"dvvv\"")) << r.output;
+}
+
+TEST(CliSurface, BadInputExits2WithAMessage) {
+  const std::string bowl = "surface eval --mesh '" + kMeshes + "bowl_b2.obj' ";
+  CliRun r = run_all(bowl + "--face 14 --u 0.1 --v 0.1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "face 14 does not exist (faces 0..13)")) << r.all;
+  r = run_all(bowl + "--face 1 --u 0.8 --v 0.3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "outside the domain")) << r.all;
+  r = run_all(bowl + "--face 1 --u 0.1");
+  EXPECT_EQ(r.exit_code, 2);
+  const auto open_mesh = std::filesystem::temp_directory_path() / "contactref_open.obj";
+  std::ofstream(open_mesh) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  r = run_all("surface eval --mesh '" + open_mesh.string() + "' --face 0 --u 0.1 --v 0.1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "not closed")) << r.all;
+  r = run_all("surface eval --face 0 --u 0.1 --v 0.1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "exactly one of --mesh FILE or --bezier FILE")) << r.all;
+}
+
+TEST(CliSurface, EvaluationAtAnExtraordinaryVertexIsAComputationFailure) {
+  const CliRun r = run_all("surface eval --mesh '" + kMeshes + "icosphere1.obj' --face 0 --u 0 --v 0");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.all, "extraordinary vertex")) << r.all;
 }
 
 }  // namespace

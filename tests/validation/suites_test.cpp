@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "validation/registry.hpp"
+#include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
 namespace contactref::validation {
@@ -23,6 +24,12 @@ TEST(TorqueFreeBodySuite, QuickVariantPassesWithFourthOrder) {
   ASSERT_NE(order, nullptr);
   EXPECT_GE(order->value, 3.7);
   EXPECT_LE(order->value, 4.3);
+  EXPECT_TRUE(result.passed());
+}
+
+TEST(LoopEvaluationSuite, QuickVariantPasses) {
+  const SuiteResult result = loop_evaluation_suite({true});
+  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
   EXPECT_TRUE(result.passed());
 }
 

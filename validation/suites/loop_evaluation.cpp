@@ -1,0 +1,221 @@
+#include "validation/suites/loop_evaluation.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <random>
+
+#include "reference/surfaces/loop_surface.hpp"
+#include "validation/build_info.hpp"
+#include "validation/peers/opensubdiv_loop.hpp"
+
+namespace contactref::validation {
+namespace {
+
+namespace su = contactref::surfaces;
+
+const char* const kMeshes[] = {"bowl_b2.obj", "icosahedron.obj", "valences_3_to_10.obj"};
+
+su::TriangleMesh suite_mesh(const std::string& name) {
+  return su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/data/meshes" / name);
+}
+
+// Points of a face: near each corner, near edge midpoints, and seeded interior points.
+std::vector<std::pair<double, double>> face_points(std::mt19937_64& rng, int interior) {
+  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {0.997, 1e-3}, {2e-3, 0.996}, {0.49, 0.02}, {0.02, 0.49}, {0.49, 0.49}};
+  std::uniform_real_distribution<double> uniform(0.01, 0.98);
+  for (int n = 0; n < interior; ++n) {
+    const double u = uniform(rng);
+    points.emplace_back(u, std::uniform_real_distribution<double>(0.005, 0.99 - u)(rng));
+  }
+  return points;
+}
+
+// max over points of |d_k - difference of d_(k-1)| / max(1, |jet|) per order,
+// in 50 digits (central differences with h = 1e-15).
+std::array<double, 4> finite_difference_errors(const su::LoopSurface<Real50>& surface, std::mt19937_64& rng, int stride,
+                                               int interior) {
+  std::array<double, 4> worst{0, 0, 0, 0};
+  const Real50 h("1e-15");
+  for (int f = 0; f < surface.face_count(); f += stride) {
+    const su::Patch<Real50>& patch = surface.patch(f);
+    for (const auto& [u, v] : face_points(rng, interior)) {
+      const Real50 s(u), t(v);
+      const auto jet = patch.evaluate(s, t);
+      const auto ds = ((patch.evaluate(s + h, t).d - patch.evaluate(s - h, t).d) / (2 * h)).eval();
+      const auto dt = ((patch.evaluate(s, t + h).d - patch.evaluate(s, t - h).d) / (2 * h)).eval();
+      const Real50 size = std::max(Real50(1), jet.d.cwiseAbs().maxCoeff());
+      for (int k = 1; k < su::kJetSize; ++k) {
+        const int i = su::kJetOrders[std::size_t(k)][0], j = su::kJetOrders[std::size_t(k)][1];
+        const auto reference = i > 0 ? ds.col(su::jet_index(i - 1, j)) : dt.col(su::jet_index(i, j - 1));
+        const double error = double((jet.d.col(k) - reference).cwiseAbs().maxCoeff() / size);
+        worst[std::size_t(i + j)] = std::max(worst[std::size_t(i + j)], error);
+      }
+    }
+  }
+  return worst;
+}
+
+struct Continuity {
+  double position = 0, normal = 0;
+};
+
+Continuity continuity_jumps(const su::LoopSurface<double>& surface) {
+  Continuity worst;
+  const auto& polygon = surface.patch(0).domain().polygon;
+  for (int f = 0; f < surface.face_count(); ++f) {
+    for (int e = 0; e < 3; ++e) {
+      const su::EdgeLink link = surface.complex().links[std::size_t(f)][std::size_t(e)];
+      for (double alpha : {0.01, 0.25, 0.5, 0.75, 0.99}) {
+        const auto x = polygon[std::size_t(e)] + alpha * (polygon[std::size_t((e + 1) % 3)] - polygon[std::size_t(e)]);
+        const double beta = su::PatchComplex<double>::neighbour_fraction(alpha);
+        const auto& a = polygon[std::size_t(link.edge)];
+        const auto y = a + beta * (polygon[std::size_t((link.edge + 1) % 3)] - a);
+        const auto j1 = surface.patch(f).evaluate(x.x(), x.y()), j2 = surface.patch(link.patch).evaluate(y.x(), y.y());
+        worst.position = std::max(worst.position, (j1.c() - j2.c()).norm());
+        const Vec3<double> n1 = j1.c_s().cross(j1.c_t()).normalized(), n2 = j2.c_s().cross(j2.c_t()).normalized();
+        worst.normal = std::max(worst.normal, n1.dot(n2) > 0 ? n1.cross(n2).norm() : 2.0);
+      }
+    }
+  }
+  return worst;
+}
+
+struct PeerAgreement {
+  double regular = 0;          // max relative difference, point and derivatives to order 2
+  double corner_position = 0;  // at extraordinary corners
+  double corner_normal = 0;
+  double interior_position = 0;  // irregular faces, interior points
+};
+
+PeerAgreement opensubdiv_agreement(const su::TriangleMesh& mesh, const su::LoopSurface<double>& surface, std::mt19937_64& rng) {
+  const peers::OpenSubdivLoopEvaluator peer(mesh);
+  PeerAgreement out;
+  const auto& polygon = surface.patch(0).domain().polygon;
+  for (int f = 0; f < surface.face_count(); ++f) {
+    const su::Patch<double>& patch = surface.patch(f);
+    if (surface.kind(f) == su::LoopPatchKind::kRegular) {
+      for (const auto& [u, v] : face_points(rng, 4)) {
+        const auto ours = patch.evaluate(u, v);
+        const auto theirs = peer.evaluate(f, u, v);
+        const Vec3<double> pairs[6][2] = {{ours.c(), theirs.position}, {ours.c_s(), theirs.du},   {ours.c_t(), theirs.dv},
+                                          {ours.c_ss(), theirs.duu},   {ours.c_st(), theirs.duv}, {ours.c_tt(), theirs.dvv}};
+        for (const auto& pair : pairs)
+          out.regular = std::max(out.regular, (pair[0] - pair[1]).norm() / std::max(1.0, pair[1].norm()));
+      }
+      continue;
+    }
+    for (int corner = 0; corner < 3; ++corner) {
+      const int vertex = surface.topology().face(f)[std::size_t(corner)];
+      if (surface.topology().valence(vertex) == 6) continue;
+      const auto& x = polygon[std::size_t(corner)];
+      const auto theirs = peer.evaluate(f, x.x(), x.y());
+      out.corner_position = std::max(out.corner_position, (theirs.position - surface.limit_position(vertex)).norm());
+      const Vec3<double> n = theirs.du.cross(theirs.dv).normalized(), m = surface.limit_normal(vertex).normalized();
+      out.corner_normal = std::max(out.corner_normal, n.dot(m) > 0 ? n.cross(m).norm() : 2.0);
+    }
+    for (const auto& [u, v] : std::vector<std::pair<double, double>>{{0.05, 0.05}, {0.9, 0.05}, {0.05, 0.9}, {0.3, 0.3}}) {
+      out.interior_position = std::max(out.interior_position, (patch.evaluate(u, v).c() - peer.evaluate(f, u, v).position).norm());
+    }
+  }
+  return out;
+}
+
+Metric at_most(std::string name, double value, double bound, const std::string& what) {
+  return {std::move(name), value, std::nullopt, fmt::format("{} <= {:g}", what, bound), value <= bound};
+}
+
+}  // namespace
+
+SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
+  SuiteResult result;
+  result.name = "loop-evaluation";
+  std::mt19937_64 rng(20261122);
+  std::array<double, 4> fd{0, 0, 0, 0};
+  Continuity jumps;
+  PeerAgreement peer;
+  int faces = 0, regular = 0, extraordinary = 0, split = 0;
+  for (const char* name : kMeshes) {
+    const su::TriangleMesh mesh = suite_mesh(name);
+    const su::LoopSurface<double> surface(mesh, name);
+    const su::LoopSurface<Real50> surface50(mesh, name);
+    for (int f = 0; f < surface.face_count(); ++f) {
+      ++faces;
+      const auto kind = surface.kind(f);
+      regular += kind == su::LoopPatchKind::kRegular;
+      extraordinary += kind == su::LoopPatchKind::kExtraordinary;
+      split += kind == su::LoopPatchKind::kSplit;
+    }
+    const int stride = options.quick ? 7 : (surface.face_count() > 100 ? 3 : 1);
+    const auto errors = finite_difference_errors(surface50, rng, stride, options.quick ? 1 : 4);
+    for (std::size_t p = 1; p < 4; ++p) fd[p] = std::max(fd[p], errors[p]);
+    const Continuity c = continuity_jumps(surface);
+    jumps.position = std::max(jumps.position, c.position);
+    jumps.normal = std::max(jumps.normal, c.normal);
+    const PeerAgreement a = opensubdiv_agreement(mesh, surface, rng);
+    peer.regular = std::max(peer.regular, a.regular);
+    peer.corner_position = std::max(peer.corner_position, a.corner_position);
+    peer.corner_normal = std::max(peer.corner_normal, a.corner_normal);
+    peer.interior_position = std::max(peer.interior_position, a.interior_position);
+  }
+  result.add({"faces", double(faces), std::nullopt,
+              fmt::format("information: {} regular, {} with one extraordinary vertex, {} split", regular, extraordinary, split), true});
+  // 50-digit central differences with h = 1e-15 are exact to h^2 |f'''| / 6
+  // ~ 1e-28 times the size of the higher derivatives (up to ~1e6 near
+  // extraordinary vertices): 1e-20 leaves ample margin and still fails for
+  // any wrong derivative (a double-precision-sized error is 1e-16).
+  for (int p = 1; p <= 3; ++p)
+    result.add(at_most(fmt::format("fd_error_order{}", p), fd[std::size_t(p)], 1e-20,
+                       fmt::format("max |derivative - 50-digit difference| / max(1, |jet|), order {}", p)));
+  // Shared edges are evaluated from two patches: round-off of a few hundred
+  // operations on unit-size meshes.
+  result.add(at_most("edge_position_jump", jumps.position, 1e-13, "largest position jump across a shared edge (m, unit-size meshes)"));
+  result.add(at_most("edge_normal_jump", jumps.normal, 1e-12, "largest |n1 x n2| across a shared edge"));
+  result.add(at_most("opensubdiv_regular_difference", peer.regular, 1e-12,
+                     "regular faces: max relative difference to OpenSubdiv Bfr, point and derivatives to order 2"));
+  result.add(at_most("opensubdiv_corner_position", peer.corner_position, 1e-13,
+                     "extraordinary corners: |Bfr limit point - limit mask| (m)"));
+  result.add(at_most("opensubdiv_corner_normal", peer.corner_normal, 1e-12,
+                     "extraordinary corners: |n_Bfr x n_tangent masks|"));
+  result.add({"opensubdiv_interior_difference", peer.interior_position, std::nullopt,
+              "information: irregular faces, max |c - c_Bfr| (m) at interior points; Bfr approximates near EVs", true});
+  return result;
+}
+
+void write_loop_bowl_figure_data(const std::filesystem::path& dir) {
+  const su::LoopSurface<double> surface(suite_mesh("bowl_b2.obj"), "bowl_b2.obj");
+  std::ofstream points(dir / "surface.csv"), boundaries(dir / "boundaries.csv"), vertices(dir / "vertices.csv");
+  points << "face,i,j,x,y,z\n";
+  boundaries << "face,edge,k,x,y,z\n";
+  vertices << "vertex,valence,x,y,z\n";
+  constexpr int kSteps = 16;
+  for (int f = 0; f < surface.face_count(); ++f) {
+    const su::Patch<double>& patch = surface.patch(f);
+    // Grid points (i, j)/kSteps; the corners themselves are evaluated a
+    // hair inside, where the extraordinary patches are defined.
+    for (int i = 0; i <= kSteps; ++i) {
+      for (int j = 0; i + j <= kSteps; ++j) {
+        const double u = std::clamp(double(i) / kSteps, 1e-9, 1 - 2e-9), v = std::clamp(double(j) / kSteps, 1e-9, 1 - u - 1e-9);
+        const Vec3<double> x = patch.evaluate(u, v).c();
+        points << fmt::format("{},{},{},{:.9g},{:.9g},{:.9g}\n", f, i, j, x.x(), x.y(), x.z());
+      }
+    }
+    for (int e = 0; e < 3; ++e) {
+      const auto& polygon = patch.domain().polygon;
+      for (int k = 0; k <= 2 * kSteps; ++k) {
+        const double alpha = std::clamp(double(k) / (2 * kSteps), 1e-9, 1 - 1e-9);
+        su::Vec2<double> y = polygon[std::size_t(e)] + alpha * (polygon[std::size_t((e + 1) % 3)] - polygon[std::size_t(e)]);
+        y = y.cwiseMax(1e-9).eval();
+        const Vec3<double> x = patch.evaluate(y.x(), std::min(y.y(), 1 - y.x() - 1e-9)).c();
+        boundaries << fmt::format("{},{},{},{:.9g},{:.9g},{:.9g}\n", f, e, k, x.x(), x.y(), x.z());
+      }
+    }
+  }
+  for (int v = 0; v < surface.topology().vertex_count(); ++v) {
+    const Vec3<double> x = surface.limit_position(v);
+    vertices << fmt::format("{},{},{:.9g},{:.9g},{:.9g}\n", v, surface.topology().valence(v), x.x(), x.y(), x.z());
+  }
+  if (!points || !boundaries || !vertices) throw std::runtime_error("cannot write the figure data in " + dir.string());
+}
+
+}  // namespace contactref::validation
