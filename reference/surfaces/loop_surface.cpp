@@ -67,6 +67,9 @@ class LoopRegularPatch final : public Patch<T> {
 //    (A preserves constants), are precomputed by explicit powers, down to
 //    2^-kLevels (below which no point of T is distinct from the EV at unit
 //    scale).
+// The children's quartics of the first kCachedLevels levels (the patch down to
+// 2^-kCachedLevels from the EV, where nearly all evaluations fall) are
+// computed once from the same formulas, relative to the limit position.
 template <class T>
 class LoopExtraordinaryPatch final : public Patch<T> {
  public:
@@ -74,12 +77,19 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       : eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
     std::tie(J_, offset_) = corner_map<T>(corner);
     corner_jet_map_ = AffineJetMap<T>(J_);
+    limit_ = (eig_.limit_mask.transpose() * control).transpose();
     if (eig_.diagonalisable) {
       eigen_control_ = eig_.V_inverse * control;
     } else {
-      limit_ = (eig_.limit_mask.transpose() * control).transpose();
       level_control_.push_back(control.rowwise() - limit_.transpose());
       for (int level = 1; level <= kLevels; ++level) level_control_.push_back(eig_.A * level_control_.back());
+    }
+    for (int level = 0; level < kCachedLevels; ++level) {
+      const DynamicMatrix<T> relative = relative_control(level);
+      std::array<QuarticCoefficients<T>, 3> children;
+      for (std::size_t k = 0; k < 3; ++k)
+        children[k] = regular_patch_polynomial(RegularControl<T>((eig_.pick[k] * relative).transpose()));
+      cached_.push_back(children);
     }
   }
 
@@ -94,6 +104,16 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 
  private:
   static constexpr int kLevels = std::numeric_limits<T>::digits + 8;
+  static constexpr int kCachedLevels = 10;
+
+  // A^level C0 less the limit position in every row (K x 3).
+  DynamicMatrix<T> relative_control(int level) const {
+    if (!eig_.diagonalisable) return level_control_[std::size_t(level)];
+    DynamicMatrix<T> scaled = eigen_control_;
+    scaled.row(0).setZero();  // eigenvalue(0) = 1: the limit position
+    for (Eigen::Index j = 1; j < scaled.rows(); ++j) scaled.row(j) *= integer_power(eig_.eigenvalues(j), level);
+    return eig_.V * scaled;
+  }
 
   PatchJet<T> evaluate_local(const T& a, const T& b) const {
     using std::floor;
@@ -115,7 +135,14 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
     const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
     PatchJet<T> jet;
-    if (eig_.diagonalisable) {
+    if (n <= kCachedLevels) {
+      jet = quartic_jet(cached_[std::size_t(n - 1)][std::size_t(child - 1)], s, t);
+      for (int k = 1; k < kJetSize; ++k) {
+        const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
+        jet.d.col(k) *= ldexp(T(p % 2 == 1 ? map.sign_u : 1), p * n);  // (+-2 2^(n-1))^p
+      }
+      jet.d.col(0) += limit_;
+    } else if (eig_.diagonalisable) {
       // weights(j, k): derivative k of child's surface for unit eigen-component j.
       const auto weights = quartic_jets(eig_.child_polynomials[std::size_t(child - 1)], s, t);
       const Eigen::Index K = eigen_control_.rows();
@@ -150,7 +177,8 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   const LoopEigenstructure<T>& eig_;
   DynamicMatrix<T> eigen_control_;                // K x 3: V^-1 C0 (diagonalisable A)
   std::vector<DynamicMatrix<T>> level_control_;  // A^j C0 less the limit, j = 0..kLevels (otherwise)
-  Vec3<T> limit_;                                 // the limit position of the EV (otherwise)
+  Vec3<T> limit_;                                 // the limit position of the EV
+  std::vector<std::array<QuarticCoefficients<T>, 3>> cached_;  // [level - 1][child - 1], relative to limit_
   Mat2<T> J_;
   Vec2<T> offset_;
   AffineJetMap<T> corner_jet_map_{Mat2<T>::Identity()};

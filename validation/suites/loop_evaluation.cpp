@@ -22,7 +22,7 @@ su::TriangleMesh suite_mesh(const std::string& name) {
 
 // Points of a face: near each corner, near edge midpoints, and seeded interior points.
 std::vector<std::pair<double, double>> face_points(std::mt19937_64& rng, int interior) {
-  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {0.997, 1e-3}, {2e-3, 0.996}, {0.49, 0.02}, {0.02, 0.49}, {0.49, 0.49}};
+  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {2e-6, 1e-6}, {0.997, 1e-3}, {2e-3, 0.996}, {0.49, 0.02}, {0.02, 0.49}, {0.49, 0.49}};
   std::uniform_real_distribution<double> uniform(0.01, 0.98);
   for (int n = 0; n < interior; ++n) {
     const double u = uniform(rng);

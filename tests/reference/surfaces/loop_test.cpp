@@ -94,7 +94,8 @@ const MeshCase kMeshes[] = {
 // Points in the face: random interior points, points near each corner and
 // near the middle of each edge.
 std::vector<std::pair<double, double>> face_points(test::Rng& rng) {
-  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {0.997, 1e-3}, {2e-3, 0.996}, {0.31, 0.33}, {0.49, 0.02}};
+  // (2e-6, 1e-6) is beyond the extraordinary patches' cached levels (2^-10).
+  std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {2e-6, 1e-6}, {0.997, 1e-3}, {2e-3, 0.996}, {0.31, 0.33}, {0.49, 0.02}};
   for (int n = 0; n < 3; ++n) {
     const double u = sampling::uniform(rng, 0.01, 0.98);
     points.emplace_back(u, sampling::uniform(rng, 0.005, 0.99 - u));
