@@ -5,15 +5,12 @@ the extraordinary vertices (valence 4) marked.
 Usage: loop_bowl.py DATA_DIR NAME  (reads surface.csv, boundaries.csv,
 vertices.csv written by `contactref figures`; writes NAME.png and NAME.pdf).
 """
-import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
+import figure_io
+import matplotlib.pyplot as plt
+import numpy as np
+from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 
 def main(data_dir: Path, name: str) -> None:
@@ -48,12 +45,8 @@ def main(data_dir: Path, name: str) -> None:
     ax.view_init(elev=55, azim=-60)
     ax.set_title("App. B.2 bowl: Loop limit surface, 14 patches")
     ax.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
-    for suffix in ("png", "pdf"):
-        fig.savefig(data_dir / f"{name}.{suffix}", dpi=130)
+    figure_io.save(fig, data_dir, name)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(Path(sys.argv[1]), sys.argv[2])
+    figure_io.run(main, __doc__)

@@ -7,13 +7,10 @@ Usage: table_i.py DATA_DIR NAME  (reads paper.csv and bench_*.json written by
 """
 import csv
 import json
-import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import figure_io
+import matplotlib.pyplot as plt
 
 ROWS = {  # benchmark name -> Table I row
     "BM_TableI_LoopRegular": "Loop regular",
@@ -69,12 +66,8 @@ def main(data_dir: Path, name: str) -> None:
     ax.set_xlabel("time to compute the ten derivative sets (ms)")
     ax.set_title("Table I: surface evaluation with derivatives to third order")
     ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    for suffix in ("png", "pdf"):
-        fig.savefig(data_dir / f"{name}.{suffix}", dpi=130)
+    figure_io.save(fig, data_dir, name)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(Path(sys.argv[1]), sys.argv[2])
+    figure_io.run(main, __doc__)

@@ -8,14 +8,11 @@ intermediate-axis flip.
 Usage: torque_free_convergence.py DATA_DIR NAME  (reads convergence.csv and
 omega.csv written by `contactref figures`; writes NAME.png and NAME.pdf).
 """
-import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import figure_io
+import matplotlib.pyplot as plt
+import numpy as np
 
 
 def main(data_dir: Path, name: str) -> None:
@@ -44,12 +41,8 @@ def main(data_dir: Path, name: str) -> None:
     ax_omega.set_title("intermediate-axis flip, finest step")
     ax_omega.legend(fontsize=7, ncol=3)
 
-    fig.tight_layout()
-    for suffix in ("png", "pdf"):
-        fig.savefig(data_dir / f"{name}.{suffix}", dpi=130)
+    figure_io.save(fig, data_dir, name)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(Path(sys.argv[1]), sys.argv[2])
+    figure_io.run(main, __doc__)

@@ -14,29 +14,31 @@ namespace {
   throw InputError(name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what);
 }
 
-double parse_coordinate(const std::string& word, const std::string& name, int line) {
+// The value of the whole of `word` by `convert` (std::stod, std::stol), or
+// an InputError calling it not `what`.
+template <class Convert>
+auto parse_word(const std::string& word, const std::string& name, int line, const char* what, Convert convert) {
   std::size_t used = 0;
-  double value = 0;
+  decltype(convert(word, &used)) value{};
   try {
-    value = std::stod(word, &used);
+    value = convert(word, &used);
   } catch (const std::exception&) {
-    fail(name, line, "'" + word + "' is not a number");
+    used = 0;
   }
-  if (used != word.size()) fail(name, line, "'" + word + "' is not a number");
+  if (used == 0 || used != word.size()) fail(name, line, "'" + word + "' is not " + what);
+  return value;
+}
+
+double parse_coordinate(const std::string& word, const std::string& name, int line) {
+  const double value =
+      parse_word(word, name, line, "a number", [](const std::string& w, std::size_t* used) { return std::stod(w, used); });
   if (!std::isfinite(value)) fail(name, line, "coordinate '" + word + "' is not finite");
   return value;
 }
 
 int parse_index(const std::string& word, const std::string& name, int line) {
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(word, &used);
-  } catch (const std::exception&) {
-    fail(name, line, "'" + word + "' is not an integer index");
-  }
-  if (used != word.size()) fail(name, line, "'" + word + "' is not an integer index");
-  return int(value);
+  return int(parse_word(word, name, line, "an integer index",
+                        [](const std::string& w, std::size_t* used) { return std::stol(w, used); }));
 }
 
 }  // namespace
