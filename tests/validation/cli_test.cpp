@@ -164,6 +164,21 @@ TEST(CliSurface, BadInputExits2WithAMessage) {
   EXPECT_TRUE(contains(r.all, "exactly one of --mesh FILE or --bezier FILE")) << r.all;
 }
 
+TEST(CliSurface, PropertiesOfASphereLikeMesh) {
+  const CliRun r = run("surface properties --mesh '" + kMeshes + "icosphere1.obj' --density 2 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto p = nlohmann::json::parse(r.output);
+  const double volume = p.at("volume").get<double>();
+  // The Loop limit of the icosphere lies inside the unit sphere (4.19 m^3).
+  EXPECT_GT(volume, 3.0);
+  EXPECT_LT(volume, 4.0 * M_PI / 3.0);
+  EXPECT_DOUBLE_EQ(p.at("mass").get<double>(), 2 * volume);
+  EXPECT_EQ(p.at("inertia").size(), 3u);
+  const CliRun bad = run_all("surface properties --mesh '" + kMeshes + "icosphere1.obj' --density -1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.all, "density")) << bad.all;
+}
+
 TEST(CliSurface, EvaluationAtAnExtraordinaryVertexIsAComputationFailure) {
   const CliRun r = run_all("surface eval --mesh '" + kMeshes + "icosphere1.obj' --face 0 --u 0 --v 0");
   EXPECT_EQ(r.exit_code, 1);

@@ -12,6 +12,7 @@
 #include "reference/spatial/errors.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "reference/surfaces/mass_properties.hpp"
 #include "validation/cli/subcommands.hpp"
 
 namespace contactref::cli {
@@ -98,6 +99,41 @@ int run_eval(const EvalOptions& options) {
   return 0;
 }
 
+struct PropertiesOptions {
+  std::string mesh;
+  double density = 1000;  // kg/m^3
+  bool json = false;
+};
+
+int run_properties(const PropertiesOptions& options) {
+  const su::LoopSurface<double> surface(su::read_triangle_mesh(options.mesh), options.mesh);
+  const su::MassProperties<double> p = su::mass_properties(surface, options.density);
+  const auto vec = [](const Vec3<double>& x) { return nlohmann::ordered_json{x.x(), x.y(), x.z()}; };
+  nlohmann::ordered_json inertia = nlohmann::ordered_json::array();
+  for (int i = 0; i < 3; ++i) inertia.push_back(vec(p.inertia_com.row(i).transpose()));
+  if (options.json) {
+    std::cout << nlohmann::ordered_json{{"mesh", options.mesh},
+                                        {"density", options.density},
+                                        {"volume", p.volume},
+                                        {"mass", p.mass},
+                                        {"centre_of_mass", vec(p.centre_of_mass)},
+                                        {"inertia", inertia},
+                                        {"volume_error_bound", p.error_bound}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("mesh            {}\ndensity         {} kg/m^3\nvolume          {:.15g} m^3 (error <= {:.3g})\n"
+                           "mass            {:.15g} kg\ncentre of mass  {:.15g} {:.15g} {:.15g} m\n",
+                           options.mesh, options.density, p.volume, p.error_bound, p.mass, p.centre_of_mass.x(),
+                           p.centre_of_mass.y(), p.centre_of_mass.z());
+  for (int i = 0; i < 3; ++i) {
+    std::cout << fmt::format("{}{:22.15g} {:22.15g} {:22.15g}\n", i == 0 ? "inertia (com)   " : "                ",
+                             p.inertia_com(i, 0), p.inertia_com(i, 1), p.inertia_com(i, 2));
+  }
+  return 0;
+}
+
 }  // namespace
 
 Action configure_surface(CLI::App& app) {
@@ -110,9 +146,15 @@ Action configure_surface(CLI::App& app) {
   eval_app->add_option("--face", eval->face, "face (patch) index")->check(CLI::NonNegativeNumber);
   eval_app->add_option_function<double>("--u", [eval](double x) { eval->u = x, eval->have_u = true; }, "parameter u");
   eval_app->add_option_function<double>("--v", [eval](double x) { eval->v = x, eval->have_v = true; }, "parameter v");
-  return [eval, eval_app] {
+  auto properties = std::make_shared<PropertiesOptions>();
+  CLI::App* properties_app = app.add_subcommand(
+      "properties", "volume, centre of mass and inertia (about the centre of mass) of a closed Loop surface");
+  properties_app->add_option("--mesh", properties->mesh, "closed triangle mesh (OBJ or OFF)")->required();
+  properties_app->add_option("--density", properties->density, "uniform density in kg/m^3 (default 1000)");
+  properties_app->add_flag("--json", properties->json, "print one JSON document");
+  return [eval, eval_app, properties] {
     if (eval_app->parsed()) return run_eval(*eval);
-    return 2;
+    return run_properties(*properties);
   };
 }
 
