@@ -1,0 +1,2 @@
+// Placeholder: the contact kinematics are being written.
+namespace contactref::kinematics {}
