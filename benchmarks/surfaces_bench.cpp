@@ -4,6 +4,8 @@
 // The paper's times (350 MHz Pentium II, Java): 0.2413 ms, 0.1683-0.2654 ms and
 // 0.0801 ms. Each benchmark cycles over the faces of its kind in
 // validation/data/meshes/valences_3_to_10_split.obj at seeded random points.
+// BM_OpenSubdivBfr_LoopRegular evaluates the same regular faces at the same
+// points with OpenSubdiv's Bfr (position and derivatives to second order only).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -11,6 +13,7 @@
 
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "validation/peers/opensubdiv_loop.hpp"
 
 namespace {
 
@@ -26,6 +29,7 @@ const su::LoopSurface<double>& mesh_surface() {
 struct Sample {
   const su::Patch<double>* patch;
   double u, v;
+  int face;
 };
 
 // Faces with no EV (valence 0) or with exactly one EV of the given valence.
@@ -42,7 +46,7 @@ std::vector<Sample> samples(int valence) {
     if (!wanted) continue;
     for (int k = 0; k < 8; ++k) {
       const double u = uniform(rng);
-      out.push_back({&surface.patch(f), u, uniform(rng) * (1 - u)});
+      out.push_back({&surface.patch(f), u, uniform(rng) * (1 - u), f});
     }
   }
   return out;
@@ -81,11 +85,25 @@ void BM_TableI_BicubicBezier(benchmark::State& state) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> uniform(0, 1);
   std::vector<Sample> points;
-  for (int k = 0; k < 512; ++k) points.push_back({&patch, uniform(rng), uniform(rng)});
+  for (int k = 0; k < 512; ++k) points.push_back({&patch, uniform(rng), uniform(rng), 0});
   run(state, points);
 }
 
+void BM_OpenSubdivBfr_LoopRegular(benchmark::State& state) {
+  static const auto points = samples(0);
+  static const contactref::peers::OpenSubdivLoopEvaluator peer(
+      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/valences_3_to_10_split.obj"));
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Sample& s = points[i];
+    auto jet = peer.evaluate(s.face, s.u, s.v);
+    benchmark::DoNotOptimize(jet);
+    i = (i + 1) % points.size();
+  }
+}
+
 BENCHMARK(BM_TableI_LoopRegular);
+BENCHMARK(BM_OpenSubdivBfr_LoopRegular);
 BENCHMARK(BM_TableI_LoopExtraordinary)->Arg(3)->Arg(5)->Arg(7)->Arg(10);
 BENCHMARK(BM_TableI_BicubicBezier);
 
