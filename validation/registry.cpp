@@ -1,6 +1,7 @@
 #include "validation/registry.hpp"
 
 #include "validation/audit/spatial_audit.hpp"
+#include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
@@ -36,6 +37,7 @@ const std::vector<AuditEntrySpec>& audit_entries() {
   static const std::vector<AuditEntrySpec> list = [] {
     std::vector<AuditEntrySpec> all;
     for (auto& entry : audit::spatial_audit_entries()) all.push_back(std::move(entry));
+    for (auto& entry : audit::surfaces_audit_entries()) all.push_back(std::move(entry));
     return all;
   }();
   return list;

@@ -42,6 +42,8 @@ struct AuditEntrySpec {
   std::string name;
   std::string summary;
   std::function<AuditResult()> run;
+  // Agreeing digits the entry needs (13 unless its summary says why fewer).
+  double min_digits = 13;
 };
 
 const std::vector<SuiteSpec>& suites();

@@ -1,0 +1,12 @@
+#pragma once
+// Audit entries of reference/surfaces: each patch type's ten derivative sets,
+// double against 50 digits.
+#include <vector>
+
+#include "validation/registry.hpp"
+
+namespace contactref::audit {
+
+std::vector<validation::AuditEntrySpec> surfaces_audit_entries();
+
+}  // namespace contactref::audit
