@@ -1,2 +1,105 @@
-// Placeholder: the contact kinematics are being written.
-namespace contactref::kinematics {}
+#include "reference/kinematics/contact_kinematics.hpp"
+
+#include <sstream>
+#include <string>
+
+#include "reference/spatial/adjoint.hpp"
+
+namespace contactref::kinematics {
+namespace {
+
+// The jet of `patch` at (a, b), checked finite and regular (Eq. 5 needs
+// c_s x c_t != 0).
+template <class T>
+surfaces::PatchJet<T> regular_jet(const surfaces::Patch<T>& patch, const T& a, const T& b, const char* body) {
+  try {
+    const surfaces::PatchJet<T> jet = patch.evaluate(a, b);
+    if (!jet.d.allFinite()) {
+      std::ostringstream os;
+      os << patch.describe() << " evaluates to a non-finite jet at (" << a << ", " << b << ")";
+      throw ComputationError(os.str());
+    }
+    surfaces::check_regular(jet, patch, a, b);
+    return jet;
+  } catch (const ComputationError& e) {
+    throw ComputationError(std::string("contact kinematics, ") + body + ": " + e.what());
+  }
+}
+
+// dE_1c_2c / dpsi = [R'_psi 0; 0 0].
+template <class T>
+Mat4<T> frame_alignment_derivative(const T& psi) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(psi), s = sin(psi);
+  Mat4<T> dE = Mat4<T>::Zero();
+  dE.template topLeftCorner<2, 2>() << -s, -c, -c, s;
+  return dE;
+}
+
+}  // namespace
+
+template <class T>
+Mat4<T> frame_alignment(const T& psi) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(psi), s = sin(psi);
+  Mat3<T> R;
+  R << c, -s, T(0), -s, -c, T(0), T(0), T(0), T(-1);
+  return spatial::make_pose<T>(R, Vec3<T>::Zero());
+}
+
+template <class T>
+ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
+                                        const Vec5<T>& q, const Vec5<T>& qdot) {
+  if (!q.allFinite() || !qdot.allFinite()) {
+    std::ostringstream os;
+    os << "contact kinematics: the contact coordinates must be finite, got q = (" << q.transpose() << "), q' = ("
+       << qdot.transpose() << ")";
+    throw InputError(os.str());
+  }
+  const ContactFrame<T> frame1 = contact_frame(regular_jet(patch1, q(0), q(1), "body 1"));
+  const ContactFrame<T> frame2 = contact_frame(regular_jet(patch2, q(2), q(3), "body 2"));
+
+  ContactKinematics<T> k;
+  k.E_1_1c = frame1.E_b_bc;
+  k.E_2_2c = frame2.E_b_bc;
+  k.E_1c_2c = frame_alignment(q(4));
+  k.E_2_1 = k.E_2_2c * k.E_1c_2c * spatial::pose_inverse(k.E_1_1c);  // Eq. 9 with E_2c_1c = E_1c_2c
+
+  // Eqs. 50-56 for the velocity of body 1 relative to body 2 (header comment):
+  // phi(2,1) = -phi(1,1c) - phi(1c,2c) + phi(2,2c) in frame 1c.
+  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);  // blockdiag(R_psi, R_psi), Eq. 52
+  k.H_1c.template leftCols<2>() = -frame1.H_bc;
+  k.H_1c.template middleCols<2>(2) = Ad_1c_2c * frame2.H_bc;
+  k.H_1c.col(4) << T(0), T(0), T(1), T(0), T(0), T(0);  // -(Eq. 54)
+  const Mat6<T> Ad_1_1c = spatial::adjoint(k.E_1_1c);
+  k.H_1 = Ad_1_1c * k.H_1c;
+
+  // Eq. 57, negated as H_1c, and with its second Ad read as Ad_1c_2c (misprinted
+  // Ad_1_1c): Hdot_1c = ( -d/dt ^{1c}H_1 | dAd_1c_2c ^{2c}H_2 + Ad_1c_2c d/dt ^{2c}H_2 | 0 ),
+  // d/dt ^{1c}H_1 = H_1,s s' + H_1,t t', d/dt ^{2c}H_2 = H_2,u u' + H_2,v v',
+  // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
+  const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
+  const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
+  const Mat4<T> dE_1c_2c = frame_alignment_derivative(q(4)) * qdot(4);
+  const Mat6<T> dAd_1c_2c = spatial::adjoint_derivative(k.E_1c_2c, dE_1c_2c);
+  k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
+  k.Hdot_1c.template middleCols<2>(2) = dAd_1c_2c * frame2.H_bc + Ad_1c_2c * Hdot_frame2;
+  k.Hdot_1c.col(4).setZero();
+
+  // Thesis Eq. 4.18: Hdot_1 = dAd_1_1c H_1c + Ad_1_1c Hdot_1c, with
+  // dE_1_1c = [Theta_s s' + Theta_t t', c_s s' + c_t t'; 0 0].
+  const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
+  k.Hdot_1 = spatial::adjoint_derivative(k.E_1_1c, dE_1_1c) * k.H_1c + Ad_1_1c * k.Hdot_1c;
+  return k;
+}
+
+template Mat4<double> frame_alignment<double>(const double&);
+template Mat4<Real50> frame_alignment<Real50>(const Real50&);
+template ContactKinematics<double> contact_kinematics<double>(const surfaces::Patch<double>&, const surfaces::Patch<double>&,
+                                                              const Vec5<double>&, const Vec5<double>&);
+template ContactKinematics<Real50> contact_kinematics<Real50>(const surfaces::Patch<Real50>&, const surfaces::Patch<Real50>&,
+                                                              const Vec5<Real50>&, const Vec5<Real50>&);
+
+}  // namespace contactref::kinematics
