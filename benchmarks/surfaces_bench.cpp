@@ -13,6 +13,7 @@
 
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "validation/data/rattleback_net.hpp"
 #include "validation/peers/opensubdiv_loop.hpp"
 
 namespace {
@@ -77,11 +78,7 @@ void BM_TableI_LoopExtraordinary(benchmark::State& state) {
 }
 
 void BM_TableI_BicubicBezier(benchmark::State& state) {
-  const double z[4][4] = {{-2, -1, -1, -2}, {-1, 0, 0, -1}, {-1, 0, 0, -1}, {-2, -1, -1, -2}};
-  std::array<Vec3<double>, 16> net;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) net[std::size_t(4 * i + j)] = Vec3<double>(i - 1.5, j - 1.5, z[i][j]);
-  const su::BezierPatch<double> patch(net);
+  const su::BezierPatch<double> patch(contactref::data::rattleback_net<double>());
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> uniform(0, 1);
   std::vector<Sample> points;

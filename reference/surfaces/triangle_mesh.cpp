@@ -41,18 +41,24 @@ int parse_index(const std::string& word, const std::string& name, int line) {
                         [](const std::string& w, std::size_t* used) { return std::stol(w, used); }));
 }
 
+// Calls visit(words, line) for each line of text, '#' comments removed.
+template <class Visit>
+void for_each_line(const std::string& text, Visit visit) {
+  std::istringstream in(text);
+  std::string line_text;
+  for (int line = 1; std::getline(in, line_text); ++line) {
+    std::istringstream words(line_text.substr(0, line_text.find('#')));
+    visit(words, line);
+  }
+}
+
 }  // namespace
 
 TriangleMesh parse_obj(const std::string& text, const std::string& name) {
   TriangleMesh mesh;
-  std::istringstream in(text);
-  std::string line_text;
-  int line = 0;
-  while (std::getline(in, line_text)) {
-    ++line;
-    std::istringstream words(line_text.substr(0, line_text.find('#')));
+  for_each_line(text, [&](std::istringstream& words, int line) {
     std::string keyword;
-    if (!(words >> keyword)) continue;
+    if (!(words >> keyword)) return;
     if (keyword == "v") {
       std::string x, y, z;
       if (!(words >> x >> y >> z)) fail(name, line, "a vertex needs three coordinates");
@@ -73,7 +79,7 @@ TriangleMesh parse_obj(const std::string& text, const std::string& name) {
       mesh.faces.push_back({corners[0], corners[1], corners[2]});
     }
     // other OBJ statements (vn, vt, g, o, s, usemtl, ...) carry no geometry we use
-  }
+  });
   if (mesh.faces.empty()) fail(name, 0, "no faces");
   return mesh;
 }
@@ -81,15 +87,12 @@ TriangleMesh parse_obj(const std::string& text, const std::string& name) {
 TriangleMesh parse_off(const std::string& text, const std::string& name) {
   // Tokens with their line numbers, comments removed.
   std::vector<std::pair<std::string, int>> tokens;
-  std::istringstream in(text);
-  std::string line_text;
-  int line = 0;
-  while (std::getline(in, line_text)) {
-    ++line;
-    std::istringstream words(line_text.substr(0, line_text.find('#')));
+  int line = 0;  // the last line, for an unexpected end of file
+  for_each_line(text, [&](std::istringstream& words, int number) {
     std::string word;
-    while (words >> word) tokens.emplace_back(word, line);
-  }
+    while (words >> word) tokens.emplace_back(word, number);
+    line = number;
+  });
   std::size_t next = 0;
   const auto take = [&](const char* what) -> const std::pair<std::string, int>& {
     if (next >= tokens.size()) fail(name, line, std::string("unexpected end of file, expected ") + what);

@@ -4,6 +4,7 @@
 #include "reference/surfaces/s_patch.hpp"
 #include "validation/audit/precision_comparison.hpp"
 #include "validation/build_info.hpp"
+#include "validation/data/rattleback_net.hpp"
 
 namespace contactref::audit {
 namespace {
@@ -45,13 +46,7 @@ validation::AuditEntrySpec jet_entry(std::string name, std::string summary, std:
 
 template <class T>
 const su::BezierPatch<T>& audit_bezier() {
-  static const su::BezierPatch<T> patch = [] {
-    const double z[4][4] = {{-2, -1, -1, -2}, {-1, 0, 0, -1}, {-1, 0, 0, -1}, {-2, -1, -1, -2}};
-    std::array<Vec3<T>, 16> net;
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) net[std::size_t(4 * i + j)] = Vec3<T>(T(i - 1.5), T(j - 1.5), T(z[i][j]));
-    return su::BezierPatch<T>(net);
-  }();
+  static const su::BezierPatch<T> patch(data::rattleback_net<T>());
   return patch;
 }
 

@@ -26,6 +26,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "validation/data/rattleback_net.hpp"
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
@@ -51,16 +52,6 @@ const char* name(Surface surface) {
   return names[int(surface)];
 }
 
-// The rattleback net of Kry's thesis App. B.1 (unscaled): a dome over
-// [-1.5, 1.5]^2, convex seen from its normal c_s x c_t (+z).
-template <class T>
-std::array<Vec3<T>, 16> dome_net() {
-  const double height[4][4] = {{-2, -1, -1, -2}, {-1, 0, 0, -1}, {-1, 0, 0, -1}, {-2, -1, -1, -2}};
-  std::array<Vec3<T>, 16> net;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) net[std::size_t(4 * i + j)] = Vec3<T>(T(i - 1.5), T(j - 1.5), T(height[i][j]));
-  return net;
-}
 
 template <class T>
 class TestSurfaces {
@@ -68,7 +59,7 @@ class TestSurfaces {
   TestSurfaces()
       : ellipsoid_(Vec3<T>(T(1), T(0.7), T(0.5))),
         torus_(T(1), T(0.4)),
-        bezier_(dome_net<T>()),
+        bezier_(data::rattleback_net<T>()),  // a dome, convex seen from its normal c_s x c_t (+z)
         icosphere_(surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) /
                                                 "validation/data/meshes/icosphere1.obj"),
                    "icosphere1") {

@@ -9,6 +9,7 @@
 #include "reference/surfaces/transformed_patch.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
+#include "validation/data/rattleback_net.hpp"
 
 namespace contactref::surfaces {
 namespace {
@@ -30,15 +31,7 @@ std::vector<std::unique_ptr<Patch<T>>> analytic_patches() {
   return patches;
 }
 
-// The Kry rattleback net (thesis App. B.1) before its transform.
-template <class T>
-std::array<Vec3<T>, 16> rattleback_net() {
-  const double z[4][4] = {{-2, -1, -1, -2}, {-1, 0, 0, -1}, {-1, 0, 0, -1}, {-2, -1, -1, -2}};
-  std::array<Vec3<T>, 16> net;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) net[std::size_t(4 * i + j)] = Vec3<T>(T(i - 1.5), T(j - 1.5), T(z[i][j]));
-  return net;
-}
+using data::rattleback_net;
 
 TEST(AnalyticPatches, DerivativesMatch50DigitFiniteDifferences) {
   test::Rng rng(test::kSeed + 100);
