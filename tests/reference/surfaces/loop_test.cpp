@@ -36,7 +36,7 @@ TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
   test::Rng rng(test::kSeed + 200);
   for (int n = 0; n < 50; ++n) {
     const double u = sampling::uniform(rng, 0, 1), v = sampling::uniform(rng, 0, 1 - u);
-    const auto values = quartic_jets(loop_regular_basis<double>(), u, v).col(0);
+    const Eigen::Matrix<double, 12, 1> values = quartic_jets(loop_regular_basis<double>(), u, v).col(0);
     EXPECT_GE(values.minCoeff(), -1e-15);
   }
 }
