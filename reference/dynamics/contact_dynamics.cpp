@@ -56,7 +56,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(const Vec10<T>& y) const {
   check_state(y);
   const Vec5<T> q = y.template head<5>(), qdot = y.template tail<5>();
   ContactDynamicsState<T> r{kinematics::contact_kinematics<T>(*patch1_, *patch2_, q, qdot), {}, {}, {}, {}, {}, {},
-                            {}, T(0), false, {}};
+                            {}, T(0), false, {}, T(0)};
   const kinematics::ContactKinematics<T>& k = r.kinematics;
   const Mat6<T>& M = body_.M_b;
   r.E_w_1 = E_w_2_ * k.E_2_1;
@@ -95,6 +95,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(const Vec10<T>& y) const {
   r.f_n = -r.f_c_1c(5);
   r.separating = r.f_n < T(0);
   r.derivative << qdot, r.qddot;
+  r.energy = spatial::kinetic_energy<T>(M, r.phi) - mass_ * gravity_w_.dot(spatial::translation_of<T>(r.E_w_1));
   if (!r.derivative.allFinite() || !r.f_c.allFinite()) {
     std::ostringstream os;
     os << "contact dynamics: non-finite acceleration for " << patch1_->describe() << " on " << patch2_->describe()

@@ -54,6 +54,7 @@ struct ContactDynamicsState {
   T f_n;              // normal force, > 0 pushing body 1 away from body 2
   bool separating;    // f_n < 0
   Vec10<T> derivative;  // (q', q'')
+  T energy;             // J: kinetic plus gravitational, as ContactDynamics::energy
 };
 
 template <class T>

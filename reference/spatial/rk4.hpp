@@ -2,6 +2,17 @@
 // The classical fourth-order Runge-Kutta step, over any Eigen vector state.
 namespace contactref::spatial {
 
+// One step of the autonomous y' = f(y) from y with step h, given the
+// derivative k1 = f(y) at the start (a caller that already has it saves one
+// evaluation).
+template <class T, class State, class Derivative>
+State rk4_step_autonomous(const Derivative& f, const State& y, const State& k1, const T& h) {
+  const State k2 = f(State(y + (h / 2) * k1));
+  const State k3 = f(State(y + (h / 2) * k2));
+  const State k4 = f(State(y + h * k3));
+  return y + (h / 6) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+}
+
 // One step of y' = f(t, y) from (t, y) with step h.
 template <class T, class State, class Derivative>
 State rk4_step(const Derivative& f, const T& t, const State& y, const T& h) {

@@ -53,6 +53,45 @@ class LoopRegularPatch final : public Patch<T> {
   std::string name_;
 };
 
+// Where Stam's evaluation puts the local point (a, b), a + b > 0: level
+// n = max(1, floor(1 - log2(a + b))) and child 1, 2 or 3 of the EV patch
+// after n - 1 subdivisions (a1, b1) = 2^(n-1) (a, b): 1 if a1 > 1/2, 2 if
+// b1 > 1/2, the middle one otherwise.
+template <class T>
+std::pair<int, int> stam_piece(const T& a, const T& b) {
+  using std::floor;
+  using std::ldexp;
+  using std::log2;
+  const int n = std::max(1, int(floor(T(1) - log2(a + b))));
+  const T scale = ldexp(T(1), n - 1);
+  if (scale * a > T(0.5)) return {n, 1};
+  if (scale * b > T(0.5)) return {n, 2};
+  return {n, 3};
+}
+
+// The triangle of a Stam piece in local parameters, counter-clockwise.
+template <class T>
+std::vector<Vec2<T>> stam_piece_triangle(int level, int child) {
+  using std::ldexp;
+  static constexpr std::array<std::array<std::array<double, 2>, 3>, 3> kChildTriangles = {
+      {{{{0.5, 0}, {1, 0}, {0.5, 0.5}}}, {{{0, 0.5}, {0.5, 0.5}, {0, 1}}}, {{{0.5, 0}, {0.5, 0.5}, {0, 0.5}}}}};
+  std::vector<Vec2<T>> triangle;
+  for (const auto& corner : kChildTriangles[std::size_t(child - 1)])
+    triangle.push_back(Vec2<T>(ldexp(T(corner[0]), 1 - level), ldexp(T(corner[1]), 1 - level)));
+  return triangle;
+}
+
+// A point a relative distance 2^-24 of the piece's size beyond (s, t) along
+// direction: far beyond the round-off of a located piece crossing, far
+// inside the next piece.
+template <class T>
+Vec2<T> nudged(const Vec2<T>& x, const Vec2<T>& direction, const T& piece_size) {
+  using std::ldexp;
+  const T norm = direction.norm();
+  if (!(norm > T(0))) return x;
+  return x + (ldexp(piece_size, -24) / norm) * direction;
+}
+
 // Stam's evaluation. In local parameters (a, b) with the EV at the origin,
 // level n = floor(1 - log2(a + b)) >= 1 puts 2^(n-1) (a, b) in one of the
 // regular children k = 1, 2, 3 of the EV patch after n - 1 subdivisions,
@@ -95,11 +134,36 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 
   PatchJet<T> evaluate(const T& u, const T& v) const override {
     const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
-    return corner_jet_map_(evaluate_local(local.x(), local.y()));
+    if (!(local.x() + local.y() > T(0))) {
+      throw ComputationError(describe() + ": the derivatives at the extraordinary vertex itself are not defined by "
+                             "Stam's parameterisation (its limit position and normal are: see LoopSurface)");
+    }
+    return corner_jet_map_(evaluate_local(local.x(), local.y(), stam_piece(local.x(), local.y())));
+  }
+  PatchJet<T> evaluate_piece(const T& u, const T& v, const Vec2<T>& inside) const override {
+    const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
+    const Vec2<T> local_inside = J_ * inside + offset_;
+    if (!(local_inside.x() + local_inside.y() > T(0))) return evaluate(u, v);
+    return corner_jet_map_(evaluate_local(local.x(), local.y(), stam_piece(local_inside.x(), local_inside.y())));
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override {
     return name_ + " (extraordinary, valence " + std::to_string(eig_.valence) + ")";
+  }
+  // The piece of Stam's evaluation: one of three triangles in the ring
+  // 2^-n <= a + b <= 2^(1-n) (local parameters; the corner map has det 1).
+  std::vector<Vec2<T>> smooth_piece(const T& u, const T& v, const Vec2<T>& direction) const override {
+    const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
+    const Vec2<T> local_direction = J_ * direction;
+    const T sum = local.x() + local.y();
+    const T size = sum > T(0) ? sum : T(1);
+    const Vec2<T> probe = nudged(local, local_direction, size);
+    if (!(probe.x() + probe.y() > T(0))) return domain_.polygon;  // at the EV, not moving: no piece is distinguished
+    const auto [level, child] = stam_piece(probe.x(), probe.y());
+    std::vector<Vec2<T>> piece = stam_piece_triangle<T>(level, child);
+    const Mat2<T> J_inverse = J_.inverse();  // integer entries, det 1
+    for (Vec2<T>& x : piece) x = J_inverse * (x - offset_);
+    return piece;
   }
 
  private:
@@ -115,23 +179,14 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     return eig_.V * scaled;
   }
 
-  PatchJet<T> evaluate_local(const T& a, const T& b) const {
-    using std::floor;
+  // The polynomial of piece (n, child) (stam_piece; child 1, 2, 3 as in
+  // kLoopChildMaps) at local (a, b), inside that piece or not.
+  PatchJet<T> evaluate_local(const T& a, const T& b, const std::pair<int, int>& piece) const {
     using std::ldexp;
-    using std::log2;
     using std::pow;
-    const T sum = a + b;
-    if (!(sum > T(0))) {
-      throw ComputationError(describe() + ": the derivatives at the extraordinary vertex itself are not defined by "
-                             "Stam's parameterisation (its limit position and normal are: see LoopSurface)");
-    }
-    const int n = std::max(1, int(floor(T(1) - log2(sum))));
+    const auto [n, child] = piece;
     const T scale = ldexp(T(1), n - 1);
     const T a1 = scale * a, b1 = scale * b;
-    int child;  // 1, 2, 3 as in kLoopChildMaps
-    if (a1 > T(0.5)) child = 1;
-    else if (b1 > T(0.5)) child = 2;
-    else child = 3;
     const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
     const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
     PatchJet<T> jet;
@@ -197,19 +252,45 @@ class LoopSplitPatch final : public Patch<T> {
         name_(std::move(name)) {}
 
   PatchJet<T> evaluate(const T& u, const T& v) const override {
-    std::size_t child;
-    if (u >= T(0.5)) child = 1;
-    else if (v >= T(0.5)) child = 2;
-    else if (u + v <= T(0.5)) child = 0;
-    else child = 3;
-    const LoopChildMap& map = kLoopChildMaps[child];
-    const T s = T(map.sign_u) * 2 * u + T(map.offset_u), t = T(map.sign_v) * 2 * v + T(map.offset_v);
-    return child_jet_maps_[child](children_[child]->evaluate(s, t));
+    const std::size_t child = child_at(u, v);
+    const Vec2<T> x = to_child(child, Vec2<T>(u, v));
+    return child_jet_maps_[child](children_[child]->evaluate(x.x(), x.y()));
+  }
+  PatchJet<T> evaluate_piece(const T& u, const T& v, const Vec2<T>& inside) const override {
+    const std::size_t child = child_at(inside.x(), inside.y());
+    const Vec2<T> x = to_child(child, Vec2<T>(u, v));
+    return child_jet_maps_[child](children_[child]->evaluate_piece(x.x(), x.y(), to_child(child, inside)));
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override { return name_ + " (split into four sub-patches)"; }
+  // The child's piece, mapped back: (u, v) = ((s, t) - offset) / (2 sign)
+  // (the middle child's map is a point reflection, which keeps the orientation).
+  std::vector<Vec2<T>> smooth_piece(const T& u, const T& v, const Vec2<T>& direction) const override {
+    const Vec2<T> probe = nudged(Vec2<T>(u, v), direction, T(1));
+    const std::size_t child = child_at(probe.x(), probe.y());
+    const Vec2<T> x = to_child(child, Vec2<T>(u, v));
+    std::vector<Vec2<T>> piece = children_[child]->smooth_piece(x.x(), x.y(), T(kLoopChildMaps[child].sign_u) * direction);
+    for (Vec2<T>& corner : piece) corner = from_child(child, corner);
+    return piece;
+  }
 
  private:
+  // A face point in the child's parameters, sign 2 (u, v) + offset
+  // (kLoopChildMaps; sign_u == sign_v), and back.
+  static Vec2<T> to_child(std::size_t child, const Vec2<T>& x) {
+    const LoopChildMap& map = kLoopChildMaps[child];
+    return Vec2<T>(T(map.sign_u) * 2 * x.x() + T(map.offset_u), T(map.sign_v) * 2 * x.y() + T(map.offset_v));
+  }
+  static Vec2<T> from_child(std::size_t child, const Vec2<T>& x) {
+    const LoopChildMap& map = kLoopChildMaps[child];
+    return Vec2<T>((x.x() - T(map.offset_u)) / (2 * map.sign_u), (x.y() - T(map.offset_v)) / (2 * map.sign_v));
+  }
+  static std::size_t child_at(const T& u, const T& v) {
+    if (u >= T(0.5)) return 1;
+    if (v >= T(0.5)) return 2;
+    if (u + v <= T(0.5)) return 0;
+    return 3;
+  }
   static AffineJetMap<T> child_jet_map(std::size_t child) {
     Mat2<T> J;
     J << T(2 * kLoopChildMaps[child].sign_u), T(0), T(0), T(2 * kLoopChildMaps[child].sign_v);

@@ -3,6 +3,7 @@
 // parameter domain, and a regularity check. Every surface type implements it.
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "reference/spatial/errors.hpp"
 #include "reference/surfaces/domain.hpp"
@@ -19,6 +20,26 @@ class Patch {
   virtual const Domain<T>& domain() const = 0;
   // A short human-readable name ("ellipsoid", "loop face 12", ...).
   virtual std::string describe() const = 0;
+  // The polygon (counter-clockwise, in this patch's parameters) of the
+  // polynomial piece that the point (s, t) + delta direction lies in for
+  // small delta > 0. Loop patches are piecewise polynomial (split faces, the
+  // dyadic rings about an extraordinary vertex) and their third derivatives
+  // jump between pieces, so an integrator must not step across a piece
+  // boundary blindly. Default: the whole domain polygon (one piece; empty for
+  // a chart, which has no polygon).
+  virtual std::vector<Vec2<T>> smooth_piece(const T& s, const T& t, const Vec2<T>& direction) const {
+    (void)s, (void)t, (void)direction;
+    return domain().polygon;
+  }
+  // The polynomial of the piece that contains `inside`, evaluated at (s, t),
+  // which may lie outside that piece (its polynomial extension). An
+  // integrator pins its stages to one piece with this, so that a stage
+  // that pokes across a piece boundary does not see the next piece's third
+  // derivatives. Default: evaluate(s, t) (one piece).
+  virtual PatchJet<T> evaluate_piece(const T& s, const T& t, const Vec2<T>& inside) const {
+    (void)inside;
+    return evaluate(s, t);
+  }
 };
 
 // Throws ComputationError unless c_s x c_t != 0 at the jet, i.e. unless

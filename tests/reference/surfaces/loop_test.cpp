@@ -130,6 +130,59 @@ TEST(LoopSurface, DerivativesMatch50DigitFiniteDifferences) {
   }
 }
 
+// The fifth difference of c along six equispaced collinear points.
+Vec3<Real50> fifth_difference(const Patch<Real50>& patch, const Vec2<Real50>& a, const Vec2<Real50>& b) {
+  static constexpr int kBinomial[6] = {1, -5, 10, -10, 5, -1};
+  Vec3<Real50> sum = Vec3<Real50>::Zero();
+  for (int k = 0; k <= 5; ++k) {
+    const Vec2<Real50> x = a + (b - a) * Real50(k) / 5;
+    sum += Real50(kBinomial[k]) * patch.evaluate(x.x(), x.y()).c();
+  }
+  return sum;
+}
+
+// Independent check of smooth_piece: a Loop patch is a quartic polynomial on
+// each piece, so the fifth difference along any segment inside the piece
+// vanishes (to 50-digit round-off), while a segment across the piece's
+// boundary (from its centroid to beyond an edge's midpoint) sees the jump of
+// the third derivatives. Every face of each kind, random points and directions.
+TEST(LoopSurface, SmoothPiecesAreExactlyThePolynomialPieces) {
+  test::Rng rng(test::kSeed + 207);
+  const LoopSurface<Real50> surface(test_mesh("bowl_b2.obj"), "bowl");
+  int crossings_seen = 0;
+  for (int f = 0; f < surface.face_count(); ++f) {
+    for (const auto& [u, v] : face_points(rng)) {
+      const Vec2<Real50> x(u, v);
+      const Vec2<Real50> direction(sampling::uniform(rng, -1, 1), sampling::uniform(rng, -1, 1));
+      const std::vector<Vec2<Real50>> piece = surface.patch(f).smooth_piece(x.x(), x.y(), direction);
+      ASSERT_EQ(piece.size(), 3u);
+      const Domain<Real50> piece_domain = Domain<Real50>::make_polygon(piece);
+      const Vec2<Real50> centroid = (piece[0] + piece[1] + piece[2]) / 3;
+      const Real50 size = (piece[1] - piece[0]).norm();
+      // The point moved a little along the direction is in the piece (closed), which lies in the face.
+      const Vec2<Real50> probe = x + direction * (size * Real50("1e-6") / direction.norm());
+      EXPECT_TRUE(piece_domain.contains(probe.x(), probe.y(), Real50("1e-30"))) << surface.patch(f).describe();
+      for (const Vec2<Real50>& corner : piece) EXPECT_TRUE(surface.patch(f).domain().contains(corner.x(), corner.y(), Real50("1e-40")));
+      const Real50 scale = surface.patch(f).evaluate(centroid.x(), centroid.y()).c().norm();
+      for (std::size_t k = 0; k < 3; ++k) {
+        // Inside: between points shrunk 10% towards the centroid.
+        const Vec2<Real50> a = centroid + (piece[k] - centroid) * Real50("0.9");
+        const Vec2<Real50> b = centroid + (piece[(k + 1) % 3] - centroid) * Real50("0.9");
+        EXPECT_LT(fifth_difference(surface.patch(f), a, b).norm(), Real50("1e-40") * scale) << surface.patch(f).describe();
+        // Across edge k, when the far point is still in the face.
+        const Vec2<Real50> beyond = centroid + ((piece[k] + piece[(k + 1) % 3]) / 2 - centroid) * Real50("1.8");
+        if (!surface.patch(f).domain().contains(beyond.x(), beyond.y())) continue;
+        const Real50 across = fifth_difference(surface.patch(f), centroid, beyond).norm();
+        // The third derivatives jump by O(1) relative to the piece's size.
+        if (across > Real50("1e-12") * scale * pow(size, 5)) ++crossings_seen;
+      }
+    }
+  }
+  // The control: the bowl's faces are all split or extraordinary, so many
+  // segments cross a piece boundary, and the difference sees it.
+  EXPECT_GT(crossings_seen, 20);
+}
+
 TEST(LoopSurface, PositionAndTangentPlaneAreContinuousAcrossEdges) {
   for (const MeshCase& c : kMeshes) {
     const LoopSurface<double> surface(test_mesh(c.file), c.file);

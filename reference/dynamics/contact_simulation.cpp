@@ -1,0 +1,525 @@
+#include "reference/dynamics/contact_simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "reference/dynamics/integrators.hpp"
+#include "reference/dynamics/patch_transition.hpp"
+#include "reference/spatial/pose.hpp"
+
+namespace contactref::dynamics {
+
+const char* to_string(SimulationStatus status) {
+  switch (status) {
+    case SimulationStatus::kCompleted: return "completed";
+    case SimulationStatus::kSeparated: return "separated";
+    case SimulationStatus::kLeftSurface: return "left-surface";
+    case SimulationStatus::kFailed: return "failed";
+  }
+  return "?";
+}
+
+const char* to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::kTransition: return "transition";
+    case EventKind::kSmoothPiece: return "smooth-piece";
+    case EventKind::kSeparation: return "separation";
+    case EventKind::kLeftSurface: return "left-surface";
+    case EventKind::kFailure: return "failure";
+  }
+  return "?";
+}
+
+namespace {
+
+using surfaces::Patch;
+using surfaces::PatchComplex;
+using surfaces::Vec2;
+
+// The parameters of body b (1 or 2) in q, and their rates in q'.
+template <class T>
+Vec2<T> parameters(const Vec5<T>& q, int body) {
+  return q.template segment<2>(body == 1 ? 0 : 2);
+}
+
+template <class T>
+const Patch<T>& patch_of(const ContactSystem<T>& system, const ContactState<T>& state, int body) {
+  const PatchComplex<T>& complex = body == 1 ? *system.surface1 : *system.surface2;
+  return *complex.patches[std::size_t(body == 1 ? state.patch1 : state.patch2)];
+}
+
+// The signed distance of x from the line of edge k of a polygon: positive inside.
+template <class T>
+T edge_distance(const std::vector<Vec2<T>>& polygon, std::size_t k, const Vec2<T>& x) {
+  const Vec2<T>& a = polygon[k];
+  const Vec2<T>& b = polygon[(k + 1) % polygon.size()];
+  const Vec2<T> e = b - a;
+  return (e.x() * (x - a).y() - e.y() * (x - a).x()) / e.norm();
+}
+
+// The slack of "on an edge": the round-off of a parameter point, which is
+// absolute (the maps between a face, its split children and the corner charts
+// of Stam's evaluation add offsets of order 1), so at least 64 eps.
+template <class T>
+T polygon_slack(const std::vector<Vec2<T>>& polygon) {
+  T size = T(1);
+  for (std::size_t k = 0; k < polygon.size(); ++k) size = std::max(size, T((polygon[(k + 1) % polygon.size()] - polygon[k]).norm()));
+  return T(64) * epsilon<T>() * size;
+}
+
+// Consecutive transitions at one instant (a corner where n patches meet
+// needs at most n - 1; Loop valences here are at most 12 or so).
+constexpr int kMaxCornerTransitions = 16;
+
+// A body's current patch with its evaluation pinned to one smooth piece (the
+// region the contact point may move in without a located crossing), so that
+// every stage of a step, even one that pokes across the region's edge, uses
+// that piece's polynomial (Patch::evaluate_piece). The region is the smooth
+// piece, or the whole domain polygon when pieces are not located
+// (BoundaryLocation::kLinear, the paper's scheme), or empty for a chart
+// (whose intervals are checked instead).
+template <class T>
+class PinnedPatch final : public Patch<T> {
+ public:
+  void pin(const Patch<T>& patch, std::vector<Vec2<T>> region, bool pinned) {
+    patch_ = &patch;
+    region_ = std::move(region);
+    pinned_ = pinned && !region_.empty();
+    inside_ = Vec2<T>::Zero();
+    for (const Vec2<T>& corner : region_) inside_ += corner / T(region_.size());
+  }
+  surfaces::PatchJet<T> evaluate(const T& s, const T& t) const override {
+    return pinned_ ? patch_->evaluate_piece(s, t, inside_) : patch_->evaluate(s, t);
+  }
+  const surfaces::Domain<T>& domain() const override { return patch_->domain(); }
+  std::string describe() const override { return patch_->describe(); }
+  const std::vector<Vec2<T>>& region() const { return region_; }
+
+ private:
+  const Patch<T>* patch_ = nullptr;
+  std::vector<Vec2<T>> region_;
+  bool pinned_ = false;
+  Vec2<T> inside_;  // the region's centroid
+};
+
+// The output row of a state whose dynamics have been evaluated.
+template <class T>
+SimulationSample<T> sample_from(const ContactSystem<T>& system, const ContactState<T>& state,
+                                const ContactDynamicsState<T>& evaluated, const T& step) {
+  SimulationSample<T> sample;
+  sample.state = state;
+  const Mat3<T> R_w_1 = evaluated.E_w_1.template block<3, 3>(0, 0);
+  const Mat3<T> R_w_2 = system.E_w_2.template block<3, 3>(0, 0);
+  sample.com_w = evaluated.E_w_1.template block<3, 1>(0, 3);
+  sample.phi = evaluated.phi;
+  sample.com_velocity_w = R_w_1 * evaluated.phi.template tail<3>();
+  sample.energy = evaluated.energy;
+  sample.normal_force = evaluated.f_n;
+  // The residuals, from the patches themselves rather than the contact frames.
+  const surfaces::PatchJet<T> c = patch_of(system, state, 1).evaluate(state.q(0), state.q(1));
+  const surfaces::PatchJet<T> d = patch_of(system, state, 2).evaluate(state.q(2), state.q(3));
+  const Vec3<T> p1_w = R_w_1 * c.c() + sample.com_w;
+  const Vec3<T> p2_w = R_w_2 * d.c() + system.E_w_2.template block<3, 1>(0, 3);
+  const Vec3<T> n1_w = R_w_1 * c.c_s().cross(c.c_t()).normalized();
+  const Vec3<T> n2_w = R_w_2 * d.c_s().cross(d.c_t()).normalized();
+  sample.gap = (p1_w - p2_w).norm();
+  sample.normal_misalignment = (n1_w + n2_w).norm();
+  sample.step = step;
+  return sample;
+}
+
+template <class T>
+class Simulator {
+ public:
+  Simulator(const ContactSystem<T>& system, const SimulationOptions<T>& options,
+            const std::function<void(const T&)>& progress)
+      : system_(system), options_(options), progress_(progress) {}
+
+  SimulationResult<T> run(const ContactState<T>& initial);
+
+ private:
+  using State = Vec10<T>;
+
+  // The dynamics on the pinned patches (update_regions first).
+  ContactDynamics<T> dynamics() const {
+    return ContactDynamics<T>(system_.mass, system_.I_com, pinned_[0], pinned_[1], system_.E_w_2, system_.gravity_w);
+  }
+
+  // The regions of both bodies at the state, and the pins.
+  void update_regions(const ContactState<T>& state) {
+    const bool pieces = options_.boundary == BoundaryLocation::kIntegrated;
+    for (int body = 1; body <= 2; ++body) {
+      const Patch<T>& patch = patch_of(system_, state, body);
+      const Vec2<T> x = parameters(state.q, body), xdot = parameters(state.qdot, body);
+      pinned_[std::size_t(body - 1)].pin(patch, pieces ? patch.smooth_piece(x.x(), x.y(), xdot) : patch.domain().polygon,
+                                         pieces);
+    }
+  }
+  const std::vector<Vec2<T>>& region(int body) const { return pinned_[std::size_t(body - 1)].region(); }
+
+  // The most violated edge of a body's region at y (index, distance < -slack), or -1.
+  int exit_edge(const std::vector<Vec2<T>>& region, const State& y, int body) const;
+  // Whether y's parameters of a chart body are outside its non-periodic intervals.
+  bool outside_chart(const ContactState<T>& state, const State& y, int body) const;
+
+  // One integrator step; error: the scaled error estimate (0 for RK4).
+  State step(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h, T& error) {
+    const auto f = [&](const State& x) {
+      ++statistics_.derivative_evaluations;
+      return dyn.derivative(x);
+    };
+    if (options_.integrator == IntegratorKind::kRk4) {
+      error = T(0);
+      return spatial::rk4_step_autonomous(f, y, k1, h);
+    }
+    const EmbeddedStep<State> result = dormand_prince_step(f, y, k1, h);
+    error = T(0);
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+      using std::abs;
+      error = std::max(error, T(abs(result.error(i)) / (options_.tolerance * (T(1) + abs(y(i))))));
+    }
+    return result.y;
+  }
+
+  // The crossing inside [0, h] of the first region edge that the step from y
+  // leaves: its time tau and state.
+  struct Crossing {
+    T tau;
+    State y;
+  };
+  Crossing locate(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h);
+
+  // After a located crossing: a transition if the point is on its patch's
+  // edge moving out (returns true), otherwise nothing (a smooth-piece
+  // crossing).
+  bool transit_if_on_edge(ContactState<T>& state, int body);
+
+  void accept(ContactState<T>& state, const State& y, const T& h);
+  // The residuals of an evaluated state, and its output row when one is due.
+  void observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force);
+  void wrap_periodic(ContactState<T>& state) const;
+
+  const ContactSystem<T>& system_;
+  SimulationOptions<T> options_;
+  std::function<void(const T&)> progress_;
+  SimulationResult<T> result_;
+  SimulationStatistics<T>& statistics_ = result_.statistics;
+  T next_output_ = T(0);
+  T next_progress_ = T(0);
+  T last_step_ = T(0);
+  std::array<PinnedPatch<T>, 2> pinned_;
+};
+
+template <class T>
+int Simulator<T>::exit_edge(const std::vector<Vec2<T>>& region, const State& y, int body) const {
+  if (region.empty()) return -1;
+  const Vec2<T> x = parameters<T>(y.template head<5>(), body);
+  const T slack = polygon_slack(region);
+  int worst = -1;
+  T worst_distance = -slack;
+  for (std::size_t k = 0; k < region.size(); ++k) {
+    const T distance = edge_distance(region, k, x);
+    if (distance < worst_distance) worst = int(k), worst_distance = distance;
+  }
+  return worst;
+}
+
+template <class T>
+bool Simulator<T>::outside_chart(const ContactState<T>& state, const State& y, int body) const {
+  const surfaces::Domain<T>& domain = patch_of(system_, state, body).domain();
+  if (domain.is_polygon()) return false;
+  const Vec2<T> x = parameters<T>(y.template head<5>(), body);
+  return !domain.contains(x.x(), x.y());
+}
+
+template <class T>
+typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& dyn, const State& y, const State& k1,
+                                                     const T& h) {
+  Crossing first{h, State()};
+  bool found = false;
+  T ignored;
+  for (int body = 1; body <= 2; ++body) {
+    const std::vector<Vec2<T>>& polygon = region(body);
+    if (polygon.empty()) continue;
+    const T slack = polygon_slack(polygon);
+    for (std::size_t k = 0; k < polygon.size(); ++k) {
+      const auto distance = [&](const State& x) { return edge_distance(polygon, k, parameters<T>(x.template head<5>(), body)); };
+      const T g0 = distance(y);
+      if (options_.boundary == BoundaryLocation::kLinear) {
+        // Section 3.5: q <- q + tau q', tau from the parameter velocity.
+        const T rate = distance(State(y + k1)) - g0;  // d distance / d tau (distance is affine in q)
+        if (!(rate < T(0))) continue;
+        const T tau = std::clamp(T(-g0 / rate), T(0), h);
+        if (!found || tau < first.tau) first = {tau, State(y + tau * k1)}, found = true;
+        continue;
+      }
+      const State end = step(dyn, y, k1, h, ignored);
+      const T g_end = distance(end);
+      if (!(g_end < -slack)) continue;
+      if (g0 <= slack) {  // already on this edge and leaving it (a corner, or a grazing exit)
+        if (!found || T(0) < first.tau) first = {T(0), y}, found = true;
+        continue;
+      }
+      // Illinois (modified regula falsi) on the step length: the integrator's
+      // own state on the edge (to the slack), not a linear projection.
+      T a = 0, ga = g0, b = h, gb = g_end;
+      State best = end;
+      T best_tau = h;
+      for (int iteration = 0; iteration < 100; ++iteration) {
+        using std::abs;
+        const T c = (a * gb - b * ga) / (gb - ga);
+        best = step(dyn, y, k1, c, ignored), best_tau = c;
+        const T gc = distance(best);
+        if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * h) break;
+        if ((gc < T(0)) == (gb < T(0))) {
+          ga /= 2;
+        } else {
+          a = b, ga = gb;
+        }
+        b = c, gb = gc;
+      }
+      if (!found || best_tau < first.tau) first = {best_tau, best}, found = true;
+    }
+  }
+  if (!found) throw ComputationError("a step left a patch's smooth piece, but no crossing edge was found");
+  return first;
+}
+
+template <class T>
+bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body) {
+  const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
+  int& patch_index = body == 1 ? state.patch1 : state.patch2;
+  const std::vector<Vec2<T>>& polygon = complex.patches[std::size_t(patch_index)]->domain().polygon;
+  if (polygon.empty()) return false;
+  const Vec2<T> x = parameters(state.q, body), xdot = parameters(state.qdot, body);
+  // Edges the point is on (to the located crossing's accuracy) and leaves.
+  const T slack = T(1024) * polygon_slack(polygon);
+  std::vector<std::size_t> leaving;
+  for (std::size_t k = 0; k < polygon.size(); ++k) {
+    const T distance = edge_distance(polygon, k, x);
+    const T rate = edge_distance(polygon, k, Vec2<T>(x + xdot)) - edge_distance(polygon, k, x);
+    if (distance <= slack && rate < T(0)) leaving.push_back(k);
+  }
+  if (leaving.empty()) return false;
+  // At a corner P_{k+1} (edges k and k + 1 both left) take edge k, the one that
+  // ends at the corner (Kry & Pai 3.5: counter-clockwise transitions).
+  std::size_t edge = leaving.front();
+  if (leaving.size() > 1) {
+    const std::size_t n = polygon.size();
+    for (std::size_t k : leaving)
+      if (std::find(leaving.begin(), leaving.end(), (k + 1) % n) != leaving.end()) edge = k;
+  }
+  const Vec2<T>& a = polygon[edge];
+  const Vec2<T>& b = polygon[(edge + 1) % polygon.size()];
+  const T alpha = std::clamp(T((x - a).dot(b - a) / (b - a).squaredNorm()), T(0), T(1));
+  const Patch<T>& other = patch_of(system_, state, 3 - body);
+  const PatchTransition<T> transition =
+      transit_edge(complex, body, patch_index, int(edge), alpha, other, state.q, state.qdot);
+  SimulationEvent<T> event{EventKind::kTransition, state.time, body, patch_index, int(edge), transition.to_patch,
+                           transition.to_edge, ""};
+  result_.events.push_back(event);
+  ++statistics_.transitions;
+  patch_index = transition.to_patch;
+  state.q = transition.q;
+  state.qdot = transition.qdot;
+  return true;
+}
+
+template <class T>
+void Simulator<T>::wrap_periodic(ContactState<T>& state) const {
+  for (int body = 1; body <= 2; ++body) {
+    const surfaces::Domain<T>& domain = patch_of(system_, state, body).domain();
+    if (domain.is_polygon()) continue;
+    const std::array<const surfaces::Interval<T>*, 2> ranges = {&domain.s, &domain.t};
+    for (int k = 0; k < 2; ++k) {
+      const surfaces::Interval<T>& range = *ranges[std::size_t(k)];
+      if (!range.periodic) continue;
+      using std::floor;
+      T& value = state.q(2 * (body - 1) + k);
+      const T period = range.hi - range.lo;
+      value -= period * floor((value - range.lo) / period);
+    }
+  }
+}
+
+template <class T>
+SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
+  ContactState<T> state = initial;
+  T h = options_.h_max;
+  statistics_.smallest_step = options_.h_max;
+  update_regions(state);
+  ContactDynamicsState<T> here = dynamics().evaluate(make_state(state.q, state.qdot));
+  observe(state, here, true);
+  const T end_time = initial.time + options_.duration;
+  int instant_transitions = 0;  // consecutive transitions without time advancing (a corner)
+  try {
+    while (state.time < end_time) {
+      if (progress_ && state.time >= next_progress_) {
+        progress_(state.time);
+        next_progress_ = state.time + std::max(options_.output_interval, options_.duration / 100);
+      }
+      if (here.separating) {
+        result_.status = SimulationStatus::kSeparated;
+        result_.message = "the normal force became negative: the bodies separate (flight is not simulated here)";
+        result_.events.push_back({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, result_.message});
+        break;
+      }
+      const T h_try = std::min(h, T(end_time - state.time));
+      const ContactDynamics<T> dyn = dynamics();
+      const State y = make_state(state.q, state.qdot);
+      T error;
+      const State end = step(dyn, y, here.derivative, h_try, error);
+      const bool at_minimum = h_try <= options_.h_min;
+      if (error > T(1) && !at_minimum) {  // Dormand-Prince error control
+        using std::pow;
+        h = std::max(options_.h_min, T(h_try * std::max(T(0.2), T(0.9 * pow(error, T(-0.2))))));
+        ++statistics_.rejected_steps;
+        continue;
+      }
+      int exiting_body = 0;
+      bool left_chart = false;
+      for (int body = 1; body <= 2 && !exiting_body; ++body) {
+        if (exit_edge(region(body), end, body) >= 0) exiting_body = body;
+        if (outside_chart(state, end, body)) exiting_body = body, left_chart = true;
+      }
+      if (exiting_body && !at_minimum) {  // back up and halve (Section 3.7)
+        h = std::max(options_.h_min, T(h_try / 2));
+        ++statistics_.rejected_steps;
+        continue;
+      }
+      if (left_chart) {
+        result_.status = SimulationStatus::kLeftSurface;
+        result_.message = "the contact reached the end of the chart of body " + std::to_string(exiting_body) + " (" +
+                          patch_of(system_, state, exiting_body).describe() + ")";
+        result_.events.push_back({EventKind::kLeftSurface, state.time, exiting_body, -1, -1, -1, -1, result_.message});
+        break;
+      }
+      if (!exiting_body) {
+        accept(state, end, h_try);
+        instant_transitions = 0;
+        if (options_.integrator == IntegratorKind::kRk4) {
+          h = std::min(options_.h_max, T(2 * h_try));
+        } else {
+          using std::pow;
+          const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
+          h = std::clamp(T(h_try * std::min(T(5), factor)), options_.h_min, options_.h_max);
+        }
+      } else {
+        const Crossing crossing = locate(dyn, y, here.derivative, h_try);
+        if (crossing.tau > T(0)) {
+          accept(state, crossing.y, crossing.tau);
+          instant_transitions = 0;
+        }
+        bool transited = false;
+        for (int body = 1; body <= 2; ++body) transited = transit_if_on_edge(state, body) || transited;
+        if (!transited) ++statistics_.smooth_piece_crossings;
+        if (transited && crossing.tau == T(0) && ++instant_transitions > kMaxCornerTransitions) {
+          throw ComputationError("more transitions at one instant than patches meet at a vertex");
+        }
+        h = options_.h_min;
+        // The next step starts on the next piece: its derivative there is the
+        // one-sided limit (q'' jumps with the surfaces' third derivatives).
+        update_regions(state);
+      }
+      here = dynamics().evaluate(make_state(state.q, state.qdot));
+      observe(state, here, false);
+    }
+  } catch (const ComputationError& error) {
+    result_.status = SimulationStatus::kFailed;
+    std::ostringstream os;
+    os << "at t = " << state.time << " s, on patches " << state.patch1 << " and " << state.patch2 << ": " << error.what();
+    result_.message = os.str();
+    result_.events.push_back({EventKind::kFailure, state.time, 0, -1, -1, -1, -1, result_.message});
+  }
+  if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed)
+    observe(state, dynamics().evaluate(make_state(state.q, state.qdot)), true);
+  result_.final_state = state;
+  return result_;
+}
+
+template <class T>
+void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h) {
+  state.q = y.template head<5>();
+  state.qdot = y.template tail<5>();
+  state.time += h;
+  wrap_periodic(state);
+  ++statistics_.accepted_steps;
+  statistics_.smallest_step = std::min(statistics_.smallest_step, h);
+  statistics_.largest_step = std::max(statistics_.largest_step, h);
+  last_step_ = h;
+}
+
+template <class T>
+void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force) {
+  const SimulationSample<T> sample = sample_from(system_, state, evaluated, last_step_);
+  statistics_.max_gap = std::max(statistics_.max_gap, sample.gap);
+  statistics_.max_normal_misalignment = std::max(statistics_.max_normal_misalignment, sample.normal_misalignment);
+  if (!force && state.time < next_output_) return;
+  result_.samples.push_back(sample);
+  using std::floor;
+  if (options_.output_interval > T(0))
+    next_output_ = (floor(state.time / options_.output_interval) + 1) * options_.output_interval;
+}
+
+template <class T>
+void check_options(const SimulationOptions<T>& options) {
+  using std::isfinite;
+  if (!isfinite(options.h_min) || !isfinite(options.h_max) || !(options.h_min > T(0)) || options.h_min > options.h_max)
+    throw InputError("simulation: need 0 < h_min <= h_max (finite)");
+  if (!isfinite(options.duration) || options.duration < T(0)) throw InputError("simulation: duration must be finite and >= 0");
+  if (!isfinite(options.output_interval) || options.output_interval < T(0))
+    throw InputError("simulation: output interval must be finite and >= 0");
+  if (options.integrator == IntegratorKind::kDormandPrince54 && !(options.tolerance > T(0)))
+    throw InputError("simulation: the Dormand-Prince tolerance must be positive");
+}
+
+template <class T>
+void check_initial(const ContactSystem<T>& system, const ContactState<T>& state) {
+  if (!system.surface1 || !system.surface2) throw InputError("simulation: both surfaces are needed");
+  const std::array<std::pair<const PatchComplex<T>*, int>, 2> bodies = {{{system.surface1, state.patch1},
+                                                                         {system.surface2, state.patch2}}};
+  for (int body = 1; body <= 2; ++body) {
+    const auto [complex, index] = bodies[std::size_t(body - 1)];
+    if (index < 0 || index >= int(complex->patches.size())) {
+      throw InputError("simulation: patch " + std::to_string(index) + " of body " + std::to_string(body) +
+                       " does not exist (" + std::to_string(complex->patches.size()) + " patches)");
+    }
+    const Vec2<T> x = parameters(state.q, body);
+    if (!x.allFinite() || !complex->patches[std::size_t(index)]->domain().contains(x.x(), x.y())) {
+      std::ostringstream os;
+      os << "simulation: the contact point (" << x.x() << ", " << x.y() << ") of body " << body
+         << " is outside the domain of " << complex->patches[std::size_t(index)]->describe();
+      throw InputError(os.str());
+    }
+  }
+  if (!state.q.allFinite() || !state.qdot.allFinite()) throw InputError("simulation: q and q' must be finite");
+}
+
+}  // namespace
+
+template <class T>
+SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactState<T>& state, const T& step) {
+  const ContactDynamics<T> dyn(system.mass, system.I_com, patch_of(system, state, 1), patch_of(system, state, 2),
+                               system.E_w_2, system.gravity_w);
+  return sample_from(system, state, dyn.evaluate(make_state(state.q, state.qdot)), step);
+}
+
+template <class T>
+SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
+                             const SimulationOptions<T>& options, const std::function<void(const T&)>& progress) {
+  check_options(options);
+  check_initial(system, initial);
+  Simulator<T> simulator(system, options, progress);
+  return simulator.run(initial);
+}
+
+#define CONTACTREF_INSTANTIATE(T)                                                                                  \
+  template SimulationSample<T> sample_state(const ContactSystem<T>&, const ContactState<T>&, const T&);           \
+  template SimulationResult<T> simulate(const ContactSystem<T>&, const ContactState<T>&, const SimulationOptions<T>&, \
+                                        const std::function<void(const T&)>&);
+CONTACTREF_INSTANTIATE(double)
+CONTACTREF_INSTANTIATE(Real50)
+#undef CONTACTREF_INSTANTIATE
+
+}  // namespace contactref::dynamics

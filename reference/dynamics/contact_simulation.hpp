@@ -1,0 +1,144 @@
+#pragma once
+// Frictionless single-contact simulation in reduced coordinates (Kry & Pai
+// Sections 3.3, 3.5, 3.7): body 1 free on body 2 fixed, both piecewise
+// parametric surfaces (surfaces::PatchComplex), integrated by RK4 with Kry &
+// Pai's adaptive scheme or by Dormand-Prince 5(4), across patch boundaries.
+//
+// Step control (Section 3.7):
+//  - RK4: a step that leaves the smooth piece of a patch it is on is undone
+//    and retried at half the step, down to h_min; after every accepted step
+//    the step doubles again, up to h_max. Dormand-Prince: the same backing up
+//    for boundaries, and its error estimate below `tolerance` (otherwise the
+//    standard controller shrinks the step; it grows it after success, never
+//    beyond h_max nor below h_min).
+//  - At h_min the crossing is located (Section 3.5: "the current parameter
+//    velocity is used to project the contact location onto the exact
+//    boundary"): BoundaryLocation::kLinear does exactly that,
+//    q <- q + tau q' with tau from the parameter velocity, and advances time
+//    by tau; kIntegrated (the default) starts from that tau and refines it
+//    until one integrator step of length tau lands on the boundary, so that
+//    the crossing state has the integrator's accuracy, not O(tau^2).
+//  - Smooth pieces (surfaces::Patch::smooth_piece): the right-hand side of
+//    Eq. 20 uses the surfaces' third derivatives, which jump where the
+//    polynomial pieces of a Loop patch meet (split faces, the rings about an
+//    extraordinary vertex). A step across such a line loses the integrator's
+//    order, so it is located like a patch edge and the step restarts there
+//    (no change of coordinates).
+//  - At a patch edge the contact moves to the neighbour (patch_transition.hpp),
+//    logged as an event; at a corner the edge that ends at the corner is
+//    taken (counter-clockwise), at most n - 1 times at one instant.
+//  - Periodic chart parameters wrap into their interval; the end of a
+//    non-periodic chart or an edge without neighbour ends the run
+//    (kLeftSurface).
+//  - After every accepted step the normal force is checked (Eq. 19): a
+//    negative one ends the run with kSeparated (flight is out of scope here).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reference/dynamics/contact_dynamics.hpp"
+#include "reference/surfaces/patch_complex.hpp"
+
+namespace contactref::dynamics {
+
+enum class IntegratorKind { kRk4, kDormandPrince54 };
+enum class BoundaryLocation { kIntegrated, kLinear };
+
+template <class T>
+struct SimulationOptions {
+  IntegratorKind integrator = IntegratorKind::kRk4;
+  T h_max = T(0.016);  // s
+  T h_min = T(0.001);  // s
+  T tolerance = T(1e-10);  // Dormand-Prince: per-step error, max-norm of the scaled (q, q') difference
+  T duration = T(1);  // s
+  // One output row per interval: the first accepted step at or after each
+  // multiple of it (rows are integrator states, never interpolated). 0: every step.
+  T output_interval = T(0.01);  // s
+  BoundaryLocation boundary = BoundaryLocation::kIntegrated;
+};
+
+// The two bodies: body 1 free (frame at its centre of mass), body 2 fixed at
+// E_w_2. The complexes are referenced; they must outlive the simulation.
+template <class T>
+struct ContactSystem {
+  T mass;
+  Mat3<T> I_com;  // about the centre of mass, body-1 axes
+  const surfaces::PatchComplex<T>* surface1 = nullptr;
+  const surfaces::PatchComplex<T>* surface2 = nullptr;
+  Mat4<T> E_w_2 = Mat4<T>::Identity();
+  Vec3<T> gravity_w = Vec3<T>(0, 0, T(-9.81));
+};
+
+template <class T>
+struct ContactState {
+  T time = T(0);
+  int patch1 = 0, patch2 = 0;
+  Vec5<T> q = Vec5<T>::Zero();
+  Vec5<T> qdot = Vec5<T>::Zero();
+};
+
+// One output row.
+template <class T>
+struct SimulationSample {
+  ContactState<T> state;
+  Vec3<T> com_w;        // centre of mass in the world (m)
+  Vec3<T> com_velocity_w;  // its velocity in world axes (m/s)
+  Vec6<T> phi;          // body-1 twist (omega; v), body-1 coordinates
+  T energy;             // J
+  T normal_force;       // N, > 0 pushing body 1 away from body 2
+  // Independent constraint residuals: the two surface points and normals
+  // mapped to the world through E_w_1 = E_w_2 E_2_1(q) and E_w_2.
+  T gap;                // |p1_w - p2_w| (m)
+  T normal_misalignment;  // |n1_w + n2_w| (rad, small)
+  T step;               // the step that produced this state (s); 0 for the first row
+};
+
+enum class EventKind { kTransition, kSmoothPiece, kSeparation, kLeftSurface, kFailure };
+
+template <class T>
+struct SimulationEvent {
+  EventKind kind;
+  T time;
+  int body = 0;  // 1 or 2 (transitions)
+  int from_patch = -1, from_edge = -1, to_patch = -1, to_edge = -1;
+  std::string message;
+};
+
+enum class SimulationStatus { kCompleted, kSeparated, kLeftSurface, kFailed };
+const char* to_string(SimulationStatus status);
+const char* to_string(EventKind kind);
+
+template <class T>
+struct SimulationStatistics {
+  long accepted_steps = 0, rejected_steps = 0;  // rejected: boundary back-ups and error-control failures
+  long derivative_evaluations = 0;
+  long transitions = 0, smooth_piece_crossings = 0;
+  T smallest_step = T(0), largest_step = T(0);
+  T max_gap = T(0), max_normal_misalignment = T(0);  // over every accepted step
+};
+
+template <class T>
+struct SimulationResult {
+  SimulationStatus status = SimulationStatus::kCompleted;
+  std::string message;  // why the run ended early
+  std::vector<SimulationSample<T>> samples;
+  std::vector<SimulationEvent<T>> events;  // transitions, piece crossings are counted only
+  SimulationStatistics<T> statistics;
+  ContactState<T> final_state;
+};
+
+// progress(time) is called about once per simulated output interval (may be empty).
+// InputError: bad options (h_min <= 0, h_min > h_max, duration < 0, non-finite),
+// an initial state outside its patches' domains or not finite, patches out of
+// range. Errors during the run (conforming contact, a non-regular point) end it
+// with kFailed and the message; the samples so far are kept.
+template <class T>
+SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
+                             const SimulationOptions<T>& options,
+                             const std::function<void(const T&)>& progress = {});
+
+// The row for one state (also used for the first row).
+template <class T>
+SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactState<T>& state, const T& step);
+
+}  // namespace contactref::dynamics

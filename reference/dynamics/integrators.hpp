@@ -1,0 +1,39 @@
+#pragma once
+// One step of an explicit Runge-Kutta method for an autonomous ODE y' = f(y)
+// over any Eigen vector state, with the derivative at the start supplied by
+// the caller (the simulator has it from the previous step's checks).
+//  - spatial::rk4_step_autonomous: the classical fourth-order method (Kry &
+//    Pai Section 3.7).
+//  - dormand_prince_step: the Dormand-Prince 5(4) pair (Dormand & Prince
+//    1980; Hairer, Norsett & Wanner, Solving ODEs I, Table 5.2): the
+//    fifth-order solution (local extrapolation) and the difference from the
+//    embedded fourth-order one as the error estimate.
+#include "reference/spatial/rk4.hpp"
+
+namespace contactref::dynamics {
+
+template <class State>
+struct EmbeddedStep {
+  State y;      // fifth order
+  State error;  // fifth- minus fourth-order solution
+};
+
+template <class State, class T, class Derivative>
+EmbeddedStep<State> dormand_prince_step(const Derivative& f, const State& y, const State& k1, const T& h) {
+  const State k2 = f(State(y + h * (T(1) / 5) * k1));
+  const State k3 = f(State(y + h * ((T(3) / 40) * k1 + (T(9) / 40) * k2)));
+  const State k4 = f(State(y + h * ((T(44) / 45) * k1 - (T(56) / 15) * k2 + (T(32) / 9) * k3)));
+  const State k5 = f(State(y + h * ((T(19372) / 6561) * k1 - (T(25360) / 2187) * k2 + (T(64448) / 6561) * k3 -
+                                    (T(212) / 729) * k4)));
+  const State k6 = f(State(y + h * ((T(9017) / 3168) * k1 - (T(355) / 33) * k2 + (T(46732) / 5247) * k3 +
+                                    (T(49) / 176) * k4 - (T(5103) / 18656) * k5)));
+  const State y5 = y + h * ((T(35) / 384) * k1 + (T(500) / 1113) * k3 + (T(125) / 192) * k4 -
+                            (T(2187) / 6784) * k5 + (T(11) / 84) * k6);
+  const State k7 = f(y5);
+  // b - b*: the fifth-order weights less the fourth-order ones.
+  const State error = h * ((T(71) / 57600) * k1 - (T(71) / 16695) * k3 + (T(71) / 1920) * k4 -
+                           (T(17253) / 339200) * k5 + (T(22) / 525) * k6 - (T(1) / 40) * k7);
+  return {y5, error};
+}
+
+}  // namespace contactref::dynamics

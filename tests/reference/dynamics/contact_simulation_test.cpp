@@ -1,0 +1,182 @@
+// The frictionless simulator (Kry & Pai 3.3, 3.5, 3.7) against closed forms
+// (a sliding sphere moves in a straight line, exactly, for any integrator: its
+// contact coordinates are linear in time), conservation laws (energy and
+// horizontal momentum of a rocking ellipsoid and of the App. B.2 bowl on a
+// Bezier plane: their errors shrink at the integrator's order), the
+// constraint residuals computed from the patches themselves, and bad input.
+#include <gtest/gtest.h>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "reference/dynamics/contact_simulation.hpp"
+#include "reference/surfaces/analytic_patches.hpp"
+#include "reference/surfaces/bezier_patch.hpp"
+#include "reference/surfaces/mass_properties.hpp"
+#include "tests/kit/tolerance.hpp"
+
+namespace contactref::dynamics {
+namespace {
+
+namespace su = contactref::surfaces;
+constexpr double kPi = boost::math::constants::pi<double>();
+
+template <class T>
+su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
+  su::PatchComplex<T> complex;
+  complex.patches.push_back(std::move(patch));
+  return complex;
+}
+
+// A Bezier plane on [-1.5, 1.5]^2 at z = 0 (the App. B.1 floor): (x, y) = (-1.5 + 3 s, -1.5 + 3 t).
+su::PatchComplex<double> bezier_floor() {
+  std::array<Vec3<double>, 16> control;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) control[std::size_t(4 * i + j)] = Vec3<double>(-1.5 + i, -1.5 + j, 0);
+  return one_patch<double>(std::make_unique<su::BezierPatch<double>>(control));
+}
+
+// The App. B.2 bowl, 0.0872 m per unit, body frame at its centre of mass.
+struct Bowl {
+  std::unique_ptr<su::LoopSurface<double>> surface;
+  double mass;
+  Mat3<double> inertia;
+};
+Bowl make_bowl() {
+  su::TriangleMesh mesh = su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes/bowl_b2.obj");
+  for (auto& x : mesh.vertices) x *= 0.0872;
+  const su::MassProperties<double> properties = su::mass_properties(su::LoopSurface<double>(mesh, "bowl"), 1000.0);
+  for (auto& x : mesh.vertices) x -= properties.centre_of_mass;
+  return {std::make_unique<su::LoopSurface<double>>(mesh, "bowl"), properties.mass, properties.inertia_com};
+}
+
+// Horizontal momentum is conserved (the frictionless contact force is
+// normal to the horizontal plane): the distance of the centre of mass from
+// its initial straight line.
+// The largest over the output rows.
+double horizontal_drift(const SimulationResult<double>& result) {
+  const SimulationSample<double>& first = result.samples.front();
+  double drift = 0;
+  for (const SimulationSample<double>& sample : result.samples) {
+    const Vec3<double> line = first.com_w + first.com_velocity_w * (sample.state.time - first.state.time);
+    drift = std::max(drift, (sample.com_w - line).head<2>().norm());
+  }
+  return drift;
+}
+
+double energy_error(const SimulationResult<double>& result) {
+  double error = 0;
+  for (const SimulationSample<double>& sample : result.samples)
+    error = std::max(error, std::abs(sample.energy - result.samples.front().energy));
+  return error;
+}
+
+// log2 of successive ratios.
+std::vector<double> orders(const std::vector<double>& errors) {
+  std::vector<double> result;
+  for (std::size_t k = 1; k < errors.size(); ++k) result.push_back(std::log2(errors[k - 1] / errors[k]));
+  return result;
+}
+
+TEST(ContactSimulation, SlidingSphereMovesInAStraightLineExactly) {
+  // Closed form: a frictionless sphere of radius r sliding at (Vx, Vy) and
+  // spinning about the vertical keeps its contact point fixed on the sphere,
+  // so q(t) = q0 + q' t, q'' = 0 and the centre moves as (u0 + Vx t, v0 + Vy t, r).
+  const double r = 0.25;
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(r, r, r)));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  const double mass = 2.0, I = 0.4 * mass * r * r;
+  ContactSystem<double> system{mass, Mat3<double>::Identity() * I, &sphere, &plane, Mat4<double>::Identity(),
+                               Vec3<double>(0, 0, -9.81)};
+  ContactState<double> initial;
+  initial.q << kPi / 2, 0.3, 0.1, -0.2, 0.7;
+  initial.qdot << 0, 0, 0.5, -0.25, 0;
+  for (IntegratorKind kind : {IntegratorKind::kRk4, IntegratorKind::kDormandPrince54}) {
+    SimulationOptions<double> options;
+    options.integrator = kind;
+    options.h_max = 0.064;
+    options.h_min = 0.001;
+    options.duration = 2.0;
+    const SimulationResult<double> result = simulate(system, initial, options);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    for (const SimulationSample<double>& sample : result.samples) {
+      const double t = sample.state.time;
+      const Vec3<double> expected(0.1 + 0.5 * t, -0.2 - 0.25 * t, r);
+      // RK4 and Dormand-Prince are exact for q'' = 0 up to the round-off of
+      // a few hundred additions of O(1) numbers.
+      EXPECT_LT((sample.com_w - expected).norm(), test::tolerance<double>(1000)) << "t = " << t;
+      EXPECT_NEAR(sample.normal_force, mass * 9.81, test::tolerance<double>(100) * mass * 9.81);
+      EXPECT_LT(sample.gap, test::tolerance<double>(100));
+    }
+    EXPECT_NEAR(result.final_state.time, 2.0, 1e-12);
+    EXPECT_EQ(result.statistics.transitions, 0);
+  }
+}
+
+// An ellipsoid rocking and spinning on a plane: energy and horizontal
+// momentum are conserved by the ODE; RK4's errors shrink 16-fold per halving
+// of the (fixed) step.
+TEST(ContactSimulation, RockingEllipsoidConservesEnergyAndMomentumAtFourthOrder) {
+  const Vec3<double> axes(0.3, 0.2, 0.12);
+  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  const double mass = 1.5;
+  const Mat3<double> I = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
+                                                   axes.x() * axes.x() + axes.z() * axes.z(),
+                                                   axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
+  const ContactSystem<double> system{mass, I, &body, &plane, Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+  ContactState<double> initial;
+  initial.q << 1.2, 4.5, 0, 0, 0.3;  // tilted: the contact is off the lowest point
+  initial.qdot << 0, 0, 0, 0, 1.0;   // and spinning
+  std::vector<double> energy_errors, drifts;
+  for (double h : {0.004, 0.002, 0.001}) {
+    SimulationOptions<double> options;
+    options.h_max = options.h_min = h;
+    options.duration = 2.0;
+    const SimulationResult<double> result = simulate(system, initial, options);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    energy_errors.push_back(energy_error(result));
+    drifts.push_back(horizontal_drift(result));
+    // The constraint holds by construction: residuals at round-off (lengths ~0.3 m).
+    EXPECT_LT(result.statistics.max_gap, test::tolerance<double>(100));
+    EXPECT_LT(result.statistics.max_normal_misalignment, test::tolerance<double>(100));
+  }
+  for (double order : orders(energy_errors)) EXPECT_GT(order, 3.5) << energy_errors[0] << " " << energy_errors[1] << " " << energy_errors[2];
+  for (double order : orders(drifts)) EXPECT_GT(order, 3.5) << drifts[0] << " " << drifts[1] << " " << drifts[2];
+}
+
+// The App. B.2 bowl rocking on a Bezier plane: the contact crosses Loop face
+// edges (transitions) and the pieces of split and extraordinary faces. The
+// conservation laws hold at RK4's order across all of them, and the
+// residuals stay at round-off.
+TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder) {
+  const Bowl bowl = make_bowl();
+  const su::PatchComplex<double> floor = bezier_floor();
+  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+  ContactState<double> initial;
+  initial.patch1 = 0;
+  initial.q << 0.12, 0.2, 0.5, 0.5, 0;  // off the centre of the base face: tilted
+  initial.qdot << 2, 0, 0, 0, 3;         // rolling and spinning
+  std::vector<double> energy_errors, drifts;
+  for (double h : {0.016, 0.008, 0.004}) {
+    SimulationOptions<double> options;
+    options.h_max = h;
+    options.h_min = h / 16;
+    options.duration = 1.0;
+    const SimulationResult<double> result = simulate(system, initial, options);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    energy_errors.push_back(energy_error(result));
+    drifts.push_back(horizontal_drift(result));
+    EXPECT_EQ(result.statistics.transitions, 3);  // the same path at every step size
+    EXPECT_GT(result.statistics.smooth_piece_crossings, 10);
+    // Round-off of the contact points' world positions (~0.1 m): not a drift.
+    EXPECT_LT(result.statistics.max_gap, test::tolerance<double>(1000));
+    EXPECT_LT(result.statistics.max_normal_misalignment, test::tolerance<double>(1000));
+  }
+  // Measured: energy 7.4e-5, 4.0e-6, 2.0e-7 J; drift 1.2e-4, 5.5e-6, 3.3e-7 m.
+  for (double order : orders(energy_errors)) EXPECT_GT(order, 3.5) << energy_errors[0] << " " << energy_errors[2];
+  for (double order : orders(drifts)) EXPECT_GT(order, 3.5) << drifts[0] << " " << drifts[2];
+}
+
+}  // namespace
+}  // namespace contactref::dynamics
