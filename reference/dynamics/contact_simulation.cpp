@@ -209,6 +209,7 @@ class Simulator {
   T next_progress_ = T(0);
   T last_step_ = T(0);
   std::array<PinnedPatch<T>, 2> pinned_;
+  std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
 };
 
 template <class T>
@@ -309,6 +310,14 @@ bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body) {
     const std::size_t n = polygon.size();
     for (std::size_t k : leaving)
       if (std::find(leaving.begin(), leaving.end(), (k + 1) % n) != leaving.end()) edge = k;
+  }
+  const bool open_edge = std::size_t(patch_index) >= complex.links.size() ||
+                         complex.links[std::size_t(patch_index)][edge].patch < 0;
+  if (open_edge) {
+    left_surface_ = "the contact left the surface of body " + std::to_string(body) + " across edge " +
+                    std::to_string(edge) + " of " + complex.patches[std::size_t(patch_index)]->describe() +
+                    ", which has no neighbour";
+    return false;
   }
   const Vec2<T>& a = polygon[edge];
   const Vec2<T>& b = polygon[(edge + 1) % polygon.size()];
@@ -413,6 +422,12 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         }
         bool transited = false;
         for (int body = 1; body <= 2; ++body) transited = transit_if_on_edge(state, body) || transited;
+        if (!left_surface_.empty()) {
+          result_.status = SimulationStatus::kLeftSurface;
+          result_.message = left_surface_;
+          result_.events.push_back({EventKind::kLeftSurface, state.time, 0, -1, -1, -1, -1, result_.message});
+          break;
+        }
         if (!transited) ++statistics_.smooth_piece_crossings;
         if (transited && crossing.tau == T(0) && ++instant_transitions > kMaxCornerTransitions) {
           throw ComputationError("more transitions at one instant than patches meet at a vertex");

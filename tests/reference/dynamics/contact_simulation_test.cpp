@@ -12,6 +12,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
+#include "reference/spatial/errors.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
@@ -176,6 +177,149 @@ TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder
   // Measured: energy 7.4e-5, 4.0e-6, 2.0e-7 J; drift 1.2e-4, 5.5e-6, 3.3e-7 m.
   for (double order : orders(energy_errors)) EXPECT_GT(order, 3.5) << energy_errors[0] << " " << energy_errors[2];
   for (double order : orders(drifts)) EXPECT_GT(order, 3.5) << drifts[0] << " " << drifts[2];
+}
+
+ContactState<double> bowl_initial_state() {
+  ContactState<double> initial;
+  initial.q << 0.12, 0.2, 0.5, 0.5, 0;
+  initial.qdot << 2, 0, 0, 0, 3;
+  return initial;
+}
+
+// Kry & Pai's own location (Section 3.5: halve down to h_min, then project
+// along the parameter velocity; no smooth pieces): it runs and crosses edges,
+// but its errors are larger and shrink more slowly, because the projection
+// errs by O(tau^2) and steps cross piece boundaries blindly (O(h) each).
+TEST(ContactSimulation, PapersLinearProjectionIsLessAccurate) {
+  const Bowl bowl = make_bowl();
+  const su::PatchComplex<double> floor = bezier_floor();
+  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+  std::vector<double> linear_errors, integrated_errors;
+  for (double h : {0.008, 0.004}) {
+    SimulationOptions<double> options;
+    options.h_max = h;
+    options.h_min = h / 16;
+    options.duration = 1.0;
+    const SimulationResult<double> integrated = simulate(system, bowl_initial_state(), options);
+    options.boundary = BoundaryLocation::kLinear;
+    const SimulationResult<double> linear = simulate(system, bowl_initial_state(), options);
+    ASSERT_EQ(linear.status, SimulationStatus::kCompleted) << linear.message;
+    EXPECT_GE(linear.statistics.transitions, 3);  // it wanders off: 5 at 8 ms (first one 20 ms early at 4 ms)
+    EXPECT_EQ(linear.statistics.smooth_piece_crossings, 0);
+    linear_errors.push_back(energy_error(linear));
+    integrated_errors.push_back(energy_error(integrated));
+    EXPECT_GT(linear_errors.back(), 10 * integrated_errors.back());
+  }
+  EXPECT_LT(orders(linear_errors)[0], orders(integrated_errors)[0] - 1);
+}
+
+// Dormand-Prince 5(4) with error control: the energy error follows the tolerance.
+TEST(ContactSimulation, DormandPrinceErrorFollowsTheTolerance) {
+  const Bowl bowl = make_bowl();
+  const su::PatchComplex<double> floor = bezier_floor();
+  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+  std::vector<double> errors;
+  for (double tolerance : {1e-6, 1e-9}) {
+    SimulationOptions<double> options;
+    options.integrator = IntegratorKind::kDormandPrince54;
+    options.h_max = 0.064;
+    options.h_min = 0.064 / 1024;
+    options.tolerance = tolerance;
+    options.duration = 1.0;
+    const SimulationResult<double> result = simulate(system, bowl_initial_state(), options);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    EXPECT_EQ(result.statistics.transitions, 3);
+    errors.push_back(energy_error(result));
+  }
+  // Local error per unit step ~ tolerance: a 1000-fold tighter tolerance
+  // gains at least 100-fold (the error per step scales as tol, the number of
+  // steps as tol^-1/5).
+  EXPECT_LT(errors[1], errors[0] / 100) << errors[0] << " " << errors[1];
+}
+
+// Separation (normal convention: f_n > 0 pushes body 1 away from body 2): a
+// sphere on a plane with gravity pulling it off stops at once with kSeparated.
+TEST(ContactSimulation, BodyPulledOffThePlaneSeparates) {
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(1, 1, 1)));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  ContactState<double> initial;
+  initial.q << kPi / 2, 0.3, 0, 0, 0;
+  for (double g : {-9.81, 9.81}) {
+    const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &plane, Mat4<double>::Identity(),
+                                       Vec3<double>(0, 0, g)};
+    SimulationOptions<double> options;
+    options.duration = 0.1;
+    const SimulationResult<double> result = simulate(system, initial, options);
+    if (g < 0) {
+      EXPECT_EQ(result.status, SimulationStatus::kCompleted);
+      EXPECT_NEAR(result.samples.front().normal_force, 9.81, 1e-12);
+    } else {
+      EXPECT_EQ(result.status, SimulationStatus::kSeparated);
+      ASSERT_EQ(result.events.size(), 1u);
+      EXPECT_EQ(result.events[0].kind, EventKind::kSeparation);
+      EXPECT_EQ(result.final_state.time, 0.0);
+      EXPECT_NEAR(result.samples.front().normal_force, -9.81, 1e-12);
+    }
+  }
+}
+
+TEST(ContactSimulationInput, BadOptionsAndStatesAreRejectedByName) {
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(1, 1, 1)));
+  const su::PatchComplex<double> floor = bezier_floor();
+  const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &floor, Mat4<double>::Identity(),
+                                     Vec3<double>(0, 0, -9.81)};
+  ContactState<double> good;
+  good.q << kPi / 2, 0.3, 0.5, 0.5, 0;
+  const auto message = [&](const ContactState<double>& state, const SimulationOptions<double>& options) -> std::string {
+    try {
+      simulate(system, state, options);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  SimulationOptions<double> options;
+  EXPECT_EQ(message(good, options), "");
+  SimulationOptions<double> bad = options;
+  bad.h_min = 0;
+  EXPECT_NE(message(good, bad).find("h_min"), std::string::npos);
+  bad = options;
+  bad.h_min = 1;
+  EXPECT_NE(message(good, bad).find("h_min <= h_max"), std::string::npos);
+  bad = options;
+  bad.duration = std::nan("");
+  EXPECT_NE(message(good, bad).find("duration"), std::string::npos);
+  ContactState<double> outside = good;
+  outside.q(2) = 1.5;  // beyond the Bezier floor's [0, 1]
+  EXPECT_NE(message(outside, options).find("outside the domain of bezier"), std::string::npos);
+  ContactState<double> missing = good;
+  missing.patch2 = 1;
+  EXPECT_NE(message(missing, options).find("patch 1 of body 2 does not exist"), std::string::npos);
+  ContactState<double> nan = good;
+  nan.qdot(4) = std::nan("");
+  EXPECT_NE(message(nan, options).find("finite"), std::string::npos);
+}
+
+// Leaving an open surface (the edge of the one-patch Bezier floor) ends the
+// run with kLeftSurface, logged, not an error.
+TEST(ContactSimulation, LeavingAnOpenSurfaceEndsTheRun) {
+  const double r = 0.25;
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(r, r, r)));
+  const su::PatchComplex<double> floor = bezier_floor();
+  const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.025, &sphere, &floor, Mat4<double>::Identity(),
+                                     Vec3<double>(0, 0, -9.81)};
+  ContactState<double> initial;
+  initial.q << kPi / 2, 0.3, 0.9, 0.5, 0;
+  initial.qdot << 0, 0, 0.5, 0, 0;  // 1.5 m/s towards the floor's edge at u = 1, 0.3 m away
+  SimulationOptions<double> options;
+  options.duration = 1.0;
+  const SimulationResult<double> result = simulate(system, initial, options);
+  EXPECT_EQ(result.status, SimulationStatus::kLeftSurface) << result.message;
+  // Located: the crossing time is 0.2 s to the integrator's accuracy (q'' = 0: exact).
+  EXPECT_NEAR(result.final_state.time, 0.2, 1e-12);
+  EXPECT_NEAR(result.final_state.q(2), 1.0, 1e-12);
 }
 
 }  // namespace
