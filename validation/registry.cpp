@@ -3,6 +3,7 @@
 #include "validation/audit/spatial_audit.hpp"
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
+#include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
@@ -16,6 +17,9 @@ const std::vector<SuiteSpec>& suites() {
       {"loop-evaluation",
        "exact Loop evaluation: 50-digit derivative checks, edge continuity, agreement with OpenSubdiv",
        loop_evaluation_suite},
+      {"frictionless-bowl-drift",
+       "the App. B.2 bowl on a frictionless Bezier plane (thesis 6.2): drift, energy, constraint, baseline",
+       frictionless_bowl_drift_suite},
   };
   return list;
 }
@@ -29,6 +33,12 @@ const std::vector<FigureSpec>& figures() {
        "the App. B.2 bowl's Loop limit surface, patch boundaries and extraordinary vertices", write_loop_bowl_figure_data},
       {"table-i", "loop-evaluation", "table_i.py",
        "Kry & Pai Table I regenerated from the surface benchmarks, beside the paper's times", write_table_i_figure_data},
+      {"fig-6-2", "frictionless-bowl-drift", "fig_6_2.py",
+       "thesis Fig. 6.2 regenerated: the bowl's centre of mass against time, patch transitions marked",
+       write_fig_6_2_data},
+      {"bowl-drift", "frictionless-bowl-drift", "bowl_drift.py",
+       "energy and drift against time and step size; the maximal-coordinate baseline's constraint drift beside ours",
+       write_bowl_drift_data},
   };
   return list;
 }

@@ -1,5 +1,7 @@
 #include "validation/suite_result.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <ostream>
@@ -38,6 +40,22 @@ void print_table(std::ostream& os, const SuiteResult& result) {
                       m.passed ? "pass" : "FAIL", m.criterion);
   }
   for (const std::string& figure : result.figures) os << "  figure: " << figure << "\n";
+}
+
+double observed_order(const std::vector<double>& h, const std::vector<double>& error) {
+  const std::size_t n = h.size();
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mean_x += std::log(h[i]) / double(n);
+    mean_y += std::log(error[i]) / double(n);
+  }
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = std::log(h[i]) - mean_x;
+    sxy += dx * (std::log(error[i]) - mean_y);
+    sxx += dx * dx;
+  }
+  return sxy / sxx;
 }
 
 }  // namespace contactref::validation

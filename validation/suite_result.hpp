@@ -34,6 +34,10 @@ struct SuiteResult {
 
 nlohmann::ordered_json to_json(const SuiteResult& result);
 
+// The observed order of convergence: the least-squares slope of log(error)
+// against log(h).
+double observed_order(const std::vector<double>& h, const std::vector<double>& error);
+
 // The human-readable table: one line per metric (value, reference, criterion,
 // verdict).
 void print_table(std::ostream& os, const SuiteResult& result);

@@ -134,7 +134,10 @@ class Simulator {
  public:
   Simulator(const ContactSystem<T>& system, const SimulationOptions<T>& options,
             const std::function<void(const T&)>& progress)
-      : system_(system), options_(options), progress_(progress) {}
+      : system_(system),
+        options_(options),
+        progress_(progress),
+        dynamics_(system.mass, system.I_com, pinned_[0], pinned_[1], system.E_w_2, system.gravity_w) {}
 
   SimulationResult<T> run(const ContactState<T>& initial);
 
@@ -142,9 +145,7 @@ class Simulator {
   using State = Vec10<T>;
 
   // The dynamics on the pinned patches (update_regions first).
-  ContactDynamics<T> dynamics() const {
-    return ContactDynamics<T>(system_.mass, system_.I_com, pinned_[0], pinned_[1], system_.E_w_2, system_.gravity_w);
-  }
+  const ContactDynamics<T>& dynamics() const { return dynamics_; }
 
   // The regions of both bodies at the state, and the pins.
   void update_regions(const ContactState<T>& state) {
@@ -203,12 +204,13 @@ class Simulator {
   const ContactSystem<T>& system_;
   SimulationOptions<T> options_;
   std::function<void(const T&)> progress_;
+  std::array<PinnedPatch<T>, 2> pinned_;
+  ContactDynamics<T> dynamics_;  // on pinned_, built once
   SimulationResult<T> result_;
   SimulationStatistics<T>& statistics_ = result_.statistics;
   T next_output_ = T(0);
   T next_progress_ = T(0);
   T last_step_ = T(0);
-  std::array<PinnedPatch<T>, 2> pinned_;
   std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
 };
 
@@ -375,7 +377,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       const T h_try = std::min(h, T(end_time - state.time));
-      const ContactDynamics<T> dyn = dynamics();
+      const ContactDynamics<T>& dyn = dynamics();
       const State y = make_state(state.q, state.qdot);
       T error;
       const State end = step(dyn, y, here.derivative, h_try, error);

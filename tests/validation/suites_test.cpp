@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "validation/registry.hpp"
+#include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
@@ -31,6 +32,21 @@ TEST(LoopEvaluationSuite, QuickVariantPasses) {
   const SuiteResult result = loop_evaluation_suite({true});
   for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
   EXPECT_TRUE(result.passed());
+}
+
+// Quick variant: 2 s at 1 and 4 ms. Besides the suite's own criteria: the
+// constraint of the reduced coordinates holds to round-off, the baseline's
+// drifts by orders of magnitude more, and the contact crossed patches.
+TEST(FrictionlessBowlDriftSuite, QuickVariantPassesAndTheBaselineDrifts) {
+  const SuiteResult result = frictionless_bowl_drift_suite({true});
+  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
+  EXPECT_TRUE(result.passed());
+  const Metric* ours = find(result, "max_gap_m");
+  const Metric* baseline = find(result, "baseline_max_gap_m[h_max=1ms]");
+  const Metric* transitions = find(result, "transitions[h_max=1ms]");
+  ASSERT_TRUE(ours && baseline && transitions);
+  EXPECT_GT(baseline->value, 1e6 * ours->value);
+  EXPECT_GT(transitions->value, 2);
 }
 
 TEST(ObservedOrder, RecoversTheExponentOfAPowerLaw) {

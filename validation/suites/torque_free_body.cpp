@@ -62,22 +62,6 @@ TorqueFreeRun integrate(const analytic::TorqueFreeEulerSolution<double>& exact, 
 
 }  // namespace
 
-double observed_order(const std::vector<double>& h, const std::vector<double>& error) {
-  const std::size_t n = h.size();
-  double mean_x = 0, mean_y = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    mean_x += std::log(h[i]) / double(n);
-    mean_y += std::log(error[i]) / double(n);
-  }
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double dx = std::log(h[i]) - mean_x;
-    sxy += dx * (std::log(error[i]) - mean_y);
-    sxx += dx * dx;
-  }
-  return sxy / sxx;
-}
-
 TorqueFreeStudy run_torque_free_study(bool quick) {
   const Mat3<double> R_b_p = body_from_principal();
   const Mat3<double> I_b = R_b_p * kPrincipalMoments.asDiagonal() * R_b_p.transpose();

@@ -32,9 +32,6 @@ struct TorqueFreeStudy {
 // quick: 2 periods and three step sizes instead of 10 periods and four.
 TorqueFreeStudy run_torque_free_study(bool quick);
 
-// The least-squares slope of log(error) against log(h).
-double observed_order(const std::vector<double>& h, const std::vector<double>& error);
-
 SuiteResult torque_free_body_suite(const SuiteOptions& options);
 
 // Figure `torque-free-convergence`: writes convergence.csv (error against step)
