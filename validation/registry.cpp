@@ -1,5 +1,6 @@
 #include "validation/registry.hpp"
 
+#include "validation/audit/dynamics_audit.hpp"
 #include "validation/audit/spatial_audit.hpp"
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
@@ -48,6 +49,7 @@ const std::vector<AuditEntrySpec>& audit_entries() {
     std::vector<AuditEntrySpec> all;
     for (auto& entry : audit::spatial_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::surfaces_audit_entries()) all.push_back(std::move(entry));
+    for (auto& entry : audit::dynamics_audit_entries()) all.push_back(std::move(entry));
     return all;
   }();
   return list;

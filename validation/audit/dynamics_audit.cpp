@@ -1,0 +1,104 @@
+#include "validation/audit/dynamics_audit.hpp"
+
+#include "reference/dynamics/contact_dynamics.hpp"
+#include "reference/spatial/rk4.hpp"
+#include "reference/surfaces/analytic_patches.hpp"
+#include "reference/surfaces/loop_surface.hpp"
+#include "validation/audit/precision_comparison.hpp"
+#include "validation/build_info.hpp"
+
+namespace contactref::audit {
+namespace {
+
+namespace su = contactref::surfaces;
+using sampling::Rng;
+using dynamics::Vec10;
+using dynamics::Vec5;
+
+constexpr int kSamples = 50;
+
+// Body 1: the B.2 bowl (0.0872 m per unit); body 2: an ellipsoid (curved
+// differently, so the contact is never conforming).
+template <class T>
+const su::LoopSurface<T>& bowl() {
+  static const su::LoopSurface<T> surface = [] {
+    su::TriangleMesh mesh =
+        su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/data/meshes/bowl_b2.obj");
+    for (auto& x : mesh.vertices) x *= 0.0872;
+    return su::LoopSurface<T>(mesh, "bowl");
+  }();
+  return surface;
+}
+
+template <class T>
+const su::EllipsoidPatch<T>& ellipsoid() {
+  static const su::EllipsoidPatch<T> patch(Vec3<T>(T(0.5), T(0.4), T(0.3)));
+  return patch;
+}
+
+// A contact state: a point of bowl face `face` (split face 0 or a Stam face),
+// a point of the ellipsoid away from its poles, psi, and q'.
+auto draw_state = [](Rng& rng) {
+  const double s = sampling::uniform(rng, 0.02, 0.96);
+  Vec5<double> q;
+  q << s, sampling::uniform(rng, 0.02, 0.97 - s), sampling::uniform(rng, 2.0, 2.8), sampling::uniform(rng, 0.0, 6.28),
+      sampling::uniform(rng, -3.1, 3.1);
+  Vec5<double> qdot;
+  for (int k = 0; k < 5; ++k) qdot(k) = sampling::uniform(rng, -1, 1);
+  return std::make_tuple(q, qdot);
+};
+
+template <class T>
+kinematics::ContactKinematics<T> kinematics_at(int face, const Vec5<T>& q, const Vec5<T>& qdot) {
+  return kinematics::contact_kinematics<T>(bowl<T>().patch(face), ellipsoid<T>(), q, qdot);
+}
+
+template <class T>
+dynamics::ContactDynamics<T> dynamics_on(int face) {
+  const Vec3<T> moments(T(1.5e-3), T(1.5e-3), T(1.8e-3));
+  return dynamics::ContactDynamics<T>(T(0.81), Mat3<T>(moments.asDiagonal()), bowl<T>().patch(face), ellipsoid<T>(),
+                                      Mat4<T>::Identity(), Vec3<T>(T(0), T(0), T(-9.81)));
+}
+
+template <class Op>
+validation::AuditEntrySpec entry(std::string name, std::string summary, std::uint64_t seed, Op op, double min_digits = 13) {
+  return {std::move(name), std::move(summary),
+          [seed, op] { return compare_double_with_50_digits(kSamples, seed, draw_state, op); }, min_digits};
+}
+
+}  // namespace
+
+std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
+  // Face 0 is split (three extraordinary vertices), face 1 has one (Stam).
+  return {
+      entry("kinematics.H_1c", "H in frame 1c (Eqs. 44-56), bowl on ellipsoid, split and Stam faces", 501,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              Eigen::Matrix<T, 6, 10> both;
+              both << kinematics_at<T>(0, q, qdot).H_1c, kinematics_at<T>(1, q, qdot).H_1c;
+              return both;
+            }),
+      entry("kinematics.Hdot_1c", "Hdot in frame 1c (Eq. 57), bowl on ellipsoid", 502,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              Eigen::Matrix<T, 6, 10> both;
+              both << kinematics_at<T>(0, q, qdot).Hdot_1c, kinematics_at<T>(1, q, qdot).Hdot_1c;
+              return both;
+            }),
+      entry("dynamics.qddot", "q'' of Eq. 20 (Cholesky of H^T M H), bowl on ellipsoid under gravity", 503,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              return dynamics_on<T>(0).evaluate(dynamics::make_state<T>(q, qdot)).qddot;
+            }),
+      entry("dynamics.rk4_step", "one 1 ms RK4 step of the reduced-coordinate ODE", 504,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              const dynamics::ContactDynamics<T> dyn = dynamics_on<T>(1);
+              const Vec10<T> y = dynamics::make_state<T>(q, qdot);
+              const auto f = [&](const Vec10<T>& x) { return dyn.derivative(x); };
+              return spatial::rk4_step_autonomous<T>(f, y, Vec10<T>(f(y)), T(1e-3));
+            }),
+  };
+}
+
+}  // namespace contactref::audit

@@ -1,0 +1,13 @@
+#pragma once
+// Audit entries of reference/kinematics and reference/dynamics: H, Hdot, q''
+// and one simulator step of the App. B.2 bowl on an ellipsoid, double against
+// 50 digits.
+#include <vector>
+
+#include "validation/registry.hpp"
+
+namespace contactref::audit {
+
+std::vector<validation::AuditEntrySpec> dynamics_audit_entries();
+
+}  // namespace contactref::audit
