@@ -34,6 +34,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/errors.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
 #include "tests/kit/tolerance.hpp"
@@ -353,18 +354,8 @@ TEST(PatchTransition, DoubleAgreesWith50Digits) {
 // ---------------------------------------------------------------------------
 // Bad input.
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return std::string("InputError: ") + e.what();
-  } catch (const ComputationError& e) {
-    return std::string("ComputationError: ") + e.what();
-  }
-  return "no error";
-}
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test::contains;
+using test::error_of;
 
 // A flat bicubic square c(s, t) = (s + offset, t, 0) over [0, 1]^2.
 std::unique_ptr<surfaces::BezierPatch<double>> flat_square(double offset) {

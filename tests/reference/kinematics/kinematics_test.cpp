@@ -27,6 +27,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 #include "validation/data/rattleback_net.hpp"
+#include "tests/kit/errors.hpp"
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
@@ -556,19 +557,9 @@ TEST(ContactKinematics, DoubleAgreesWith50Digits) {
 // ---------------------------------------------------------------------------
 // Bad input.
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return std::string("InputError: ") + e.what();
-  } catch (const ComputationError& e) {
-    return std::string("ComputationError: ") + e.what();
-  }
-  return "no error";
-}
+using test::contains;
+using test::error_of;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(ContactKinematicsInput, NonFiniteCoordinatesAreInputErrors) {
   const surfaces::PlanePatch<double> plane;

@@ -1,0 +1,24 @@
+#pragma once
+// What a call throws, as text, for bad-input tests: "InputError: ...",
+// "ComputationError: ..." or "no error".
+#include <string>
+
+#include "reference/spatial/errors.hpp"
+
+namespace contactref::test {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return std::string("InputError: ") + e.what();
+  } catch (const ComputationError& e) {
+    return std::string("ComputationError: ") + e.what();
+  }
+  return "no error";
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace contactref::test
