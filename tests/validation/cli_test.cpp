@@ -1,9 +1,12 @@
 // The `contactref` binary: exit codes 0 / 1 / 2 (DESIGN.md), messages for bad
-// usage, and the JSON layouts of validate and audit.
+// usage, the JSON layouts of validate and audit, and the simulate and
+// kinematics subcommands on the example scenes.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <algorithm>
 #include <filesystem>
@@ -37,6 +40,10 @@ CliRun run(const std::string& arguments, bool merge_stderr) {
 CliRun run_all(const std::string& arguments) { return run(arguments, true); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string fmt_kinematics(const std::string& scene, const std::string& options) {
+  return "kinematics '" + scene + "' " + options;
+}
 
 TEST(Cli, VersionNamesTheGitRevisionAndBuildType) {
   const CliRun r = run_all("--version");
@@ -184,6 +191,164 @@ TEST(CliSurface, EvaluationAtAnExtraordinaryVertexIsAComputationFailure) {
   const CliRun r = run_all("surface eval --mesh '" + kMeshes + "icosphere1.obj' --face 0 --u 0 --v 0");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(contains(r.all, "extraordinary vertex")) << r.all;
+}
+
+// --- simulate and kinematics (scenes: validation/scenes/scene.hpp) ---
+
+const std::string kScenes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/scenes/";
+
+// Writes `text` to a scene file in the temporary folder and returns its path.
+std::string temp_scene(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+nlohmann::json scene_document(const std::string& file) { return nlohmann::json::parse(std::ifstream(kScenes + file)); }
+
+// Kry & Pai Eqs. 5-9 in closed form for the sphere of radius r (the ellipsoid
+// chart c(s, t) = r (cos s, sin s cos t, sin s sin t)) on the plane z = 0
+// (chart d(u, v) = (u, v, 0), frame 2c = the plane's axes): frame 1c has
+// x = c_s / |c_s| = (-sin s, cos s cos t, cos s sin t), z = n = c / r and
+// y = z x x = (0, -sin t, cos t); E_1c_2c = [R_psi 0; 0 1] with R_psi =
+// [cos -sin 0; -sin -cos 0; 0 0 -1], so the rotation of E_2_1 is
+// R_psi [x y n]^T, and the centre (the body origin) is at (u, v, r): the
+// contact point (u, v, 0) plus r along the plane normal.
+TEST(CliKinematics, SphereOnPlaneMatchesTheClosedForm) {
+  const double r = 0.1, s = 1.2, t = -1.0, u = 0.3, v = -0.4, psi = 0.7;
+  const CliRun run_result = run(fmt_kinematics(kScenes + "sphere_on_plane.json", "--q 1.2,-1.0,0.3,-0.4,0.7 --qdot 0.1,0.2,0.3,0.4,0.5 --json"), false);
+  ASSERT_EQ(run_result.exit_code, 0) << run_result.output;
+  const auto out = nlohmann::json::parse(run_result.output);
+  const double x[3] = {-std::sin(s), std::cos(s) * std::cos(t), std::cos(s) * std::sin(t)};
+  const double y[3] = {0, -std::sin(t), std::cos(t)};
+  const double n[3] = {std::cos(s), std::sin(s) * std::cos(t), std::sin(s) * std::sin(t)};
+  const double R_psi[3][3] = {{std::cos(psi), -std::sin(psi), 0}, {-std::sin(psi), -std::cos(psi), 0}, {0, 0, -1}};
+  const double* frame[3] = {x, y, n};  // rows of [x y n]^T
+  const auto& E = out.at("E_2_1");
+  ASSERT_EQ(E.size(), 4u);
+  // Bound: a few roundings in normalising c_s and c_s x c_t and in the
+  // product of two rotations, entries of size <= 1 (and r = 0.1).
+  const double tolerance = 16 * std::numeric_limits<double>::epsilon();
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t j = 0; j < 3; ++j) {
+      double expected = 0;
+      for (std::size_t k = 0; k < 3; ++k) expected += R_psi[i][k] * frame[k][j];
+      EXPECT_NEAR(E.at(i).at(j).get<double>(), expected, tolerance) << i << "," << j;
+    }
+  }
+  const double centre[3] = {u, v, r};
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(E.at(i).at(3).get<double>(), centre[i], tolerance) << i;
+  for (std::size_t j = 0; j < 4; ++j) EXPECT_EQ(E.at(3).at(j).get<double>(), j == 3 ? 1.0 : 0.0);
+  for (const char* key : {"H_1c", "H_1", "Hdot_1c"}) {
+    ASSERT_EQ(out.at(key).size(), 6u) << key;
+    for (const auto& row : out.at(key)) EXPECT_EQ(row.size(), 5u) << key;
+  }
+  // The normal (bottom) row of H_1c is zero: q' never moves the bodies
+  // apart or into each other (Kry & Pai Section 3.2).
+  for (const auto& entry : out.at("H_1c").at(5)) EXPECT_EQ(entry.get<double>(), 0.0);
+  EXPECT_EQ(out.at("q").at(4).get<double>(), psi);
+}
+
+TEST(CliKinematics, DefaultsToTheScenesContactAndPrintsATable) {
+  CliRun r = run(fmt_kinematics(kScenes + "sphere_on_plane.json", "--json"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto out = nlohmann::json::parse(r.output);
+  // The scene's q puts the contact at the sphere's lowest point over the origin.
+  EXPECT_NEAR(out.at("E_2_1").at(2).at(3).get<double>(), 0.1, 1e-16);
+  EXPECT_EQ(out.at("qdot"), nlohmann::json({0, 2, 0, 0, 1}));
+  r = run(fmt_kinematics(kScenes + "bowl_on_plane.json", ""), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name : {"E_2_1", "H_1c", "H_1", "Hdot_1c"}) EXPECT_TRUE(contains(r.output, name)) << r.output;
+}
+
+TEST(CliKinematics, BadQExits2NamingTheOption) {
+  const std::string scene = kScenes + "sphere_on_plane.json";
+  CliRun r = run_all(fmt_kinematics(scene, "--q 1,2,3"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--q: expected 5 comma-separated numbers s,t,u,v,psi, got 3")) << r.all;
+  r = run_all(fmt_kinematics(scene, "--q 1,2,x,4,5"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--q: \"x\" is not a number")) << r.all;
+  r = run_all(fmt_kinematics(scene, "--qdot 1,2,3,4,inf"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--qdot: \"inf\" is not a finite number")) << r.all;
+  r = run_all(fmt_kinematics(scene, "--q -0.5,1,0,0,0"));  // s outside [0, pi]
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--q: (s, t) = (-0.5, 1) is outside the domain")) << r.all;
+  r = run_all(fmt_kinematics(scene, "--q 0,1,0,0,0"));  // the chart's pole
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "not a regular point")) << r.all;
+  r = run_all(fmt_kinematics(scene, "--patch2 1"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--patch2: patch 1 does not exist")) << r.all;
+  EXPECT_EQ(run_all("kinematics").exit_code, 2);  // no scene
+}
+
+TEST(CliSimulate, BadScenesExit2NamingFileAndField) {
+  auto document = scene_document("sphere_on_plane.json");
+  document["bodies"][0]["surface"]["type"] = "cone";
+  std::string file = temp_scene("contactref_bad_type.json", document.dump());
+  CliRun r = run_all("simulate '" + file + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, file + ": bodies[0].surface.type: unknown surface type \"cone\"")) << r.all;
+
+  document = scene_document("sphere_on_plane.json");
+  document["contact"]["q"][0] = "1.5";
+  file = temp_scene("contactref_bad_q.json", document.dump());
+  r = run_all("simulate '" + file + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, file + ": contact.q[0]: expected a number, got string")) << r.all;
+
+  file = temp_scene("contactref_bad_json.json", "{\"gravity\": [0, 0, NaN]}");
+  r = run_all("simulate '" + file + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, file + ": not valid JSON")) << r.all;
+
+  r = run_all("simulate /no/such/scene.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "/no/such/scene.json: cannot open the scene file")) << r.all;
+  EXPECT_EQ(run_all("simulate").exit_code, 2);  // no scene
+}
+
+// A short run of the spinning sphere: the files, their columns and the
+// summary. The sphere spins in place (u' = v' = 0), so its centre stays put.
+TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
+  auto document = scene_document("sphere_on_plane.json");
+  document["duration"] = 0.25;
+  const std::string file = temp_scene("contactref_sphere_short.json", document.dump());
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_out";
+  std::filesystem::remove_all(dir);
+  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "'", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "status     completed")) << r.output;
+  std::ifstream trajectory(dir / "trajectory.csv");
+  std::string header, line;
+  std::getline(trajectory, header);
+  EXPECT_EQ(header,
+            "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,energy,normal_force,gap,"
+            "normal_misalignment,patch1,patch2,step");
+  int rows = 0;
+  std::string last;
+  while (std::getline(trajectory, line)) ++rows, last = line;
+  // A row per output interval (0.01 s) but at most one per accepted step
+  // (h_max 16 ms), plus the first: at least 0.25 / 0.016 + 1 rows, the last at
+  // the end time.
+  EXPECT_GE(rows, 17);
+  EXPECT_NEAR(std::stod(last.substr(0, last.find(','))), 0.25, 1e-12) << last;
+  std::ifstream events(dir / "events.csv");
+  std::getline(events, header);
+  EXPECT_EQ(header, "time,kind,body,from_patch,from_edge,to_patch,to_edge,message");
+  const auto summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+  EXPECT_EQ(summary.at("status"), "completed");
+  EXPECT_NEAR(summary.at("final_state").at("time").get<double>(), 0.25, 1e-12);
+  EXPECT_EQ(summary.at("final_state").at("q").size(), 5u);
+  EXPECT_EQ(summary.at("scene").at("name"), "contactref_sphere_short");
+  EXPECT_EQ(summary.at("contactref").at("version"), "0.1.0");
+  // Energy is conserved to the integrator's error (RK4, 1-16 ms steps, a
+  // smooth spin): far below 1e-6 relative.
+  EXPECT_LT(summary.at("energy").at("relative_drift_max").get<double>(), 1e-6);
+  EXPECT_LT(summary.at("com_drift").at("max_horizontal").get<double>(), 1e-9);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -13,6 +13,9 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"figures", "regenerate figures (CSV data, then PNG and PDF) under OUT/figures/", configure_figures},
       {"audit", "compare double results with 50-digit results over seeded random inputs", configure_audit},
       {"surface", "evaluate surface patches to third order; mass properties of closed surfaces", configure_surface},
+      {"simulate", "simulate a scene (one frictionless contact); writes trajectory.csv, events.csv, summary.json",
+       configure_simulate},
+      {"kinematics", "contact kinematics of a scene's contact at q, q': E_2_1, H and Hdot", configure_kinematics},
   };
   return list;
 }

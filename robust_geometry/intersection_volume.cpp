@@ -1,0 +1,1 @@
+#include "robust_geometry/intersection_volume.hpp"

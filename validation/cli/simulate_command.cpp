@@ -1,0 +1,294 @@
+// `contactref simulate SCENE.json [--out DIR] [--json]`: one frictionless
+// contact (reference/dynamics/contact_simulation.hpp) from a scene file
+// (validation/scenes/scene.hpp). Writes, under DIR (default
+// out/simulate/<scene name>):
+//   trajectory.csv  one row per output interval: time, q, q', the centre of
+//                   mass in the world, energy, normal force, the constraint
+//                   residuals (gap, normal misalignment), patches, step
+//   events.csv      patch transitions, separation, leaving the surface, failure
+//   summary.json    status, statistics, final state, energy drift, horizontal
+//                   drift of the centre of mass, scene and build
+// Numbers are written with 17 significant digits (exact round trip).
+// Exit code: 0 when the run completed or ended by a physical event (the
+// bodies separated, the contact left the surface), 1 when it failed, 2 for
+// a bad scene.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "reference/dynamics/contact_simulation.hpp"
+#include "reference/spatial/errors.hpp"
+#include "validation/build_info.hpp"
+#include "validation/cli/subcommands.hpp"
+#include "validation/scenes/scene.hpp"
+
+namespace contactref::cli {
+namespace {
+
+namespace dy = contactref::dynamics;
+using ojson = nlohmann::ordered_json;
+
+struct SimulateOptions {
+  std::string scene;
+  std::string out;
+  bool json = false;
+};
+
+// A CSV field: quoted when it holds a comma, quote or line break.
+std::string csv_text(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::ofstream open_output(const std::filesystem::path& path) {
+  std::ofstream file(path);
+  if (!file) throw InputError(fmt::format("{}: cannot write the file (check --out)", path.string()));
+  return file;
+}
+
+void close_output(std::ofstream& file, const std::filesystem::path& path) {
+  file.close();
+  if (!file) throw ComputationError(fmt::format("{}: writing failed", path.string()));
+}
+
+void write_trajectory(const std::filesystem::path& path, const std::vector<dy::SimulationSample<double>>& samples) {
+  std::ofstream file = open_output(path);
+  file << "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,energy,normal_force,gap,"
+          "normal_misalignment,patch1,patch2,step\n";
+  for (const dy::SimulationSample<double>& row : samples) {
+    const auto& x = row.state;
+    std::string line = fmt::format("{:.17g}", x.time);
+    for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.q(k));
+    for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.qdot(k));
+    line += fmt::format(",{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n", row.com_w.x(),
+                        row.com_w.y(), row.com_w.z(), row.energy, row.normal_force, row.gap, row.normal_misalignment,
+                        x.patch1, x.patch2, row.step);
+    file << line;
+  }
+  close_output(file, path);
+}
+
+void write_events(const std::filesystem::path& path, const std::vector<dy::SimulationEvent<double>>& events) {
+  std::ofstream file = open_output(path);
+  file << "time,kind,body,from_patch,from_edge,to_patch,to_edge,message\n";
+  for (const dy::SimulationEvent<double>& e : events) {
+    file << fmt::format("{:.17g},{},{},{},{},{},{},{}\n", e.time, dy::to_string(e.kind), e.body, e.from_patch,
+                        e.from_edge, e.to_patch, e.to_edge, csv_text(e.message));
+  }
+  close_output(file, path);
+}
+
+ojson vec_json(const Eigen::Ref<const Eigen::VectorXd>& x) {
+  ojson out = ojson::array();
+  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(x(k));
+  return out;
+}
+
+ojson mat3_json(const Mat3<double>& m) {
+  ojson out = ojson::array();
+  for (int i = 0; i < 3; ++i) out.push_back(vec_json(m.row(i).transpose()));
+  return out;
+}
+
+// Energy and centre-of-mass drift over the samples, against the initial state.
+struct Drift {
+  double energy0 = 0, energy_final = 0, max_energy_change = 0;
+  std::optional<double> relative_max, relative_final;  // relative to |E(0)|; none when E(0) = 0
+  Vec3<double> com0 = Vec3<double>::Zero(), com_final = Vec3<double>::Zero();
+  double max_horizontal = 0, final_horizontal = 0;  // perpendicular to gravity (all of it when g = 0)
+};
+
+Drift measure_drift(const dy::SimulationSample<double>& first, const std::vector<dy::SimulationSample<double>>& samples,
+                    const Vec3<double>& gravity) {
+  Drift d;
+  d.energy0 = d.energy_final = first.energy;
+  d.com0 = d.com_final = first.com_w;
+  const Vec3<double> down = gravity.norm() > 0 ? Vec3<double>(gravity / gravity.norm()) : Vec3<double>::Zero();
+  const auto horizontal = [&](const Vec3<double>& com) {
+    const Vec3<double> moved = com - d.com0;
+    return (moved - moved.dot(down) * down).norm();
+  };
+  for (const dy::SimulationSample<double>& row : samples) {
+    d.max_energy_change = std::max(d.max_energy_change, std::abs(row.energy - d.energy0));
+    d.max_horizontal = std::max(d.max_horizontal, horizontal(row.com_w));
+  }
+  if (!samples.empty()) {
+    d.energy_final = samples.back().energy;
+    d.com_final = samples.back().com_w;
+    d.final_horizontal = horizontal(d.com_final);
+  }
+  if (d.energy0 != 0) {
+    d.relative_max = d.max_energy_change / std::abs(d.energy0);
+    d.relative_final = (d.energy_final - d.energy0) / std::abs(d.energy0);
+  }
+  return d;
+}
+
+ojson optional_json(const std::optional<double>& x) { return x ? ojson(*x) : ojson(nullptr); }
+
+// Progress on stderr at every 10% of the duration, once the run has taken
+// more than a second of wall time (short runs stay quiet).
+class Progress {
+ public:
+  explicit Progress(double duration) : duration_(duration), start_(std::chrono::steady_clock::now()) {}
+  void operator()(double time) {
+    if (!(duration_ > 0)) return;
+    const int tenth = int(std::floor(10 * time / duration_ + 1e-9));
+    if (tenth <= reported_) return;
+    const double wall = seconds();
+    if (wall < 1.0) return;
+    reported_ = tenth;
+    std::cerr << fmt::format("simulate: {:3d}%  t = {:.4g} s of {:.4g} s  ({:.1f} s wall)\n", std::min(tenth, 10) * 10,
+                             time, duration_, wall);
+  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  double duration_;
+  std::chrono::steady_clock::time_point start_;
+  int reported_ = 0;
+};
+
+const char* integrator_name(dy::IntegratorKind kind) { return kind == dy::IntegratorKind::kRk4 ? "rk4" : "dormand-prince"; }
+
+int run_simulate(const SimulateOptions& options) {
+  const scenes::Scene scene = scenes::load_scene(options.scene);
+  const std::filesystem::path out =
+      options.out.empty() ? std::filesystem::path("out/simulate") / scene.name : std::filesystem::path(options.out);
+  std::error_code error;
+  std::filesystem::create_directories(out, error);
+  if (error || !std::filesystem::is_directory(out))
+    throw InputError(fmt::format("--out {}: cannot create the output folder ({})", out.string(), error.message()));
+
+  const scenes::SceneBody& body = scene.free_body();
+  const dy::ContactSystem<double> system = scene.system();
+  const dy::SimulationOptions<double>& so = scene.options;
+  if (!options.json) {
+    std::cout << fmt::format("scene      {}\nbodies     \"{}\" ({}, {} patches, {:.6g} kg) on \"{}\" ({}, fixed)\n",
+                             options.scene, body.name, body.surface_type, body.patch_count(), body.mass,
+                             scene.fixed_body().name, scene.fixed_body().surface_type);
+    std::cout << fmt::format("integrator {}, h in [{}, {}] s, {} s\n", integrator_name(so.integrator), so.h_min,
+                             so.h_max, so.duration);
+    std::cout.flush();
+  }
+
+  Progress progress(so.duration);
+  dy::SimulationResult<double> result;
+  dy::SimulationSample<double> first;
+  try {
+    first = dy::sample_state(system, scene.initial, 0.0);
+    result = dy::simulate<double>(system, scene.initial, so, [&progress](const double& t) { progress(t); });
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", options.scene, e.what()));
+  }
+  const double wall = progress.seconds();
+
+  write_trajectory(out / "trajectory.csv", result.samples);
+  write_events(out / "events.csv", result.events);
+  const Drift drift = measure_drift(first, result.samples, scene.gravity);
+  const dy::SimulationStatistics<double>& st = result.statistics;
+  const dy::ContactState<double>& last = result.final_state;
+
+  ojson summary;
+  summary["status"] = dy::to_string(result.status);
+  summary["message"] = result.message;
+  summary["scene"] = {{"file", options.scene},
+                      {"absolute_path", std::filesystem::absolute(options.scene, error).string()},
+                      {"name", scene.name}};
+  summary["contactref"] = {{"version", build_info::version},
+                           {"git_revision", build_info::git_revision},
+                           {"build_type", build_info::build_type}};
+  summary["duration"] = so.duration;
+  summary["end_time"] = last.time;
+  summary["integrator"] = {{"type", integrator_name(so.integrator)},
+                           {"h_max", so.h_max},
+                           {"h_min", so.h_min},
+                           {"tolerance", so.integrator == dy::IntegratorKind::kRk4 ? ojson(nullptr) : ojson(so.tolerance)},
+                           {"boundary", so.boundary == dy::BoundaryLocation::kLinear ? "linear" : "integrated"},
+                           {"output_interval", so.output_interval}};
+  summary["body"] = {{"name", body.name},
+                     {"mass", body.mass},
+                     {"inertia", mat3_json(body.I_com)},
+                     {"density", body.density > 0 ? ojson(body.density) : ojson(nullptr)},
+                     {"com_shift", vec_json(body.com_shift)}};
+  summary["statistics"] = {{"accepted_steps", st.accepted_steps},
+                           {"rejected_steps", st.rejected_steps},
+                           {"derivative_evaluations", st.derivative_evaluations},
+                           {"transitions", st.transitions},
+                           {"smooth_piece_crossings", st.smooth_piece_crossings},
+                           {"smallest_step", st.smallest_step},
+                           {"largest_step", st.largest_step},
+                           {"max_gap", st.max_gap},
+                           {"max_normal_misalignment", st.max_normal_misalignment},
+                           {"rows", result.samples.size()},
+                           {"events", result.events.size()},
+                           {"wall_seconds", wall}};
+  summary["final_state"] = {{"time", last.time},
+                            {"patch1", last.patch1},
+                            {"patch2", last.patch2},
+                            {"q", vec_json(last.q)},
+                            {"qdot", vec_json(last.qdot)}};
+  summary["energy"] = {{"initial", drift.energy0},
+                       {"final", drift.energy_final},
+                       {"max_abs_change", drift.max_energy_change},
+                       {"relative_drift_max", optional_json(drift.relative_max)},
+                       {"relative_drift_final", optional_json(drift.relative_final)},
+                       {"note", "relative to |E(0)|; E = kinetic + m g height, null when E(0) = 0"}};
+  summary["com_drift"] = {{"initial_com", vec_json(drift.com0)},
+                          {"final_com", vec_json(drift.com_final)},
+                          {"max_horizontal", drift.max_horizontal},
+                          {"final_horizontal", drift.final_horizontal},
+                          {"note", "m, perpendicular to gravity, from the initial centre of mass"}};
+  summary["files"] = {{"trajectory", "trajectory.csv"}, {"events", "events.csv"}};
+  {
+    const std::filesystem::path path = out / "summary.json";
+    std::ofstream file = open_output(path);
+    file << summary.dump(2) << "\n";
+    close_output(file, path);
+  }
+
+  if (options.json) {
+    std::cout << summary.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("status     {}{}\n", dy::to_string(result.status),
+                             result.message.empty() ? "" : ": " + result.message);
+    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected; step in [{:.3g}, {:.3g}] s; {:.3g} s wall\n",
+                             last.time, st.accepted_steps, st.rejected_steps, st.smallest_step, st.largest_step, wall);
+    std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings\n", st.transitions,
+                             st.smooth_piece_crossings);
+    std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J, max relative change {}\n", drift.energy0,
+                             drift.energy_final,
+                             drift.relative_max ? fmt::format("{:.3g}", *drift.relative_max) : std::string("n/a"));
+    std::cout << fmt::format("com drift  {:.3g} m horizontal (max), {:.3g} m at the end\n", drift.max_horizontal,
+                             drift.final_horizontal);
+    std::cout << fmt::format("constraint max gap {:.3g} m, max normal misalignment {:.3g}\n", st.max_gap,
+                             st.max_normal_misalignment);
+    std::cout << fmt::format("output     {} (trajectory.csv, events.csv, summary.json)\n", out.string());
+  }
+  return result.status == dy::SimulationStatus::kFailed ? 1 : 0;
+}
+
+}  // namespace
+
+Action configure_simulate(CLI::App& app) {
+  auto options = std::make_shared<SimulateOptions>();
+  app.add_option("SCENE", options->scene, "scene file (JSON, validation/scenes/scene.hpp)")->required();
+  app.add_option("--out", options->out, "output folder (default out/simulate/<scene name>)");
+  app.add_flag("--json", options->json, "print summary.json on stdout instead of the table");
+  return [options] { return run_simulate(*options); };
+}
+
+}  // namespace contactref::cli
