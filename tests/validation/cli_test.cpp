@@ -352,3 +352,49 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string polyhedron(const std::string& name) {
+  return std::string("'") + CONTACTREF_SOURCE_DIR + "/validation/data/polyhedra/" + name + "'";
+}
+
+// Closed form: unit cubes offset by (1/2, 1/2, 1/2) overlap in a cube of side
+// 1/2: V = 1/8, centroid (3/4, 3/4, 3/4), M = V (a^2 + b^2) / 12 on the
+// diagonal, and moving B along +x shrinks V at the rate of the overlap's face
+// area 1/4 (B's boundary inside A: three faces of area 1/4, normals -x, -y, -z).
+TEST(CliGeometry, IntersectOfOffsetCubesMatchesTheClosedForm) {
+  const CliRun r = run(
+      "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("cube.off") + " --pose-b 0.5,0.5,0.5,0,0,0 --json",
+      false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto document = nlohmann::json::parse(r.output);
+  EXPECT_EQ(document["kind"], "overlapping");
+  EXPECT_EQ(document["volume"].get<double>(), 0.125);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(document["centroid"][i].get<double>(), 0.75);
+    EXPECT_NEAR(document["second_moment"][i][i].get<double>(), 0.125 * 0.5 / 12, 1e-17);
+    EXPECT_EQ(document["gradient"][i].get<double>(), 0.0);
+    EXPECT_EQ(document["gradient"][3 + i].get<double>(), -0.25);
+  }
+}
+
+TEST(CliGeometry, DisjointSolidsHaveNoCentroidAndBadInputExits2) {
+  const CliRun r = run(
+      "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("tetrahedron.off") + " --pose-b 3,0,0,0,0,0 --json",
+      false);
+  ASSERT_EQ(r.exit_code, 0);
+  const auto document = nlohmann::json::parse(r.output);
+  EXPECT_EQ(document["kind"], "disjoint");
+  EXPECT_EQ(document["volume"].get<double>(), 0.0);
+  EXPECT_TRUE(document["centroid"].is_null());
+  const std::string open_box = std::string("'") + CONTACTREF_SOURCE_DIR + "/tests/robust_geometry/data/bad/open_box.off'";
+  const CliRun bad_solid = run_all("geometry intersect " + polyhedron("cube.off") + " " + open_box);
+  EXPECT_EQ(bad_solid.exit_code, 2);
+  EXPECT_TRUE(contains(bad_solid.all, "has only one face")) << bad_solid.all;
+  const CliRun bad_pose = run_all("geometry intersect " + polyhedron("cube.off") + " " + polyhedron("cube.off") + " --pose-b 1,2");
+  EXPECT_EQ(bad_pose.exit_code, 2);
+  EXPECT_TRUE(contains(bad_pose.all, "--pose-b: expected 6")) << bad_pose.all;
+}
+
+}  // namespace

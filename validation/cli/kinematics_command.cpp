@@ -17,6 +17,7 @@
 
 #include "reference/kinematics/contact_kinematics.hpp"
 #include "reference/spatial/errors.hpp"
+#include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -32,30 +33,8 @@ struct KinematicsOptions {
 
 // Five comma-separated finite numbers, or InputError naming the option.
 kinematics::Vec5<double> parse_five(const std::string& text, const std::string& option, const char* names) {
-  std::vector<double> values;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const std::size_t first = word.find_first_not_of(" \t");
-    const std::size_t last = word.find_last_not_of(" \t");
-    word = first == std::string::npos ? "" : word.substr(first, last - first + 1);
-    char* end = nullptr;
-    errno = 0;
-    const double x = std::strtod(word.c_str(), &end);
-    if (word.empty() || end != word.c_str() + word.size())
-      throw InputError(fmt::format("{}: \"{}\" is not a number (expected {})", option, word, names));
-    if (!std::isfinite(x) || errno == ERANGE)
-      throw InputError(fmt::format("{}: \"{}\" is not a finite number", option, word));
-    values.push_back(x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (values.size() != 5)
-    throw InputError(fmt::format("{}: expected 5 comma-separated numbers {}, got {}", option, names, values.size()));
-  kinematics::Vec5<double> v;
-  for (int k = 0; k < 5; ++k) v(k) = values[std::size_t(k)];
-  return v;
+  const std::vector<double> values = parse_number_list(text, option, names, 5);
+  return Eigen::Map<const kinematics::Vec5<double>>(values.data());
 }
 
 template <class Matrix>

@@ -16,6 +16,7 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"simulate", "simulate a scene (one frictionless contact); writes trajectory.csv, events.csv, summary.json",
        configure_simulate},
       {"kinematics", "contact kinematics of a scene's contact at q, q': E_2_1, H and Hdot", configure_kinematics},
+      {"geometry", "exact polyhedral geometry: intersection volumes and their moments", configure_geometry},
   };
   return list;
 }
@@ -69,7 +70,7 @@ int run(int argc, const char* const* argv) {
       if (sub->parsed()) return action();
     }
     return 2;  // unreachable: require_subcommand(1, 1)
-  } catch (const InputError& e) {
+  } catch (const std::invalid_argument& e) {  // InputError, and robust_geometry's GeometryInputError
     std::cerr << "contactref: bad input: " << e.what() << "\n";
     return 2;
   } catch (const ComputationError& e) {

@@ -25,6 +25,7 @@ Action configure_audit(CLI::App& app);
 Action configure_surface(CLI::App& app);
 Action configure_simulate(CLI::App& app);
 Action configure_kinematics(CLI::App& app);
+Action configure_geometry(CLI::App& app);
 
 // Parses argv and runs the chosen subcommand; returns the process exit code.
 int run(int argc, const char* const* argv);

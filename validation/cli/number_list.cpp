@@ -1,0 +1,39 @@
+#include "validation/cli/number_list.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "reference/spatial/errors.hpp"
+
+namespace contactref::cli {
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& option, const std::string& names,
+                                      std::size_t count) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::size_t first = word.find_first_not_of(" \t");
+    const std::size_t last = word.find_last_not_of(" \t");
+    word = first == std::string::npos ? "" : word.substr(first, last - first + 1);
+    char* end = nullptr;
+    errno = 0;
+    const double x = std::strtod(word.c_str(), &end);
+    if (word.empty() || end != word.c_str() + word.size())
+      throw InputError(fmt::format("{}: \"{}\" is not a number (expected {})", option, word, names));
+    if (!std::isfinite(x) || errno == ERANGE)
+      throw InputError(fmt::format("{}: \"{}\" is not a finite number", option, word));
+    values.push_back(x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (values.size() != count)
+    throw InputError(fmt::format("{}: expected {} comma-separated numbers {}, got {}", option, count, names, values.size()));
+  return values;
+}
+
+}  // namespace contactref::cli

@@ -1,0 +1,13 @@
+#pragma once
+// Comma-separated numbers given on the command line ("--q 0.1,0.2,...").
+#include <string>
+#include <vector>
+
+namespace contactref::cli {
+
+// Exactly `count` finite numbers, or InputError naming the option and the
+// expected fields (`names`, e.g. "s,t,u,v,psi").
+std::vector<double> parse_number_list(const std::string& text, const std::string& option, const std::string& names,
+                                      std::size_t count);
+
+}  // namespace contactref::cli
