@@ -397,4 +397,17 @@ TEST(CliGeometry, DisjointSolidsHaveNoCentroidAndBadInputExits2) {
   EXPECT_TRUE(contains(bad_pose.all, "--pose-b: expected 6")) << bad_pose.all;
 }
 
+// Bouma & Vanecek 4.2: a convex solid's Brep-index has v + e + f internal
+// nodes (the tetrahedron: 4 + 6 + 4 = 14), one leaf per vertex, edge and face.
+TEST(CliGeometry, BrepIndexOfTheTetrahedronHas14InternalNodes) {
+  const CliRun r = run("geometry brep-index " + polyhedron("tetrahedron.off") + " --json", false);
+  ASSERT_EQ(r.exit_code, 0);
+  const auto document = nlohmann::json::parse(r.output);
+  EXPECT_EQ(document["internal_nodes"], 14);
+  EXPECT_EQ(document["leaves"]["vertex"], 4);
+  EXPECT_EQ(document["leaves"]["edge"], 6);
+  EXPECT_EQ(document["leaves"]["face"], 4);
+  EXPECT_EQ(run_all("geometry brep-index missing.off").exit_code, 2);
+}
+
 }  // namespace

@@ -1,3 +1,6 @@
+// `contactref geometry brep-index FILE [--balance] [--json]`: the Brep-index
+// (Bouma & Vanecek 4.2, Fig. 10; robust_geometry/brep_index.hpp) of a
+// polyhedron and its statistics: internal nodes, max and mean depth, leaves.
 // `contactref geometry intersect A B [--pose-b tx,ty,tz,rx,ry,rz] [--json]`:
 // the exact intersection of two polyhedra (OFF or OBJ, validated by
 // robust_geometry/polyhedron.hpp) with B placed by a translation and a
@@ -14,6 +17,7 @@
 
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
+#include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
 #include "validation/cli/number_list.hpp"
@@ -28,6 +32,35 @@ struct IntersectOptions {
   std::string a, b, pose_b;
   bool json = false;
 };
+
+struct BrepIndexCommandOptions {
+  std::string file;
+  bool balance = false, json = false;
+};
+
+int run_brep_index(const BrepIndexCommandOptions& options) {
+  rg::BrepIndexOptions index_options;
+  index_options.balance = options.balance;
+  const rg::BrepIndex index = rg::build_brep_index(rg::read_polyhedron(options.file), index_options);
+  const rg::BrepIndexStatistics& s = index.statistics();
+  nlohmann::ordered_json out;
+  out["internal_nodes"] = s.internal_nodes;
+  out["max_depth"] = s.max_depth;
+  out["mean_depth"] = s.mean_depth;  // over the leaves
+  out["mean_node_depth"] = s.mean_node_depth;
+  out["cuts"] = {{"support", s.support_cuts}, {"auxiliary", s.auxiliary_cuts}, {"balancing", s.balancing_cuts}};
+  nlohmann::ordered_json leaves;
+  leaves["total"] = s.leaves;
+  for (int r = 0; r < rg::kRegionCount; ++r) leaves[rg::to_string(rg::Region(r))] = s.leaves_by_region[std::size_t(r)];
+  out["leaves"] = leaves;
+  if (options.json) {
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("internal nodes {}\nmax depth      {}\nmean depth     {:.4f} (over the leaves)\nleaves         {}\n",
+                             s.internal_nodes, s.max_depth, s.mean_depth, leaves.dump());
+  }
+  return 0;
+}
 
 rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
   rg::TriangleSolid solid;
@@ -93,8 +126,14 @@ Action configure_geometry(CLI::App& app) {
   intersect->add_option("B", options->b, "second polyhedron (OFF or OBJ)")->required();
   intersect->add_option("--pose-b", options->pose_b, "pose of B in A's frame: translation (m), rotation vector (rad)");
   intersect->add_flag("--json", options->json, "print one JSON document");
-  return [options, intersect]() -> int {
+  auto index_options = std::make_shared<BrepIndexCommandOptions>();
+  CLI::App* brep_index = app.add_subcommand("brep-index", "the Brep-index (ternary MSP tree) of a polyhedron: statistics");
+  brep_index->add_option("FILE", index_options->file, "polyhedron (OFF or OBJ)")->required();
+  brep_index->add_flag("--balance", index_options->balance, "initial balancing cuts (not support planes)");
+  brep_index->add_flag("--json", index_options->json, "print one JSON document");
+  return [options, intersect, index_options, brep_index]() -> int {
     if (intersect->parsed()) return run_intersect(*options);
+    if (brep_index->parsed()) return run_brep_index(*index_options);
     return 2;
   };
 }

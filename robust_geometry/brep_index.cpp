@@ -1,0 +1,721 @@
+#include "robust_geometry/brep_index.hpp"
+
+// The Brep-index (Bouma & Vanecek, Section 4.2, Fig. 10). The paper describes
+// the tree, not its construction (it cites [19], [20] for that); what follows
+// is the construction this implementation uses, with the argument for each
+// step.
+//
+// 1. The boundary as convex atoms. Each B-rep entity is a relatively open set:
+//    a vertex (a point), an edge (an open segment), a face (an open planar
+//    polygon, convex or not). A face is cut into convex atoms with the
+//    Polyhedron's triangulation: its open triangles and its open diagonals
+//    (triangle sides that are not polygon sides), all tagged with the face.
+//    The atoms partition the boundary, and each is a convex relatively open
+//    set, held as its closure: a point, a segment or a convex polygon.
+//
+// 2. Pieces. A cell holds the pieces (atom ∩ cell) that are not empty, again
+//    as closures. Cutting a piece A by a plane P with the exact signs s_i of
+//    its corners: A's relative interior has points above P iff some s_i > 0
+//    (A is convex and its relative interior is the set of strictly positive
+//    combinations of its corners), and it meets P iff either all s_i = 0
+//    (A lies in P) or some s_i > 0 and some s_j < 0 (then A ∩ P is a segment
+//    or point through A's relative interior). The closure of (open A) ∩
+//    (open halfspace) is the clipped closure (Rockafellar, Thm 6.5), so
+//    Sutherland-Hodgman clipping of the closures, with intersection points
+//    constructed exactly, is exact. A piece touching P only at its relative
+//    boundary goes wholly to one side, as it should.
+//
+// 3. Leaves. A cell C of dimension d is a leaf iff (a) it holds no piece, or
+//    (b) all its pieces carry the same entity x and one of them has dimension
+//    d. (b) means C ⊆ x: x ∩ C is then open in C, and if C ⊄ x, C (connected)
+//    meets the relative boundary of x, which consists of other entities
+//    (edges, vertices), whose atoms would be pieces of C with other tags. A
+//    cell holding no piece misses the boundary, so (being connected) it is
+//    wholly inside or wholly outside.
+//
+// 4. Classifying an empty cell. An empty cell is always the above or below
+//    child of a cut whose on-child holds a piece (cuts are always made through
+//    a piece, item 5). Take a point x of such a piece and the direction u in
+//    the parent cell's affine hull that points to the empty side (the cut
+//    normal projected onto the cell). Then x + eps u lies in the empty cell
+//    for small eps, so the cell's class is the local class of the boundary
+//    at x in direction u, which depends only on the entity of x:
+//      face f:   inside iff n_f . u < 0;
+//      edge e:   inside iff u points into the dihedral wedge (convex edge:
+//                n_1 . u < 0 and n_2 . u < 0; reflex edge: either);
+//      vertex v: whether u points into the solid's tangent cone at v, by a
+//                parity count: follow directions from u to a direction q in
+//                the open corner sector of one face f at v (where, just below
+//                f, the cone is inside), counting transversal crossings of
+//                the other faces' corner sectors; retry with another q if the
+//                path meets a sector's side ray or lies in a face plane.
+//    All with exact signs. "On the boundary" as an answer would contradict
+//    the cell being empty, and throws GeometryComputationError.
+//
+// 5. Cuts. Support planes of faces wherever one fits, else an auxiliary
+//    plane (see brep_index.hpp):
+//      3-cell: the support plane of the lowest-index face with a 2D piece;
+//      2-cell (in a plane H): a line along a 1D piece that separates (an
+//        edge, or a face crossing H): the face's plane, or for an edge the
+//        plane of one of its faces that is transversal to H (the other face
+//        may lie in H), else the plane through the edge perpendicular to H;
+//        if there is no such piece, the only pieces are isolated vertices
+//        touching H, cut through by a face plane at the vertex;
+//      1-cell (on a line L): a point where a vertex lies, or an edge or a
+//        face (not containing L) crosses L.
+//    Along an above/below path, a support plane's entity has all its pieces
+//    on the plane, so the entities left to separate strictly decrease, and
+//    the construction terminates. For a convex solid no cut splits any
+//    piece: each face, edge and vertex is cut exactly once (an edge shared
+//    with an earlier face lies on that face's plane and so not in the open
+//    cell), which gives the paper's v + e + f internal nodes.
+//    Balancing cuts go through a point piece (so that the on-child holds a
+//    piece, item 4) and must leave pieces on both sides.
+
+#include <CGAL/Exact_predicates_exact_constructions_kernel.h>
+#include <CGAL/Interval_nt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <utility>
+
+namespace contactref::robust_geometry {
+
+using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;
+using FT = Epeck::FT;
+
+namespace {
+
+using Vec = std::array<FT, 3>;
+
+Vec sub(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec add(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+Vec mul(const FT& s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
+Vec neg(const Vec& a) { return {-a[0], -a[1], -a[2]}; }
+FT dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Vec cross(const Vec& a, const Vec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+// The exact sign (-1, 0, 1) of an exact number. Plane-side tests are signs of
+// n . x + d computed here with the exact number type, not through Epeck's
+// Plane_3::has_on / oriented_side, which trip a GCC 12 -Wmaybe-uninitialized
+// false positive inside CGAL in the sanitizer build (-O2, warnings as errors).
+int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
+bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
+
+// n . x + d.
+struct XPlane {
+  Vec n;
+  FT d;
+};
+FT value(const XPlane& plane, const Vec& x) { return dot(plane.n, x) + plane.d; }
+
+// sign(value(plane, x)), filtered: first in interval arithmetic on the
+// approximations Epeck keeps, then, where the interval holds 0 and is not
+// [0, 0], in the exact rational type. Same result as sign(value(...)) without
+// building a lazy expression for every test.
+int side(const XPlane& plane, const Vec& x) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    const CGAL::Interval_nt<false> v = plane.n[0].approx() * x[0].approx() + plane.n[1].approx() * x[1].approx() +
+                                       plane.n[2].approx() * x[2].approx() + plane.d.approx();
+    if (v.inf() > 0) return 1;
+    if (v.sup() < 0) return -1;
+    if (v.inf() == 0 && v.sup() == 0) return 0;
+  }
+  const FT::ET v = CGAL::exact(plane.n[0]) * CGAL::exact(x[0]) + CGAL::exact(plane.n[1]) * CGAL::exact(x[1]) +
+                   CGAL::exact(plane.n[2]) * CGAL::exact(x[2]) + CGAL::exact(plane.d);
+  return static_cast<int>(CGAL::sign(v));
+}
+
+enum class Kind { vertex = 0, edge = 1, face = 2 };
+struct Tag {
+  Kind kind;
+  int index;
+  friend bool operator==(const Tag&, const Tag&) = default;
+  friend bool operator<(const Tag& a, const Tag& b) {
+    return a.kind != b.kind ? int(a.kind) < int(b.kind) : a.index < b.index;
+  }
+};
+const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
+
+Location location_of(const Tag& tag) {
+  switch (tag.kind) {
+    case Kind::vertex: return {Region::vertex, tag.index};
+    case Kind::edge: return {Region::edge, tag.index};
+    case Kind::face: break;
+  }
+  return {Region::face, tag.index};
+}
+
+// A piece of the boundary: the closure of (atom ∩ cell), with the relative
+// dimension of the piece (0: one point, 1: two points, 2: a convex polygon in
+// order).
+struct Piece {
+  Tag tag;
+  int dim;
+  std::vector<Vec> points;
+};
+
+struct Cell {
+  int dim = 3;
+  Vec normal;  // dim 2: the normal of the plane holding the cell
+  Vec line;    // dim 1: the direction of the line holding the cell
+  std::vector<Piece> pieces;
+};
+
+struct Cut {
+  XPlane plane;
+  CutKind kind;
+  int face;
+};
+
+// The corner of face `face` at a vertex v: the directions to the previous
+// and the next vertex of the face, and the turn sign(n . (eb x ea)): > 0 a
+// convex corner (the face's sector sweeps counter-clockwise about n from eb
+// to ea through less than pi), < 0 reflex, 0 straight.
+struct Corner {
+  int face;
+  Vec ea, eb;
+  int turn;
+};
+
+class Builder {
+ public:
+  Builder(const Polyhedron& polyhedron, const BrepIndexOptions& options)
+      : polyhedron_(polyhedron), options_(options) {
+    for (int v = 0; v < polyhedron.vertex_count(); ++v) {
+      const auto& p = polyhedron.exact_vertex(v);
+      points_.push_back({p.x(), p.y(), p.z()});
+    }
+    // Support planes from the corner Polyhedron orients them by (a strictly
+    // convex corner, counter-clockwise seen from outside): n = (b - a) x
+    // (c - a) points outward, as exact_plane's orthogonal vector does.
+    for (int f = 0; f < polyhedron.face_count(); ++f) {
+      const auto& [a, b, c] = polyhedron.plane_vertices(f);
+      const Vec& pa = point(a);
+      const Vec n = cross(sub(point(b), pa), sub(point(c), pa));
+      face_planes_.push_back({n, -dot(n, pa)});
+    }
+    // Edge convexity: sign(n_1 . w_2), w_2 the direction from the edge into
+    // face 2 (its left side, seen from outside): < 0 convex, > 0 reflex,
+    // 0 flat (coplanar faces).
+    for (const Edge& e : polyhedron.edges()) {
+      const Vec& p0 = point(e.vertices[0]);
+      const Vec& p1 = point(e.vertices[1]);
+      const Vec w2 = cross(face_planes_[std::size_t(e.faces[1])].n, sub(p0, p1));
+      edge_convexity_.push_back(sign(dot(face_planes_[std::size_t(e.faces[0])].n, w2)));
+    }
+    corners_.resize(std::size_t(polyhedron.vertex_count()));
+    for (int v = 0; v < polyhedron.vertex_count(); ++v) {
+      for (const int f : polyhedron.vertex_faces(v)) {
+        const auto& face = polyhedron.face(f);
+        const std::size_t k = face.size();
+        const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
+        const Vec ea = sub(point(face[(i + k - 1) % k]), point(v));
+        const Vec eb = sub(point(face[(i + 1) % k]), point(v));
+        corners_[std::size_t(v)].push_back({f, ea, eb, sign(dot(face_planes_[std::size_t(f)].n, cross(eb, ea)))});
+      }
+    }
+  }
+
+  void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
+    Cell root;
+    root.dim = 3;
+    root.pieces = atoms();
+    nodes.push_back(BrepIndexNode{});
+    std::vector<std::pair<int, Cell>> work;
+    work.emplace_back(0, std::move(root));
+    while (!work.empty()) {
+      auto [index, cell] = std::move(work.back());
+      work.pop_back();
+      const Cut cut = choose_cut(cell, index);
+      std::array<Cell, 3> children = split(cell, cut.plane);
+      if (children[1].pieces.empty())
+        fail(index, "the cut plane misses every piece of the cell (the on-child is empty)");
+      nodes[std::size_t(index)].cut = int(cuts.size());
+      cuts.push_back(describe(cut));
+      planes.push_back(cut.plane);
+      const int depth = nodes[std::size_t(index)].depth;
+      // The on-child last: the empty siblings are classified from its pieces.
+      for (const std::size_t k : {std::size_t(0), std::size_t(2), std::size_t(1)}) {
+        const int child = int(nodes.size());
+        BrepIndexNode node;
+        node.depth = depth + 1;
+        node.dimension = children[k].dim;
+        nodes.push_back(node);
+        nodes[std::size_t(index)].children[k] = child;
+        if (children[k].pieces.empty()) {
+          nodes[std::size_t(child)].location =
+              classify_empty(cell, cut.plane, k == 0 ? 1 : -1, children[1].pieces, child);
+        } else if (auto location = homogeneous(children[k], child)) {
+          nodes[std::size_t(child)].location = *location;
+        } else {
+          work.emplace_back(child, std::move(children[k]));
+        }
+      }
+    }
+  }
+
+ private:
+  const Vec& point(int v) const { return points_[std::size_t(v)]; }
+  const XPlane& face_plane(int f) const { return face_planes_[std::size_t(f)]; }
+
+  [[noreturn]] void fail(int node, const std::string& what) const {
+    throw GeometryComputationError(polyhedron_.name() + ": Brep-index construction, node " + std::to_string(node) +
+                                   ": " + what);
+  }
+
+  // Step 1: vertices, edges, the faces' open triangles and open diagonals.
+  std::vector<Piece> atoms() const {
+    std::vector<Piece> out;
+    for (int v = 0; v < polyhedron_.vertex_count(); ++v) out.push_back({{Kind::vertex, v}, 0, {point(v)}});
+    for (int e = 0; e < polyhedron_.edge_count(); ++e) {
+      const auto& ends = polyhedron_.edge(e).vertices;
+      out.push_back({{Kind::edge, e}, 1, {point(ends[0]), point(ends[1])}});
+    }
+    std::vector<std::array<int, 3>> diagonals;  // (face, a, b) with a < b
+    for (const Triangle& t : polyhedron_.triangles()) {
+      out.push_back({{Kind::face, t.face}, 2, {point(t.vertices[0]), point(t.vertices[1]), point(t.vertices[2])}});
+      const auto& face = polyhedron_.face(t.face);
+      const auto position = [&](int v) {
+        return std::ptrdiff_t(std::find(face.begin(), face.end(), v) - face.begin());
+      };
+      for (std::size_t i = 0; i < 3; ++i) {
+        const int a = t.vertices[i], b = t.vertices[(i + 1) % 3];
+        const std::ptrdiff_t gap = std::abs(position(a) - position(b));
+        if (gap == 1 || gap == std::ptrdiff_t(face.size()) - 1) continue;  // a polygon side: an edge
+        diagonals.push_back({t.face, std::min(a, b), std::max(a, b)});
+      }
+    }
+    std::sort(diagonals.begin(), diagonals.end());
+    diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
+    for (const auto& [f, a, b] : diagonals) out.push_back({{Kind::face, f}, 1, {point(a), point(b)}});
+    return out;
+  }
+
+  // Whether plane normal n cuts the cell's affine hull transversally.
+  static bool transversal(const Vec& n, const Cell& cell) {
+    switch (cell.dim) {
+      case 3: return true;
+      case 2: return !is_zero(cross(n, cell.normal));
+      case 1: return sign(dot(n, cell.line)) != 0;
+      default: return false;
+    }
+  }
+
+  // A positive multiple of the projection of n onto the cell's direction
+  // space: u with n . u > 0 whenever n is transversal.
+  static Vec projection(const Vec& n, const Cell& cell) {
+    switch (cell.dim) {
+      case 3: return n;
+      case 2: return sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal));
+      default: return mul(dot(n, cell.line), cell.line);
+    }
+  }
+
+  // Step 3.
+  std::optional<Location> homogeneous(const Cell& cell, int node) const {
+    const Tag tag = cell.pieces.front().tag;
+    const bool same = std::all_of(cell.pieces.begin(), cell.pieces.end(), [&](const Piece& p) { return p.tag == tag; });
+    const bool full = std::any_of(cell.pieces.begin(), cell.pieces.end(), [&](const Piece& p) { return p.dim == cell.dim; });
+    if (same && full) return location_of(tag);
+    if (cell.dim == 0) fail(node, "two entities meet at one point");
+    return std::nullopt;
+  }
+
+  // Step 2: the three children of `cell` cut by `plane` (above, on, below).
+  std::array<Cell, 3> split(const Cell& cell, const XPlane& plane) const {
+    std::array<Cell, 3> out;
+    for (Cell& c : out) {
+      c.dim = cell.dim;
+      c.normal = cell.normal;
+      c.line = cell.line;
+    }
+    out[1].dim = cell.dim - 1;
+    if (cell.dim == 3) out[1].normal = plane.n;
+    if (cell.dim == 2) out[1].line = cross(cell.normal, plane.n);
+    for (const Piece& piece : cell.pieces) split_piece(piece, plane, out[0].pieces, out[1].pieces, out[2].pieces);
+    return out;
+  }
+
+  static Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
+    const FT t = vp / (vp - vq);
+    return add(p, mul(t, sub(q, p)));
+  }
+
+  static void split_piece(const Piece& piece, const XPlane& plane, std::vector<Piece>& above, std::vector<Piece>& on,
+                          std::vector<Piece>& below) {
+    const std::size_t n = piece.points.size();
+    std::vector<int> signs;
+    signs.reserve(n);
+    bool positive = false, negative = false;
+    for (const Vec& p : piece.points) {
+      signs.push_back(side(plane, p));
+      positive = positive || signs.back() > 0;
+      negative = negative || signs.back() < 0;
+    }
+    // The values themselves (lazy exact) only where a crossing is constructed.
+    const auto values = [&] {
+      std::vector<FT> out;
+      if (positive && negative)
+        for (const Vec& p : piece.points) out.push_back(value(plane, p));
+      return out;
+    }();
+    if (!positive && !negative) {
+      on.push_back(piece);
+    } else if (!negative) {
+      above.push_back(piece);
+    } else if (!positive) {
+      below.push_back(piece);
+    } else if (piece.dim == 1) {
+      const Vec x = crossing(piece.points[0], piece.points[1], values[0], values[1]);
+      const std::size_t up = signs[0] > 0 ? 0 : 1;
+      above.push_back({piece.tag, 1, {piece.points[up], x}});
+      below.push_back({piece.tag, 1, {x, piece.points[1 - up]}});
+      on.push_back({piece.tag, 0, {x}});
+    } else {
+      // A convex polygon with corners strictly on both sides (Sutherland-Hodgman).
+      std::vector<Vec> a, b, o;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t j = (i + 1) % n;
+        if (signs[i] >= 0) a.push_back(piece.points[i]);
+        if (signs[i] <= 0) b.push_back(piece.points[i]);
+        if (signs[i] == 0) o.push_back(piece.points[i]);
+        if (signs[i] * signs[j] < 0) {
+          const Vec x = crossing(piece.points[i], piece.points[j], values[i], values[j]);
+          a.push_back(x);
+          b.push_back(x);
+          o.push_back(x);
+        }
+      }
+      above.push_back({piece.tag, 2, std::move(a)});
+      below.push_back({piece.tag, 2, std::move(b)});
+      on.push_back({piece.tag, 1, std::move(o)});  // exactly two points: the polygon is convex
+    }
+  }
+
+  // The entities still to separate in a cell, in the order they are cut
+  // (Tag order: vertices, edges, faces; then by index).
+  // With each, one of its pieces (the point, for a 1-cell).
+  std::vector<std::pair<Tag, const Piece*>> candidates(const Cell& cell) const {
+    std::vector<std::pair<Tag, const Piece*>> out;
+    for (const Piece& p : cell.pieces) {
+      const bool take = [&] {
+        switch (cell.dim) {
+          case 3: return p.dim == 2;
+          case 2:
+            return p.dim == 1 && (p.tag.kind == Kind::edge ||
+                                  (p.tag.kind == Kind::face && transversal(face_plane(p.tag.index).n, cell)));
+          case 1:
+            return p.dim == 0 && (p.tag.kind != Kind::face || transversal(face_plane(p.tag.index).n, cell));
+          default: return false;
+        }
+      }();
+      if (take) out.emplace_back(p.tag, &p);
+    }
+    if (out.empty() && cell.dim == 2)  // only isolated vertices touching the plane
+      for (const Piece& p : cell.pieces)
+        if (p.dim == 0 && p.tag.kind == Kind::vertex) out.emplace_back(p.tag, &p);
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              out.end());
+    return out;
+  }
+
+  Cut choose_cut(const Cell& cell, int node) const {
+    const auto tags = candidates(cell);
+    if (options_.balance && cell.dim >= 1 && int(tags.size()) > options_.balance_threshold)
+      if (auto cut = balancing_cut(cell)) return *cut;
+    if (tags.empty()) fail(node, "a " + std::to_string(cell.dim) + "-cell that is not homogeneous has nothing to cut along");
+    return cut_through(tags.front().first, *tags.front().second, cell, node);
+  }
+
+  static XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
+
+  // Step 5: a plane through the entity's piece, transversal to the cell.
+  Cut cut_through(const Tag& tag, const Piece& piece, const Cell& cell, int node) const {
+    const auto support = [&](int f) -> std::optional<Cut> {
+      if (transversal(face_plane(f).n, cell)) return Cut{face_plane(f), CutKind::support, f};
+      return std::nullopt;
+    };
+    switch (tag.kind) {
+      case Kind::face:
+        if (auto cut = support(tag.index)) return *cut;
+        break;
+      case Kind::edge: {
+        const Edge& e = polyhedron_.edge(tag.index);
+        for (const int f : e.faces)
+          if (auto cut = support(f)) return *cut;
+        if (cell.dim == 2) {  // both faces lie in the cell's plane: a flat edge
+          const Vec& p0 = point(e.vertices[0]);
+          return {plane_through(cross(cell.normal, sub(point(e.vertices[1]), p0)), p0), CutKind::auxiliary, -1};
+        }
+        // A 1-cell on a line crossing an edge between two coplanar faces, in
+        // their plane.
+        if (cell.dim == 1) return {plane_through(cell.line, piece.points.front()), CutKind::auxiliary, -1};
+        break;
+      }
+      case Kind::vertex: {
+        for (const int f : polyhedron_.vertex_faces(tag.index))
+          if (auto cut = support(f)) return *cut;
+        // A 1-cell along a line in the plane of all of v's faces through v
+        // (v where coplanar faces meet). In a 2-cell some face of v is
+        // transversal: were all of them in the cell's plane, they would
+        // have 2D pieces around v and v would not be cut alone.
+        if (cell.dim == 1) return {plane_through(cell.line, point(tag.index)), CutKind::auxiliary, -1};
+        break;
+      }
+    }
+    fail(node, std::string("no plane through ") + kind_name(tag.kind) + " " + std::to_string(tag.index) +
+                   " is transversal to the " + std::to_string(cell.dim) + "-cell");
+  }
+
+  // An axis-aligned plane through the median point piece, along the axis of
+  // largest spread, that leaves pieces strictly on both sides.
+  std::optional<Cut> balancing_cut(const Cell& cell) const {
+    std::vector<const Vec*> points;
+    for (const Piece& p : cell.pieces)
+      if (p.dim == 0) points.push_back(&p.points.front());
+    if (points.empty()) return std::nullopt;
+    std::array<double, 3> spread{};
+    std::array<int, 3> axes{0, 1, 2};
+    for (std::size_t k = 0; k < 3; ++k) {
+      double lo = CGAL::to_double((*points.front())[k]), hi = lo;
+      for (const Vec* p : points) {
+        const double x = CGAL::to_double((*p)[k]);
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+      }
+      spread[k] = hi - lo;
+    }
+    std::stable_sort(axes.begin(), axes.end(), [&](int a, int b) { return spread[std::size_t(a)] > spread[std::size_t(b)]; });
+    for (const int axis : axes) {
+      const std::size_t k = std::size_t(axis);
+      Vec normal{FT(0), FT(0), FT(0)};
+      normal[k] = FT(1);
+      if (!transversal(normal, cell)) continue;
+      const auto middle = points.begin() + std::ptrdiff_t(points.size() / 2);
+      std::nth_element(points.begin(), middle, points.end(), [&](const Vec* a, const Vec* b) { return (*a)[k] < (*b)[k]; });
+      const XPlane plane{normal, -(**middle)[k]};
+      bool above = false, below = false;
+      for (const Piece& p : cell.pieces)
+        for (const Vec& x : p.points) {
+          const int s = side(plane, x);
+          above = above || s > 0;
+          below = below || s < 0;
+        }
+      if (above && below) return Cut{plane, CutKind::balancing, -1};
+    }
+    return std::nullopt;
+  }
+
+  BrepIndexCut describe(const Cut& cut) const {
+    BrepIndexCut out;
+    out.kind = cut.kind;
+    out.face = cut.face;
+    const Eigen::Vector3d n(CGAL::to_double(cut.plane.n[0]), CGAL::to_double(cut.plane.n[1]),
+                            CGAL::to_double(cut.plane.n[2]));
+    const double norm = n.norm();
+    out.normal = n / norm;
+    out.offset = CGAL::to_double(cut.plane.d) / norm;
+    return out;
+  }
+
+  // Step 4. Returns inside or outside, the class of the empty child on side
+  // `side` (+1 above, -1 below) of `plane` in `cell`.
+  Location classify_empty(const Cell& cell, const XPlane& plane, int side, const std::vector<Piece>& on,
+                          int node) const {
+    Vec u = projection(plane.n, cell);
+    if (side < 0) u = neg(u);
+    for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
+      for (const Piece& piece : on) {
+        if (piece.tag.kind != kind) continue;
+        const int s = kind == Kind::face   ? sign(dot(face_plane(piece.tag.index).n, u))
+                      : kind == Kind::edge ? local_edge(piece.tag.index, u)
+                                           : local_vertex(piece.tag.index, u, node);
+        if (s == 0)
+          fail(node, std::string("an empty cell borders ") + kind_name(kind) + " " + std::to_string(piece.tag.index) +
+                         " along the boundary");
+        return {s < 0 ? Region::inside : Region::outside, -1};
+      }
+    fail(node, "an empty cell with no piece on its cut");
+  }
+
+  // The local class at a point of edge e in direction u: -1 inside, +1
+  // outside, 0 on the boundary.
+  int local_edge(int e, const Vec& u) const {
+    const Edge& edge = polyhedron_.edge(e);
+    const int s1 = sign(dot(face_plane(edge.faces[0]).n, u));
+    const int s2 = sign(dot(face_plane(edge.faces[1]).n, u));
+    const int convexity = edge_convexity_[std::size_t(e)];
+    if (convexity < 0) return s1 > 0 || s2 > 0 ? 1 : s1 < 0 && s2 < 0 ? -1 : 0;  // inside: below both planes
+    if (convexity > 0) return s1 < 0 || s2 < 0 ? -1 : s1 > 0 && s2 > 0 ? 1 : 0;  // inside: below either
+    return s1;                                                                    // flat: one plane
+  }
+
+  // Whether direction w (in the plane of the corner's face, w != 0) lies in
+  // the face's corner sector: strictly inside, or in its closure.
+  bool in_sector(const Corner& c, const Vec& w, bool strict) const {
+    const Vec& n = face_plane(c.face).n;
+    const auto orient = [&](const Vec& a, const Vec& b) { return sign(dot(n, cross(a, b))); };
+    if (c.turn > 0) {
+      const int s1 = orient(c.eb, w), s2 = orient(w, c.ea);
+      return strict ? s1 > 0 && s2 > 0 : s1 >= 0 && s2 >= 0;
+    }
+    if (c.turn < 0) {
+      const int s1 = orient(c.ea, w), s2 = orient(w, c.eb);
+      return strict ? !(s1 >= 0 && s2 >= 0) : !(s1 > 0 && s2 > 0);
+    }
+    const int s = orient(c.eb, w);
+    return strict ? s > 0 : s >= 0;
+  }
+
+  // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
+  // the boundary): step 4's parity count over the corner sectors of v.
+  int local_vertex(int v, const Vec& u, int node) const {
+    const auto& corners = corners_[std::size_t(v)];
+    for (const Corner& c : corners)
+      if (sign(dot(face_plane(c.face).n, u)) == 0 && in_sector(c, u, false)) return 0;
+    // Directions q strictly inside a corner sector, for parameters lambda in
+    // (0, 1): convex: lambda ea + (1 - lambda) eb; reflex: the negative of
+    // that; straight: n x eb + (2 lambda - 1) eb.
+    for (int m = 2; m <= 12; ++m)
+      for (int i = 1; i < m; ++i) {
+        if (std::gcd(i, m) != 1) continue;
+        const FT lambda = FT(i) / FT(m);
+        for (const Corner& c : corners) {
+          const Vec& n = face_plane(c.face).n;
+          const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(lambda, c.ea), mul(FT(1) - lambda, c.eb)))
+                                    : add(cross(n, c.eb), mul(FT(2) * lambda - FT(1), c.eb));
+          if (auto s = parity(corners, c, u, q)) return *s;
+        }
+      }
+    fail(node, "no generic path from the direction to a face of vertex " + std::to_string(v));
+  }
+
+  // Follows s(t) = (1 - t) u + t q, t in [0, 1), q strictly inside corner c's
+  // sector; nullopt where the path is not generic.
+  std::optional<int> parity(const std::vector<Corner>& corners, const Corner& c, const Vec& u, const Vec& q) const {
+    const int su = sign(dot(face_plane(c.face).n, u));
+    if (su == 0) return std::nullopt;           // no side of c's plane to arrive from
+    if (is_zero(cross(u, q))) return std::nullopt;  // the path would pass through direction 0
+    int crossings = 0;
+    for (const Corner& g : corners) {
+      if (&g == &c) continue;  // the path meets c's plane only at its end
+      const Vec& n = face_plane(g.face).n;
+      const FT a = dot(n, u), b = dot(n, q);
+      const int sa = sign(a), sb = sign(b);
+      if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
+      if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
+      const Vec w = add(u, mul(a / (a - b), sub(q, u)));
+      if (in_sector(g, w, true))
+        ++crossings;
+      else if (in_sector(g, w, false))
+        return std::nullopt;  // through a side ray of the sector
+    }
+    // Just before q the path is on side su of c's face, near the open face:
+    // inside iff su < 0. Each crossing flips.
+    const bool inside = (su < 0) != (crossings % 2 == 1);
+    return inside ? -1 : 1;
+  }
+
+  const Polyhedron& polyhedron_;
+  BrepIndexOptions options_;
+  std::vector<Vec> points_;
+  std::vector<XPlane> face_planes_;
+  std::vector<int> edge_convexity_;
+  std::vector<std::vector<Corner>> corners_;
+};
+
+Vec exact_point(const Eigen::Vector3d& p) { return {FT(p.x()), FT(p.y()), FT(p.z())}; }
+
+}  // namespace
+
+struct BrepIndex::Exact {
+  std::vector<XPlane> planes;
+  std::vector<Epeck::Plane_3> cgal_planes;
+};
+
+const char* to_string(Region region) {
+  switch (region) {
+    case Region::outside: return "outside";
+    case Region::inside: return "inside";
+    case Region::face: return "face";
+    case Region::edge: return "edge";
+    case Region::vertex: return "vertex";
+  }
+  return "?";
+}
+
+std::string to_string(const Location& location) {
+  std::string out = to_string(location.region);
+  if (location.entity >= 0) {
+    out += ' ';
+    out += std::to_string(location.entity);
+  }
+  return out;
+}
+
+int BrepIndex::locate(const Eigen::Vector3d& point) const {
+  if (!point.allFinite()) throw GeometryInputError("Brep-index query: the point has a coordinate that is not finite");
+  const Vec x = exact_point(point);
+  int i = 0;
+  while (!nodes_[std::size_t(i)].is_leaf()) {
+    const BrepIndexNode& node = nodes_[std::size_t(i)];
+    const int s = side(exact_->planes[std::size_t(node.cut)], x);
+    i = node.children[s > 0 ? 0 : s == 0 ? 1 : 2];
+  }
+  return i;
+}
+
+Location BrepIndex::classify(const Eigen::Vector3d& point) const { return nodes_[std::size_t(locate(point))].location; }
+
+const CGAL::Plane_3<CGAL::Epeck>& BrepIndex::exact_cut_plane(int c) const {
+  return exact_->cgal_planes[std::size_t(c)];
+}
+
+BrepIndex build_brep_index(const Polyhedron& polyhedron, const BrepIndexOptions& options) {
+  if (options.balance_threshold < 0)
+    throw GeometryInputError(polyhedron.name() + ": Brep-index option balance_threshold must be >= 0 (it is " +
+                             std::to_string(options.balance_threshold) + ")");
+  BrepIndex index;
+  index.options_ = options;
+  auto exact = std::make_shared<BrepIndex::Exact>();
+  Builder(polyhedron, options).build(index.nodes_, index.cuts_, exact->planes);
+  for (const XPlane& p : exact->planes) exact->cgal_planes.emplace_back(p.n[0], p.n[1], p.n[2], p.d);
+  index.exact_ = std::move(exact);
+
+  BrepIndexStatistics& s = index.statistics_;
+  double leaf_depths = 0, node_depths = 0, solid_depths = 0;
+  int solid_leaves = 0;
+  for (const BrepIndexNode& node : index.nodes_) {
+    node_depths += node.depth;
+    if (!node.is_leaf()) {
+      ++s.internal_nodes;
+      continue;
+    }
+    ++s.leaves;
+    s.max_depth = std::max(s.max_depth, node.depth);
+    leaf_depths += node.depth;
+    ++s.leaves_by_region[std::size_t(node.location.region)];
+    ++s.leaves_by_dimension[std::size_t(node.dimension)][std::size_t(node.location.region)];
+    if (node.dimension == 3) {
+      solid_depths += node.depth;
+      ++solid_leaves;
+    }
+  }
+  s.mean_depth = leaf_depths / s.leaves;
+  s.mean_node_depth = node_depths / double(index.nodes_.size());
+  s.mean_solid_leaf_depth = solid_depths / solid_leaves;
+  for (const BrepIndexCut& cut : index.cuts_) {
+    if (cut.kind == CutKind::support) ++s.support_cuts;
+    if (cut.kind == CutKind::auxiliary) ++s.auxiliary_cuts;
+    if (cut.kind == CutKind::balancing) ++s.balancing_cuts;
+  }
+  return index;
+}
+
+}  // namespace contactref::robust_geometry
