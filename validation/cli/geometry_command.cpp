@@ -20,6 +20,7 @@
 #include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
+#include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
 
@@ -67,17 +68,6 @@ rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
   solid.vertices = polyhedron.vertices();
   for (const rg::Triangle& triangle : polyhedron.triangles()) solid.triangles.push_back(triangle.vertices);
   return solid;
-}
-
-template <class Matrix>
-nlohmann::ordered_json rows(const Matrix& m) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    nlohmann::ordered_json row = nlohmann::ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    out.push_back(m.cols() == 1 ? row[0] : row);
-  }
-  return out;
 }
 
 int run_intersect(const IntersectOptions& options) {

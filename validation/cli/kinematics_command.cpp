@@ -17,6 +17,7 @@
 
 #include "reference/kinematics/contact_kinematics.hpp"
 #include "reference/spatial/errors.hpp"
+#include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
@@ -35,17 +36,6 @@ struct KinematicsOptions {
 kinematics::Vec5<double> parse_five(const std::string& text, const std::string& option, const char* names) {
   const std::vector<double> values = parse_number_list(text, option, names, 5);
   return Eigen::Map<const kinematics::Vec5<double>>(values.data());
-}
-
-template <class Matrix>
-nlohmann::ordered_json rows(const Matrix& m) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    nlohmann::ordered_json row = nlohmann::ordered_json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    out.push_back(row);
-  }
-  return out;
 }
 
 template <class Matrix>
