@@ -72,74 +72,19 @@
 //    Balancing cuts go through a point piece (so that the on-child holds a
 //    piece, item 4) and must leave pieces on both sides.
 
-#include <CGAL/Exact_predicates_exact_constructions_kernel.h>
-#include <CGAL/Interval_nt.h>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <optional>
 #include <utility>
 
+#include "robust_geometry/exact_pieces.hpp"
+
 namespace contactref::robust_geometry {
 
-using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;
-using FT = Epeck::FT;
+using namespace detail;
 
 namespace {
-
-using Vec = std::array<FT, 3>;
-
-Vec sub(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-Vec add(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-Vec mul(const FT& s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
-Vec neg(const Vec& a) { return {-a[0], -a[1], -a[2]}; }
-FT dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-Vec cross(const Vec& a, const Vec& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-// The exact sign (-1, 0, 1) of an exact number. Plane-side tests are signs of
-// n . x + d computed here with the exact number type, not through Epeck's
-// Plane_3::has_on / oriented_side, which trip a GCC 12 -Wmaybe-uninitialized
-// false positive inside CGAL in the sanitizer build (-O2, warnings as errors).
-int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
-bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
-
-// n . x + d.
-struct XPlane {
-  Vec n;
-  FT d;
-};
-FT value(const XPlane& plane, const Vec& x) { return dot(plane.n, x) + plane.d; }
-
-// sign(value(plane, x)), filtered: first in interval arithmetic on the
-// approximations Epeck keeps, then, where the interval holds 0 and is not
-// [0, 0], in the exact rational type. Same result as sign(value(...)) without
-// building a lazy expression for every test.
-int side(const XPlane& plane, const Vec& x) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    const CGAL::Interval_nt<false> v = plane.n[0].approx() * x[0].approx() + plane.n[1].approx() * x[1].approx() +
-                                       plane.n[2].approx() * x[2].approx() + plane.d.approx();
-    if (v.inf() > 0) return 1;
-    if (v.sup() < 0) return -1;
-    if (v.inf() == 0 && v.sup() == 0) return 0;
-  }
-  const FT::ET v = CGAL::exact(plane.n[0]) * CGAL::exact(x[0]) + CGAL::exact(plane.n[1]) * CGAL::exact(x[1]) +
-                   CGAL::exact(plane.n[2]) * CGAL::exact(x[2]) + CGAL::exact(plane.d);
-  return static_cast<int>(CGAL::sign(v));
-}
-
-enum class Kind { vertex = 0, edge = 1, face = 2 };
-struct Tag {
-  Kind kind;
-  int index;
-  friend bool operator==(const Tag&, const Tag&) = default;
-  friend bool operator<(const Tag& a, const Tag& b) {
-    return a.kind != b.kind ? int(a.kind) < int(b.kind) : a.index < b.index;
-  }
-};
-const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
 
 Location location_of(const Tag& tag) {
   switch (tag.kind) {
@@ -149,15 +94,6 @@ Location location_of(const Tag& tag) {
   }
   return {Region::face, tag.index};
 }
-
-// A piece of the boundary: the closure of (atom ∩ cell), with the relative
-// dimension of the piece (0: one point, 1: two points, 2: a convex polygon in
-// order).
-struct Piece {
-  Tag tag;
-  int dim;
-  std::vector<Vec> points;
-};
 
 struct Cell {
   int dim = 3;
@@ -224,7 +160,7 @@ class Builder {
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
     Cell root;
     root.dim = 3;
-    root.pieces = atoms();
+    root.pieces = atoms(polyhedron_, points_);  // step 1
     nodes.push_back(BrepIndexNode{});
     std::vector<std::pair<int, Cell>> work;
     work.emplace_back(0, std::move(root));
@@ -266,34 +202,6 @@ class Builder {
   [[noreturn]] void fail(int node, const std::string& what) const {
     throw GeometryComputationError(polyhedron_.name() + ": Brep-index construction, node " + std::to_string(node) +
                                    ": " + what);
-  }
-
-  // Step 1: vertices, edges, the faces' open triangles and open diagonals.
-  std::vector<Piece> atoms() const {
-    std::vector<Piece> out;
-    for (int v = 0; v < polyhedron_.vertex_count(); ++v) out.push_back({{Kind::vertex, v}, 0, {point(v)}});
-    for (int e = 0; e < polyhedron_.edge_count(); ++e) {
-      const auto& ends = polyhedron_.edge(e).vertices;
-      out.push_back({{Kind::edge, e}, 1, {point(ends[0]), point(ends[1])}});
-    }
-    std::vector<std::array<int, 3>> diagonals;  // (face, a, b) with a < b
-    for (const Triangle& t : polyhedron_.triangles()) {
-      out.push_back({{Kind::face, t.face}, 2, {point(t.vertices[0]), point(t.vertices[1]), point(t.vertices[2])}});
-      const auto& face = polyhedron_.face(t.face);
-      const auto position = [&](int v) {
-        return std::ptrdiff_t(std::find(face.begin(), face.end(), v) - face.begin());
-      };
-      for (std::size_t i = 0; i < 3; ++i) {
-        const int a = t.vertices[i], b = t.vertices[(i + 1) % 3];
-        const std::ptrdiff_t gap = std::abs(position(a) - position(b));
-        if (gap == 1 || gap == std::ptrdiff_t(face.size()) - 1) continue;  // a polygon side: an edge
-        diagonals.push_back({t.face, std::min(a, b), std::max(a, b)});
-      }
-    }
-    std::sort(diagonals.begin(), diagonals.end());
-    diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
-    for (const auto& [f, a, b] : diagonals) out.push_back({{Kind::face, f}, 1, {point(a), point(b)}});
-    return out;
   }
 
   // Whether plane normal n cuts the cell's affine hull transversally.
@@ -341,60 +249,12 @@ class Builder {
     return out;
   }
 
-  static Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
-    const FT t = vp / (vp - vq);
-    return add(p, mul(t, sub(q, p)));
-  }
-
   static void split_piece(const Piece& piece, const XPlane& plane, std::vector<Piece>& above, std::vector<Piece>& on,
                           std::vector<Piece>& below) {
-    const std::size_t n = piece.points.size();
     std::vector<int> signs;
-    signs.reserve(n);
-    bool positive = false, negative = false;
-    for (const Vec& p : piece.points) {
-      signs.push_back(side(plane, p));
-      positive = positive || signs.back() > 0;
-      negative = negative || signs.back() < 0;
-    }
-    // The values themselves (lazy exact) only where a crossing is constructed.
-    const auto values = [&] {
-      std::vector<FT> out;
-      if (positive && negative)
-        for (const Vec& p : piece.points) out.push_back(value(plane, p));
-      return out;
-    }();
-    if (!positive && !negative) {
-      on.push_back(piece);
-    } else if (!negative) {
-      above.push_back(piece);
-    } else if (!positive) {
-      below.push_back(piece);
-    } else if (piece.dim == 1) {
-      const Vec x = crossing(piece.points[0], piece.points[1], values[0], values[1]);
-      const std::size_t up = signs[0] > 0 ? 0 : 1;
-      above.push_back({piece.tag, 1, {piece.points[up], x}});
-      below.push_back({piece.tag, 1, {x, piece.points[1 - up]}});
-      on.push_back({piece.tag, 0, {x}});
-    } else {
-      // A convex polygon with corners strictly on both sides (Sutherland-Hodgman).
-      std::vector<Vec> a, b, o;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t j = (i + 1) % n;
-        if (signs[i] >= 0) a.push_back(piece.points[i]);
-        if (signs[i] <= 0) b.push_back(piece.points[i]);
-        if (signs[i] == 0) o.push_back(piece.points[i]);
-        if (signs[i] * signs[j] < 0) {
-          const Vec x = crossing(piece.points[i], piece.points[j], values[i], values[j]);
-          a.push_back(x);
-          b.push_back(x);
-          o.push_back(x);
-        }
-      }
-      above.push_back({piece.tag, 2, std::move(a)});
-      below.push_back({piece.tag, 2, std::move(b)});
-      on.push_back({piece.tag, 1, std::move(o)});  // exactly two points: the polygon is convex
-    }
+    signs.reserve(piece.points.size());
+    for (const Vec& p : piece.points) signs.push_back(side(plane, p));
+    detail::split_piece(piece, plane, signs, piece.points, above, on, below);
   }
 
   // The entities still to separate in a cell, in the order they are cut
@@ -432,8 +292,6 @@ class Builder {
     if (tags.empty()) fail(node, "a " + std::to_string(cell.dim) + "-cell that is not homogeneous has nothing to cut along");
     return cut_through(tags.front().first, *tags.front().second, cell, node);
   }
-
-  static XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
 
   // Step 5: a plane through the entity's piece, transversal to the cell.
   Cut cut_through(const Tag& tag, const Piece& piece, const Cell& cell, int node) const {
@@ -629,8 +487,6 @@ class Builder {
   std::vector<int> edge_convexity_;
   std::vector<std::vector<Corner>> corners_;
 };
-
-Vec exact_point(const Eigen::Vector3d& p) { return {FT(p.x()), FT(p.y()), FT(p.z())}; }
 
 }  // namespace
 

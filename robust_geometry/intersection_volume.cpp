@@ -194,24 +194,6 @@ void validate_triangle_solid(const TriangleSolid& solid, const std::string& name
 
 namespace detail {
 
-void validate_pose(const Eigen::Matrix4d& pose_b) {
-  const std::string name = "pose_b";
-  if (!pose_b.allFinite()) bad_input(name, "has a non-finite entry");
-  if (pose_b(3, 0) != 0 || pose_b(3, 1) != 0 || pose_b(3, 2) != 0 || pose_b(3, 3) != 1) {
-    bad_input(name, "the last row is not (0, 0, 0, 1)");
-  }
-  const Eigen::Matrix3d R = pose_b.topLeftCorner<3, 3>();
-  const double orthogonality = (R.transpose() * R - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
-  // A rotation computed in double is orthogonal to a few 1e-16; 1e-9 refuses
-  // scalings and shears while accepting any honest rotation.
-  if (!(orthogonality <= 1e-9)) {
-    std::ostringstream out;
-    out << "the 3x3 block is not a rotation: |R^T R - I|_max = " << orthogonality << " > 1e-9";
-    bad_input(name, out.str());
-  }
-  if (!(R.determinant() > 0)) bad_input(name, "the 3x3 block is a reflection (det < 0)");
-}
-
 Mesh to_exact_mesh(const TriangleSolid& solid, const Eigen::Matrix4d* pose) {
   std::vector<Point> points;
   points.reserve(solid.vertices.size());
@@ -771,7 +753,7 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
     validate_triangle_solid(a, "intersection_moments: solid A");
     validate_triangle_solid(b, "intersection_moments: solid B");
   }
-  validate_pose(pose_b);
+  validate_rigid_pose(pose_b, "pose_b");
   Mesh mesh_a = to_exact_mesh(a, nullptr);
   Mesh mesh_b = to_exact_mesh(b, &pose_b);
 

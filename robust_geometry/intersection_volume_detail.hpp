@@ -12,6 +12,7 @@
 #include <CGAL/Surface_mesh.h>
 
 #include "robust_geometry/intersection_volume.hpp"
+#include "robust_geometry/rigid_pose.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -22,11 +23,6 @@ using Mesh = CGAL::Surface_mesh<Point>;
 using ExactKernel = Kernel::Exact_kernel;
 using ExactFT = ExactKernel::FT;
 using ExactPoint = ExactKernel::Point_3;
-
-// Throws std::invalid_argument unless pose_b is finite, its last row is
-// (0, 0, 0, 1) exactly, and its 3x3 block R is a rotation to 1e-9:
-// |R^T R - I|_max <= 1e-9 and det R > 0.
-void validate_pose(const Eigen::Matrix4d& pose_b);
 
 // The exact mesh of a validated solid; with pose, each vertex x becomes
 // R x + t evaluated in exact arithmetic from the double entries.

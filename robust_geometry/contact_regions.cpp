@@ -1,0 +1,556 @@
+#include "robust_geometry/contact_regions.hpp"
+
+// Intersect (Bouma & Vanecek, Section 4.3) over the Brep-index of A, with the
+// tolerance policy of contact_regions.hpp; MergeRegions as the union of the
+// pieces that reach the same pair of entities, split into connected
+// components (Lemma 1).
+//
+// Cells and distances. A node's cell lies in all its "on" ancestors' planes:
+// its direction space is R^3 (3-cell), the plane with normal h (2-cell) or
+// the line with direction l (1-cell). Within it, the distance from x to a cut
+// plane n . x + d = 0 is |n . x + d| / |m| with m the orthogonal projection of
+// n onto the direction space (m = n, n - (n.h / h.h) h, (n.l / l.l) l), and
+// x - ((n . x + d) / (m . m)) m is the point of the cut nearest to x within
+// the cell. Both are exact rational constructions; a point of a piece in a
+// cell lies exactly in the cell's affine hull (it was projected when it went
+// "on"), so the projections keep it there.
+//
+// Merging. The pieces that reach leaves of entity y of A and carry entity x of
+// B make up x ∩ y; their highest dimension is the region's (x ∩ y is open in
+// its affine hull, so lower-dimensional pieces of the same pair lie in the
+// closure of the higher ones):
+//   2: convex polygons in y's plane. Their union's boundary is what remains
+//      of their directed edges (oriented counter-clockwise about y's normal)
+//      after splitting edges at each other's vertices and cancelling opposite
+//      pairs; it is traced into cycles turning as far clockwise as possible
+//      at each vertex (so that components meeting at one vertex come out as
+//      separate cycles). Counter-clockwise cycles are outer boundaries,
+//      clockwise ones holes of the smallest outer boundary around them.
+//   1: segments on one line, merged where they overlap, or meet at a point
+//      that is itself in x ∩ y (a 0D piece of the pair there).
+//   0: points, one region each.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "robust_geometry/exact_pieces.hpp"
+#include "robust_geometry/rigid_pose.hpp"
+
+namespace contactref::robust_geometry {
+
+using namespace detail;
+
+std::string to_string(const Entity& entity) {
+  return std::string(kind_name(Kind(int(entity.kind)))) + " " + std::to_string(entity.index);
+}
+
+int dimension(EntityKind kind) { return int(kind); }
+
+namespace {
+
+Entity entity_of(const Tag& tag) { return {EntityKind(int(tag.kind)), tag.index}; }
+
+Entity entity_of(const Location& location) {
+  switch (location.region) {
+    case Region::vertex: return {EntityKind::vertex, location.entity};
+    case Region::edge: return {EntityKind::edge, location.entity};
+    default: return {EntityKind::face, location.entity};
+  }
+}
+
+// Exact lexicographic order of points (for maps and for a canonical start).
+bool lexicographic_less(const Vec& a, const Vec& b) {
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (a[k] < b[k]) return true;
+    if (b[k] < a[k]) return false;
+  }
+  return false;
+}
+struct PointLess {
+  bool operator()(const Vec& a, const Vec& b) const { return lexicographic_less(a, b); }
+};
+
+Eigen::Vector3d rounded(const Vec& p) {
+  for (const FT& x : p) x.exact();  // tighten the approximations: within an ulp
+  return to_double(p);
+}
+
+// ------------------------------------------------------------ Intersect
+
+struct Subspace {
+  int dim = 3;
+  Vec normal;  // dim 2
+  Vec line;    // dim 1
+};
+
+Vec project(const Vec& n, const Subspace& s) {
+  switch (s.dim) {
+    case 3: return n;
+    case 2: return sub(n, mul(dot(n, s.normal) / dot(s.normal, s.normal), s.normal));
+    default: return mul(dot(n, s.line) / dot(s.line, s.line), s.line);
+  }
+}
+
+Subspace on_subspace(const Subspace& s, const Vec& n) {
+  Subspace out = s;
+  out.dim = s.dim - 1;
+  if (s.dim == 3) out.normal = n;
+  if (s.dim == 2) out.line = cross(s.normal, n);
+  return out;
+}
+
+struct LeafPiece {
+  Entity entity_a;
+  Piece piece;
+};
+
+class Classifier {
+ public:
+  Classifier(const BrepIndex& index, double tolerance) : index_(index), tolerance_(tolerance) {
+    const FT eps(tolerance);
+    eps2_ = eps * eps;
+    for (std::size_t c = 0; c < index.cuts().size(); ++c) {
+      const auto& p = index.exact_cut_plane(int(c));
+      planes_.push_back({{p.a(), p.b(), p.c()}, p.d()});
+    }
+  }
+
+  void run(std::vector<Piece> pieces) {
+    struct Work {
+      int node;
+      Subspace cell;
+      std::vector<Piece> pieces;
+    };
+    std::vector<Work> stack;
+    stack.push_back({0, Subspace{}, std::move(pieces)});
+    while (!stack.empty()) {
+      Work work = std::move(stack.back());
+      stack.pop_back();
+      const BrepIndexNode& node = index_.node(work.node);
+      if (node.is_leaf()) {
+        reach_leaf(node.location, work.pieces);
+        continue;
+      }
+      const XPlane& plane = planes_[std::size_t(node.cut)];
+      const Vec m = project(plane.n, work.cell);
+      const FT mm = dot(m, m);
+      std::array<std::vector<Piece>, 3> parts;
+      for (const Piece& piece : work.pieces) {
+        std::vector<int> signs;
+        std::vector<Vec> on_points;
+        for (const Vec& x : piece.points) {
+          on_points.push_back(x);
+          signs.push_back(side_within_tolerance(plane, m, mm, on_points.back()));
+        }
+        plane_tests += long(piece.points.size());
+        const std::size_t first_on = parts[1].size();
+        split_piece(piece, plane, signs, on_points, parts[0], parts[1], parts[2]);
+        if (tolerance_ > 0)
+          for (std::size_t k = first_on; k < parts[1].size(); ++k) parts[1][k] = normalised(std::move(parts[1][k]));
+      }
+      for (std::size_t k = 0; k < 3; ++k)
+        if (!parts[k].empty())
+          stack.push_back({node.children[k], k == 1 ? on_subspace(work.cell, plane.n) : work.cell, std::move(parts[k])});
+    }
+  }
+
+  std::vector<LeafPiece> leaves;
+  std::set<Entity> penetrating;
+  long plane_tests = 0;
+
+ private:
+  // The side of x under the tolerance; x becomes its projection onto the
+  // plane within the cell where the side is 0 and x is not exactly on it.
+  int side_within_tolerance(const XPlane& plane, const Vec& m, const FT& mm, Vec& x) const {
+    const int s = side(plane, x);
+    if (s == 0 || tolerance_ == 0) return s;
+    const FT v = value(plane, x);
+    if (CGAL::compare(v * v, eps2_ * mm) == CGAL::LARGER) return s;
+    x = sub(x, mul(v / mm, m));
+    return 0;
+  }
+
+  void reach_leaf(const Location& location, std::vector<Piece>& pieces) {
+    if (location.region == Region::outside) return;
+    if (location.region == Region::inside) {
+      for (const Piece& p : pieces) penetrating.insert(entity_of(p.tag));
+      return;
+    }
+    const Entity y = entity_of(location);
+    for (Piece& p : pieces) leaves.push_back({y, std::move(p)});
+  }
+
+  const BrepIndex& index_;
+  double tolerance_;
+  FT eps2_;
+  std::vector<XPlane> planes_;
+};
+
+// ------------------------------------------------------------ MergeRegions
+
+// Orientation in a plane with normal n, from the two coordinates left after
+// dropping n's dominant one (cyclically, so that the sign is that of the
+// orientation about n's dominant axis), times the sign of that component:
+// > 0 counter-clockwise about n.
+class PlaneFrame {
+ public:
+  explicit PlaneFrame(const Vec& n) {
+    std::size_t k = 0;
+    for (std::size_t i = 1; i < 3; ++i)
+      if (CGAL::abs(n[i]) > CGAL::abs(n[k])) k = i;
+    u_ = (k + 1) % 3;
+    v_ = (k + 2) % 3;
+    flip_ = sign(n[k]);
+  }
+  int orientation(const Vec& a, const Vec& b) const {  // of the directions a, b
+    return flip_ * sign(a[u_] * b[v_] - a[v_] * b[u_]);
+  }
+  FT twice_area(const std::vector<Vec>& polygon) const {
+    FT sum(0);
+    for (std::size_t i = 0; i < polygon.size(); ++i) {
+      const Vec& p = polygon[i];
+      const Vec& q = polygon[(i + 1) % polygon.size()];
+      sum += p[u_] * q[v_] - p[v_] * q[u_];
+    }
+    return flip_ > 0 ? sum : -sum;
+  }
+  // Point strictly inside a polygon (even-odd rule; x not on its boundary).
+  bool inside(const Vec& x, const std::vector<Vec>& polygon) const {
+    bool in = false;
+    for (std::size_t i = 0; i < polygon.size(); ++i) {
+      const Vec& p = polygon[i];
+      const Vec& q = polygon[(i + 1) % polygon.size()];
+      if ((p[v_] > x[v_]) == (q[v_] > x[v_])) continue;
+      // Crossing of the horizontal line through x: right of x?
+      const FT s = (q[u_] - p[u_]) * (x[v_] - p[v_]) - (x[u_] - p[u_]) * (q[v_] - p[v_]);
+      if ((sign(s) > 0) == (q[v_] > p[v_])) in = !in;
+    }
+    return in;
+  }
+
+ private:
+  std::size_t u_ = 0, v_ = 1;
+  int flip_ = 1;
+};
+
+bool strictly_between(const Vec& x, const Vec& p, const Vec& q) {
+  const Vec d = sub(q, p), w = sub(x, p);
+  if (!is_zero(cross(d, w))) return false;
+  const FT t = dot(w, d);
+  return sign(t) > 0 && t < dot(d, d);
+}
+
+// Rotates a cycle to start at its lexicographically smallest point.
+std::vector<Eigen::Vector3d> canonical_cycle(const std::vector<Vec>& cycle) {
+  const auto start = std::min_element(cycle.begin(), cycle.end(), lexicographic_less) - cycle.begin();
+  std::vector<Eigen::Vector3d> out;
+  for (std::size_t i = 0; i < cycle.size(); ++i) out.push_back(rounded(cycle[(std::size_t(start) + i) % cycle.size()]));
+  return out;
+}
+
+std::vector<ContactRegion> merge_polygons(const Entity& a, const Entity& b, const std::vector<const Piece*>& pieces,
+                                          const Vec& normal) {
+  const PlaneFrame frame(normal);
+  std::map<Vec, int, PointLess> ids;
+  std::vector<Vec> points;
+  const auto id = [&](const Vec& p) {
+    auto [it, fresh] = ids.emplace(p, int(points.size()));
+    if (fresh) points.push_back(p);
+    return it->second;
+  };
+  std::vector<std::vector<int>> polygons;
+  for (const Piece* piece : pieces) {
+    if (piece->dim != 2) continue;
+    std::vector<Vec> corners = piece->points;
+    const int orientation = sign(frame.twice_area(corners));
+    if (orientation == 0) continue;
+    if (orientation < 0) std::reverse(corners.begin(), corners.end());
+    std::vector<int> polygon;
+    for (const Vec& c : corners) polygon.push_back(id(c));
+    polygons.push_back(std::move(polygon));
+  }
+  // Directed edges, split at every point strictly inside them, with opposite
+  // pairs cancelled.
+  std::map<std::pair<int, int>, int> edges;
+  const auto add_edge = [&](int i, int j) {
+    if (auto it = edges.find({j, i}); it != edges.end() && it->second > 0) {
+      if (--it->second == 0) edges.erase(it);
+    } else {
+      ++edges[{i, j}];
+    }
+  };
+  for (const auto& polygon : polygons)
+    for (std::size_t k = 0; k < polygon.size(); ++k) {
+      const int i = polygon[k], j = polygon[(k + 1) % polygon.size()];
+      const Vec& p = points[std::size_t(i)];
+      const Vec& q = points[std::size_t(j)];
+      std::vector<std::pair<FT, int>> inner;
+      for (std::size_t s = 0; s < points.size(); ++s)
+        if (strictly_between(points[s], p, q)) inner.emplace_back(dot(sub(points[s], p), sub(q, p)), int(s));
+      std::sort(inner.begin(), inner.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      int from = i;
+      for (const auto& [t, s] : inner) {
+        add_edge(from, s);
+        from = s;
+      }
+      add_edge(from, j);
+    }
+  std::multimap<int, int> out_edges;
+  for (const auto& [e, count] : edges)
+    for (int c = 0; c < count; ++c) out_edges.emplace(e.first, e.second);
+  // The clockwise angle class of direction d from reference r (0: (0, pi),
+  // 1: pi, 2: (pi, 2 pi), 3: 2 pi), for choosing the next edge.
+  const auto angle_class = [&](const Vec& r, const Vec& d) {
+    const int o = frame.orientation(r, d);
+    if (o < 0) return 0;
+    if (o > 0) return 2;
+    return sign(dot(r, d)) < 0 ? 1 : 3;
+  };
+  std::vector<std::vector<Vec>> outer, holes;
+  while (!out_edges.empty()) {
+    auto first = out_edges.begin();
+    const int start = first->first;
+    int previous = start, current = first->second;
+    out_edges.erase(first);
+    std::vector<int> cycle{start};
+    while (current != start) {
+      cycle.push_back(current);
+      const Vec back = sub(points[std::size_t(previous)], points[std::size_t(current)]);
+      auto [lo, hi] = out_edges.equal_range(current);
+      if (lo == hi) throw GeometryComputationError("MergeRegions: an open boundary chain in region " + to_string(a) + " / " + to_string(b));
+      auto best = lo;
+      for (auto it = std::next(lo); it != hi; ++it) {
+        const Vec d1 = sub(points[std::size_t(best->second)], points[std::size_t(current)]);
+        const Vec d2 = sub(points[std::size_t(it->second)], points[std::size_t(current)]);
+        const int c1 = angle_class(back, d1), c2 = angle_class(back, d2);
+        if (c2 < c1 || (c2 == c1 && frame.orientation(d2, d1) < 0)) best = it;
+      }
+      previous = current;
+      current = best->second;
+      out_edges.erase(best);
+    }
+    // Drop corners where the boundary goes straight on.
+    std::vector<Vec> corners;
+    for (std::size_t k = 0; k < cycle.size(); ++k) {
+      const Vec& p = points[std::size_t(cycle[(k + cycle.size() - 1) % cycle.size()])];
+      const Vec& x = points[std::size_t(cycle[k])];
+      const Vec& q = points[std::size_t(cycle[(k + 1) % cycle.size()])];
+      const Vec d1 = sub(x, p), d2 = sub(q, x);
+      if (is_zero(cross(d1, d2)) && sign(dot(d1, d2)) > 0) continue;
+      corners.push_back(x);
+    }
+    if (corners.size() < 3) continue;
+    (sign(frame.twice_area(corners)) > 0 ? outer : holes).push_back(std::move(corners));
+  }
+  std::vector<ContactRegion> out;
+  for (const auto& boundary : outer) out.push_back({a, b, 2, canonical_cycle(boundary), {}});
+  for (const auto& hole : holes) {
+    std::size_t best = outer.size();
+    for (std::size_t k = 0; k < outer.size(); ++k)
+      if (frame.inside(hole.front(), outer[k]) &&
+          (best == outer.size() || frame.twice_area(outer[k]) < frame.twice_area(outer[best])))
+        best = k;
+    if (best == outer.size())
+      throw GeometryComputationError("MergeRegions: a hole outside every boundary in region " + to_string(a) + " / " +
+                                     to_string(b));
+    out[best].holes.push_back(canonical_cycle(hole));
+  }
+  return out;
+}
+
+std::vector<ContactRegion> merge_segments(const Entity& a, const Entity& b, const std::vector<const Piece*>& pieces) {
+  // A parameter along the common line: t(x) = (x - p0) . d.
+  const Vec& p0 = pieces.front()->points.front();
+  Vec far = p0;
+  for (const Piece* piece : pieces)
+    for (const Vec& x : piece->points)
+      if (dot(sub(x, p0), sub(x, p0)) > dot(sub(far, p0), sub(far, p0))) far = x;
+  const Vec d = sub(far, p0);
+  const auto t = [&](const Vec& x) { return dot(sub(x, p0), d); };
+  struct Interval {
+    FT lo, hi;
+    Vec plo, phi;
+  };
+  std::vector<Interval> intervals;
+  std::vector<std::pair<FT, Vec>> singles;
+  for (const Piece* piece : pieces) {
+    if (piece->dim == 0) {
+      singles.emplace_back(t(piece->points.front()), piece->points.front());
+      continue;
+    }
+    Interval in{t(piece->points[0]), t(piece->points[1]), piece->points[0], piece->points[1]};
+    if (in.hi < in.lo) {
+      std::swap(in.lo, in.hi);
+      std::swap(in.plo, in.phi);
+    }
+    intervals.push_back(std::move(in));
+  }
+  std::sort(intervals.begin(), intervals.end(), [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+  const auto is_single = [&](const FT& at) {
+    return std::any_of(singles.begin(), singles.end(), [&](const auto& s) { return s.first == at; });
+  };
+  std::vector<Interval> merged;
+  for (Interval& in : intervals) {
+    if (!merged.empty() && (in.lo < merged.back().hi || (in.lo == merged.back().hi && is_single(in.lo)))) {
+      if (merged.back().hi < in.hi) {
+        merged.back().hi = in.hi;
+        merged.back().phi = in.phi;
+      }
+    } else {
+      merged.push_back(std::move(in));
+    }
+  }
+  std::vector<ContactRegion> out;
+  for (const Interval& in : merged) {
+    std::vector<Vec> ends{in.plo, in.phi};
+    std::sort(ends.begin(), ends.end(), lexicographic_less);
+    out.push_back({a, b, 1, {rounded(ends[0]), rounded(ends[1])}, {}});
+  }
+  // Points of the pair outside every segment (not expected: x ∩ y is open in
+  // its line; kept rather than lost).
+  for (const auto& [at, x] : singles)
+    if (std::none_of(merged.begin(), merged.end(), [&](const Interval& in) { return !(at < in.lo) && !(in.hi < at); }))
+      out.push_back({a, b, 0, {rounded(x)}, {}});
+  return out;
+}
+
+std::vector<ContactRegion> merge_points(const Entity& a, const Entity& b, const std::vector<const Piece*>& pieces) {
+  std::set<Vec, PointLess> points;
+  for (const Piece* piece : pieces) points.insert(piece->points.front());
+  std::vector<ContactRegion> out;
+  for (const Vec& x : points) out.push_back({a, b, 0, {rounded(x)}, {}});
+  return out;
+}
+
+// ------------------------------------------------------------ nesting
+
+// Whether x is strictly inside the closed surface made of `triangles`
+// (parity of the crossings of a ray from x, exact; a ray that meets an edge
+// or a vertex, or runs in a triangle's plane, is replaced by another).
+// false if x is on the surface.
+bool inside_surface(const Vec& x, const std::vector<std::array<Vec, 3>>& triangles) {
+  const auto orient = [](const Vec& p, const Vec& q, const Vec& r, const Vec& t) {
+    return sign(dot(cross(sub(q, p), sub(r, p)), sub(t, p)));
+  };
+  const auto same_signs = [](int s1, int s2, int s3) {
+    return (s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0);
+  };
+  for (int attempt = 1; attempt <= 64; ++attempt) {
+    const Vec dir{FT(1), FT(attempt) / FT(67), FT(attempt * attempt) / FT(4099)};
+    const Vec y = add(x, dir);
+    bool generic = true, in = false;
+    for (const auto& [a, b, c] : triangles) {
+      const Vec n = cross(sub(b, a), sub(c, a));
+      const int sx = sign(dot(n, sub(x, a)));
+      const int sd = sign(dot(n, dir));
+      if (sx == 0) {
+        const Vec z = add(x, n);
+        if (same_signs(orient(x, z, a, b), orient(x, z, b, c), orient(x, z, c, a))) return false;  // on the surface
+        if (sd == 0) generic = false;  // the ray runs in the triangle's plane
+        if (!generic) break;
+        continue;  // the ray leaves the plane at once, outside the triangle
+      }
+      const int s1 = orient(x, y, a, b), s2 = orient(x, y, b, c), s3 = orient(x, y, c, a);
+      if (!same_signs(s1, s2, s3)) continue;  // the line misses the triangle
+      if (s1 == 0 || s2 == 0 || s3 == 0) {
+        generic = false;  // the line meets the triangle's boundary
+        break;
+      }
+      // The line crosses the open triangle at x + s dir, s = -n.(x - a) / n.dir:
+      // ahead of x iff s > 0.
+      if (sx != sd) in = !in;
+    }
+    if (generic) return in;
+  }
+  throw GeometryComputationError("nesting test: no generic ray found");
+}
+
+}  // namespace
+
+IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
+                          const Eigen::Matrix4d& pose_b, const IntersectOptions& options, const EntityMask& mask_b) {
+  validate_rigid_pose(pose_b, "pose_b");
+  if (!(options.touch_tolerance >= 0) || !std::isfinite(options.touch_tolerance))
+    throw GeometryInputError("touch_tolerance must be finite and >= 0 (it is " +
+                             std::to_string(options.touch_tolerance) + ")");
+  const auto check_mask = [](const std::vector<bool>& mask, int count, const char* what) {
+    if (!mask.empty() && int(mask.size()) != count)
+      throw GeometryInputError(std::string("mask of B's ") + what + " has " + std::to_string(mask.size()) +
+                               " entries; B has " + std::to_string(count));
+  };
+  check_mask(mask_b.vertices, b.vertex_count(), "vertices");
+  check_mask(mask_b.edges, b.edge_count(), "edges");
+  check_mask(mask_b.faces, b.face_count(), "faces");
+
+  // B's vertices in A's frame, exactly: R x + t from the double entries.
+  std::vector<Vec> points_b;
+  for (int v = 0; v < b.vertex_count(); ++v) {
+    const Eigen::Vector3d& x = b.vertex(v);
+    Vec p;
+    for (int r = 0; r < 3; ++r)
+      p[std::size_t(r)] = FT(pose_b(r, 0)) * FT(x.x()) + FT(pose_b(r, 1)) * FT(x.y()) + FT(pose_b(r, 2)) * FT(x.z()) +
+                          FT(pose_b(r, 3));
+    points_b.push_back(p);
+  }
+  std::vector<Piece> pieces;
+  for (Piece& piece : atoms(b, points_b)) {
+    const auto& mask = piece.tag.kind == Kind::vertex ? mask_b.vertices
+                       : piece.tag.kind == Kind::edge ? mask_b.edges
+                                                      : mask_b.faces;
+    if (mask.empty() || mask[std::size_t(piece.tag.index)]) pieces.push_back(std::move(piece));
+  }
+
+  IntersectionSet out;
+  out.pieces = long(pieces.size());
+  Classifier classifier(index_a, options.touch_tolerance);
+  classifier.run(std::move(pieces));
+  out.plane_tests = classifier.plane_tests;
+  out.penetrating_b.assign(classifier.penetrating.begin(), classifier.penetrating.end());
+
+  std::map<std::pair<Entity, Entity>, std::vector<const Piece*>> groups;
+  for (const LeafPiece& leaf : classifier.leaves)
+    groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
+  for (const auto& [pair, group] : groups) {
+    int dim = 0;
+    for (const Piece* p : group) dim = std::max(dim, p->dim);
+    std::vector<ContactRegion> regions;
+    if (dim == 2) {
+      const auto& plane = a.exact_plane(pair.first.index);
+      const Vec normal_a{plane.a(), plane.b(), plane.c()};
+      regions = merge_polygons(pair.first, pair.second, group, normal_a);
+      const auto& plane_b = b.exact_plane(pair.second.index);
+      Vec normal_b;  // R n_b, exactly
+      for (int r = 0; r < 3; ++r)
+        normal_b[std::size_t(r)] = FT(pose_b(r, 0)) * plane_b.a() + FT(pose_b(r, 1)) * plane_b.b() + FT(pose_b(r, 2)) * plane_b.c();
+      if (!regions.empty() && sign(dot(normal_a, normal_b)) > 0) out.flush_faces.push_back(pair);
+    } else if (dim == 1) {
+      regions = merge_segments(pair.first, pair.second, group);
+    } else {
+      regions = merge_points(pair.first, pair.second, group);
+    }
+    for (ContactRegion& r : regions) out.regions.push_back(std::move(r));
+  }
+  std::stable_sort(out.regions.begin(), out.regions.end(), [](const ContactRegion& x, const ContactRegion& y) {
+    if (x.entity_a != y.entity_a) return x.entity_a < y.entity_a;
+    if (x.entity_b != y.entity_b) return x.entity_b < y.entity_b;
+    if (x.dimension != y.dimension) return x.dimension < y.dimension;
+    return std::lexicographical_compare(x.points.front().data(), x.points.front().data() + 3,
+                                        y.points.front().data(), y.points.front().data() + 3);
+  });
+
+  // Nested: A inside B with the boundaries apart (no piece of B reaches A).
+  if (out.regions.empty() && out.penetrating_b.empty()) {
+    std::vector<std::array<Vec, 3>> triangles;
+    for (const Triangle& t : b.triangles())
+      triangles.push_back({points_b[std::size_t(t.vertices[0])], points_b[std::size_t(t.vertices[1])],
+                           points_b[std::size_t(t.vertices[2])]});
+    const auto& v0 = a.exact_vertex(0);
+    out.a_inside_b = inside_surface({v0.x(), v0.y(), v0.z()}, triangles);
+  }
+  return out;
+}
+
+}  // namespace contactref::robust_geometry

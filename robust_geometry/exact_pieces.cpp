@@ -1,0 +1,155 @@
+#include "robust_geometry/exact_pieces.hpp"
+
+#include <CGAL/Interval_nt.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace contactref::robust_geometry::detail {
+
+Vec exact_point(const Eigen::Vector3d& p) { return {FT(p.x()), FT(p.y()), FT(p.z())}; }
+
+Eigen::Vector3d to_double(const Vec& p) {
+  return {CGAL::to_double(p[0]), CGAL::to_double(p[1]), CGAL::to_double(p[2])};
+}
+
+XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
+
+int side(const XPlane& plane, const Vec& x) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    const CGAL::Interval_nt<false> v = plane.n[0].approx() * x[0].approx() + plane.n[1].approx() * x[1].approx() +
+                                       plane.n[2].approx() * x[2].approx() + plane.d.approx();
+    if (v.inf() > 0) return 1;
+    if (v.sup() < 0) return -1;
+    if (v.inf() == 0 && v.sup() == 0) return 0;
+  }
+  const FT::ET v = CGAL::exact(plane.n[0]) * CGAL::exact(x[0]) + CGAL::exact(plane.n[1]) * CGAL::exact(x[1]) +
+                   CGAL::exact(plane.n[2]) * CGAL::exact(x[2]) + CGAL::exact(plane.d);
+  return static_cast<int>(CGAL::sign(v));
+}
+
+Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
+  const FT t = vp / (vp - vq);
+  return add(p, mul(t, sub(q, p)));
+}
+
+const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
+
+std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points) {
+  const auto point = [&](int v) -> const Vec& { return points[std::size_t(v)]; };
+  std::vector<Piece> out;
+  for (int v = 0; v < polyhedron.vertex_count(); ++v) out.push_back({{Kind::vertex, v}, 0, {point(v)}});
+  for (int e = 0; e < polyhedron.edge_count(); ++e) {
+    const auto& ends = polyhedron.edge(e).vertices;
+    out.push_back({{Kind::edge, e}, 1, {point(ends[0]), point(ends[1])}});
+  }
+  std::vector<std::array<int, 3>> diagonals;  // (face, a, b) with a < b
+  for (const Triangle& t : polyhedron.triangles()) {
+    out.push_back({{Kind::face, t.face}, 2, {point(t.vertices[0]), point(t.vertices[1]), point(t.vertices[2])}});
+    const auto& face = polyhedron.face(t.face);
+    const auto position = [&](int v) { return std::ptrdiff_t(std::find(face.begin(), face.end(), v) - face.begin()); };
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int a = t.vertices[i], b = t.vertices[(i + 1) % 3];
+      const std::ptrdiff_t gap = std::abs(position(a) - position(b));
+      if (gap == 1 || gap == std::ptrdiff_t(face.size()) - 1) continue;  // a polygon side: an edge
+      diagonals.push_back({t.face, std::min(a, b), std::max(a, b)});
+    }
+  }
+  std::sort(diagonals.begin(), diagonals.end());
+  diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
+  for (const auto& [f, a, b] : diagonals) out.push_back({{Kind::face, f}, 1, {point(a), point(b)}});
+  return out;
+}
+
+namespace {
+
+FT squared_distance(const Vec& a, const Vec& b) {
+  const Vec d = sub(a, b);
+  return dot(d, d);
+}
+
+}  // namespace
+
+Piece normalised(Piece piece) {
+  auto& pts = piece.points;
+  std::vector<Vec> distinct;
+  for (const Vec& p : pts)
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const Vec& q) { return is_zero(sub(p, q)); }))
+      distinct.push_back(p);
+  const bool flat = piece.dim == 2 && [&] {
+    for (std::size_t i = 2; i < distinct.size(); ++i)
+      if (!is_zero(cross(sub(distinct[1], distinct[0]), sub(distinct[i], distinct[0])))) return false;
+    return true;
+  }();
+  if (distinct.size() == 1) {
+    piece.dim = 0;
+    pts = std::move(distinct);
+  } else if ((piece.dim == 1 && distinct.size() > 2) || flat) {
+    std::size_t best_i = 0, best_j = 1;
+    FT best = squared_distance(distinct[0], distinct[1]);
+    for (std::size_t i = 0; i < distinct.size(); ++i)
+      for (std::size_t j = i + 1; j < distinct.size(); ++j)
+        if (const FT d = squared_distance(distinct[i], distinct[j]); d > best) {
+          best = d;
+          best_i = i;
+          best_j = j;
+        }
+    piece.dim = 1;
+    pts = {distinct[best_i], distinct[best_j]};
+  } else {
+    pts = std::move(distinct);
+  }
+  return piece;
+}
+
+void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>& signs,
+                 const std::vector<Vec>& on_points, std::vector<Piece>& above, std::vector<Piece>& on,
+                 std::vector<Piece>& below) {
+  const std::size_t n = piece.points.size();
+  const bool positive = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
+  const bool negative = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
+  if (!positive && !negative) {
+    on.push_back({piece.tag, piece.dim, on_points});
+    return;
+  }
+  if (!negative) {
+    above.push_back(piece);
+    return;
+  }
+  if (!positive) {
+    below.push_back(piece);
+    return;
+  }
+  // Corners strictly on both sides: the values (lazy exact) for the crossings.
+  std::vector<FT> values;
+  values.reserve(n);
+  for (const Vec& p : piece.points) values.push_back(value(plane, p));
+  if (piece.dim == 1) {
+    const Vec x = crossing(piece.points[0], piece.points[1], values[0], values[1]);
+    const std::size_t up = signs[0] > 0 ? 0 : 1;
+    above.push_back({piece.tag, 1, {piece.points[up], x}});
+    below.push_back({piece.tag, 1, {x, piece.points[1 - up]}});
+    on.push_back({piece.tag, 0, {x}});
+    return;
+  }
+  // A convex polygon (Sutherland-Hodgman); its on-part is a segment.
+  std::vector<Vec> a, b, o;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = (i + 1) % n;
+    if (signs[i] >= 0) a.push_back(piece.points[i]);
+    if (signs[i] <= 0) b.push_back(piece.points[i]);
+    if (signs[i] == 0) o.push_back(on_points[i]);
+    if (signs[i] * signs[j] < 0) {
+      const Vec x = crossing(piece.points[i], piece.points[j], values[i], values[j]);
+      a.push_back(x);
+      b.push_back(x);
+      o.push_back(x);
+    }
+  }
+  above.push_back({piece.tag, 2, std::move(a)});
+  below.push_back({piece.tag, 2, std::move(b)});
+  on.push_back({piece.tag, 1, std::move(o)});
+}
+
+}  // namespace contactref::robust_geometry::detail

@@ -1,0 +1,99 @@
+#pragma once
+// Internal to robust_geometry (includes CGAL's exact kernel): exact vectors
+// and planes, filtered plane-side signs, and the convex pieces of a B-rep's
+// boundary that the Brep-index (brep_index.cpp) and Intersect
+// (contact_regions.cpp) cut by planes (Bouma & Vanecek, Section 4.3,
+// SplitRegions).
+//
+// A piece is the closure of a relatively open convex set tagged with the B-rep
+// entity it belongs to: a point (dim 0), a segment (dim 1, two points) or a
+// convex polygon (dim 2, its corners in order). The boundary of a Polyhedron
+// is partitioned into convex atoms (atoms()): its vertices, its edges, and its
+// faces' open triangles and open diagonals (triangle sides that are not
+// polygon sides), all tagged with their face.
+#include <CGAL/Exact_predicates_exact_constructions_kernel.h>
+
+#include <array>
+#include <vector>
+
+#include "robust_geometry/polyhedron.hpp"
+
+namespace contactref::robust_geometry::detail {
+
+using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;
+using FT = Epeck::FT;
+using Vec = std::array<FT, 3>;
+
+inline Vec sub(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+inline Vec add(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+inline Vec mul(const FT& s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
+inline Vec neg(const Vec& a) { return {-a[0], -a[1], -a[2]}; }
+inline FT dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline Vec cross(const Vec& a, const Vec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+// The exact sign (-1, 0, 1). Plane-side tests are signs of n . x + d computed
+// with the exact number type, not through Epeck's Plane_3::has_on /
+// oriented_side, which trip a GCC 12 -Wmaybe-uninitialized false positive
+// inside CGAL in the sanitizer build (warnings are errors).
+inline int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
+inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
+Vec exact_point(const Eigen::Vector3d& p);
+Eigen::Vector3d to_double(const Vec& p);
+
+// The plane n . x + d = 0; "above" is n . x + d > 0.
+struct XPlane {
+  Vec n;
+  FT d;
+};
+inline FT value(const XPlane& plane, const Vec& x) { return dot(plane.n, x) + plane.d; }
+XPlane plane_through(const Vec& normal, const Vec& x);
+// sign(value(plane, x)), filtered: interval arithmetic on Epeck's
+// approximations first, exact rationals only where the interval holds 0.
+int side(const XPlane& plane, const Vec& x);
+// The point where segment [p, q] meets the plane, given the plane's values vp
+// and vq at p and q (of opposite signs).
+Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq);
+
+enum class Kind { vertex = 0, edge = 1, face = 2 };
+const char* kind_name(Kind kind);
+struct Tag {
+  Kind kind;
+  int index;
+  friend bool operator==(const Tag&, const Tag&) = default;
+  friend bool operator<(const Tag& a, const Tag& b) {
+    return a.kind != b.kind ? int(a.kind) < int(b.kind) : a.index < b.index;
+  }
+};
+
+struct Piece {
+  Tag tag;
+  int dim;
+  std::vector<Vec> points;
+};
+
+// The convex atoms of the boundary of `polyhedron` (see above), with each
+// vertex mapped through `points` (the polyhedron's vertices, exact, possibly
+// moved rigidly).
+std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points);
+
+// SplitRegions for one piece: appends to above / on / below the parts of the
+// piece (relatively open, held as closures) on each side of `plane`, given the
+// side of each of its corners (signs[i] in {-1, 0, 1}). A corner with sign 0
+// appears in the on-part as on_points[i] (the corner itself when the signs are
+// exact; its projection onto the plane under a tolerance); crossings are
+// constructed exactly. With corners strictly on both sides the piece is split;
+// otherwise it goes whole to one side, or, all signs 0, to `on` with
+// on_points as its corners.
+void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>& signs,
+                 const std::vector<Vec>& on_points, std::vector<Piece>& above, std::vector<Piece>& on,
+                 std::vector<Piece>& below);
+
+// An on-part whose corners were projected onto a plane under a tolerance can
+// have coinciding points (a sliver collapses) or points off the line it should
+// lie on (by up to the tolerance). Returns the piece with repeated points
+// removed and, where its points no longer span its dimension, reduced to the
+// point or the farthest pair of points (exact). Exact signs need none of this.
+Piece normalised(Piece piece);
+
+}  // namespace contactref::robust_geometry::detail
