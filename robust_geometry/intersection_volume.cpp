@@ -357,7 +357,7 @@ IntersectionMoments MomentAccumulator::finish(bool solids_meet, bool rational_on
     result.boundary_triangles = 0;
     return result;
   }
-  finish_shape(result);
+  fill_principal_shape(result);
   return result;
 }
 
@@ -617,8 +617,9 @@ bool MomentAccumulator::finish_certified(IntersectionMoments& result) const {
   return true;
 }
 
-// Eqs. 17-20 from the eigen-decomposition of the rounded C (double).
-void MomentAccumulator::finish_shape(IntersectionMoments& result) {
+}  // namespace detail
+
+void fill_principal_shape(IntersectionMoments& result) {
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(result.covariance);
   if (eigen.info() != Eigen::Success) {
     throw std::runtime_error("intersection moments: the eigen-decomposition of the second moment failed");
@@ -642,6 +643,8 @@ void MomentAccumulator::finish_shape(IntersectionMoments& result) {
     result.ellipsoid_semi_axes(k) = std::sqrt(5.0 * ck / result.volume);  // constant 1/5
   }
 }
+
+namespace detail {
 
 namespace {
 

@@ -196,6 +196,15 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
 IntersectionMoments intersection_moments_nef(const TriangleSolid& a, const TriangleSolid& b,
                                              const Eigen::Matrix4d& pose_b);
 
+// Eqs. 17-20 from result.covariance and result.volume (> 0): the principal
+// axes (eigenvectors of C in double, ordered by increasing C_i, the first two
+// with their largest component positive, the third their cross product; the
+// sign is ambiguous where two components are equal in magnitude), the
+// principal covariances and moments, the cuboid and ellipsoid dimensions.
+// For every producer of IntersectionMoments (exact or fast paths).
+// std::runtime_error if the eigen-decomposition fails.
+void fill_principal_shape(IntersectionMoments& result);
+
 // Throws std::invalid_argument naming `name` and the offending element unless
 // `solid` is valid input for the functions above (see "Errors").
 void validate_triangle_solid(const TriangleSolid& solid, const std::string& name);

@@ -89,7 +89,6 @@ class MomentAccumulator {
   // false where the certified bound leaves a rounding undecided.
   bool finish_certified(IntersectionMoments& result) const;
   void finish_rational(IntersectionMoments& result) const;
-  static void finish_shape(IntersectionMoments& result);
 
   std::vector<Triangle> boundary_;
   std::array<std::vector<Triangle>, 3> gradient_;  // by GradientPart

@@ -20,73 +20,13 @@
 #include <sstream>
 
 #include "tests/kit/errors.hpp"  // contains
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Vector3d;
-
-const std::filesystem::path kPolyhedra = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/polyhedra";
-
-// A convex polyhedron from its vertices and faces, each face's vertices
-// reordered if needed to run counter-clockwise seen from outside (tested
-// against the centroid of the vertices).
-Polyhedron convex(const std::vector<Vector3d>& vertices, std::vector<std::vector<int>> faces, const std::string& name) {
-  Vector3d centre = Vector3d::Zero();
-  for (const Vector3d& v : vertices) centre += v / double(vertices.size());
-  for (auto& f : faces) {
-    const Vector3d& a = vertices[std::size_t(f[0])];
-    const Vector3d n = (vertices[std::size_t(f[1])] - a).cross(vertices[std::size_t(f[2])] - a);
-    if (n.dot(a - centre) < 0) std::reverse(f.begin(), f.end());
-  }
-  return Polyhedron(PolygonSoup{vertices, faces, name, {}, {}});
-}
-
-Polyhedron box(const Vector3d& lo, const Vector3d& hi) {
-  std::vector<Vector3d> v;
-  for (int k = 0; k < 2; ++k)
-    for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 2; ++i) v.emplace_back(i ? hi.x() : lo.x(), j ? hi.y() : lo.y(), k ? hi.z() : lo.z());
-  return convex(v, {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}, "box");
-}
-
-Polyhedron tetrahedron(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& d) {
-  return convex({a, b, c, d}, {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}}, "tetrahedron");
-}
-
-// The octahedron with vertices at distance r on the axes, its lowest vertex at
-// `bottom`.
-Polyhedron octahedron(const Vector3d& bottom, double r) {
-  const Vector3d c = bottom + Vector3d(0, 0, r);
-  return convex({c + Vector3d(r, 0, 0), c - Vector3d(r, 0, 0), c + Vector3d(0, r, 0), c - Vector3d(0, r, 0),
-                 c + Vector3d(0, 0, r), c - Vector3d(0, 0, r)},
-                {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}}, "octahedron");
-}
-
-Eigen::Matrix4d translation(const Vector3d& t) {
-  Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();
-  pose.topRightCorner<3, 1>() = t;
-  return pose;
-}
-
-// Entities named by geometry (in the polyhedron's own frame).
-Entity vertex_at(const Polyhedron& p, const Vector3d& x) {
-  for (int v = 0; v < p.vertex_count(); ++v)
-    if (p.vertex(v) == x) return {EntityKind::vertex, v};
-  ADD_FAILURE() << "no vertex at " << x.transpose();
-  return {};
-}
-Entity edge_at(const Polyhedron& p, const Vector3d& x, const Vector3d& y) {
-  const int e = p.find_edge(vertex_at(p, x).index, vertex_at(p, y).index);
-  if (e < 0) ADD_FAILURE() << "no edge " << x.transpose() << " - " << y.transpose();
-  return {EntityKind::edge, e};
-}
-Entity face_facing(const Polyhedron& p, const Vector3d& normal) {
-  for (int f = 0; f < p.face_count(); ++f)
-    if (p.plane(f).normal.dot(normal.normalized()) > 1 - 1e-12) return {EntityKind::face, f};
-  ADD_FAILURE() << "no face with normal " << normal.transpose();
-  return {};
-}
+using namespace test_solids;
 
 // The message of the GeometryInputError f throws, or "no error".
 template <class F>

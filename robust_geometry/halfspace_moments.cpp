@@ -1,0 +1,259 @@
+// A closed triangle mesh ∩ a half-space in double (Bouchard et al. Eqs.
+// 14-20); the derivation is in halfspace_moments.hpp.
+#include "robust_geometry/halfspace_moments.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "robust_geometry/errors.hpp"
+
+namespace contactref::robust_geometry {
+namespace {
+
+using Eigen::Vector3d;
+
+[[noreturn]] void bad_input(const std::string& what) {
+  throw GeometryInputError("halfspace_intersection_moments: " + what);
+}
+
+std::string format(const Vector3d& p) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "(" << p.x() << ", " << p.y() << ", " << p.z() << ")";
+  return out.str();
+}
+
+// Sums over clipped pieces (coordinates y relative to o), per piece p0 p1 p2
+// with s = p0 + p1 + p2 and 2N = (p1 - p0) × (p2 - p0):
+//   D = p0 · 2N (= p0 · (p1 × p2), better conditioned for small pieces),
+//   first += D s,  second += D (Σ p_i p_i^T + s s^T) (xx yy zz xy xz yz),
+//   area += 2N,  moment += s × 2N.
+// Scaled once at the end: V = Σ D / 6, ∫ y = Σ D s / 24, ∫ y y^T = Σ / 120,
+// ∫ n dA = Σ 2N / 2, ∫ y × n dA = Σ s × 2N / 6.
+struct Sums {
+  double volume = 0;
+  double volume_abs = 0;  // Σ |D|: the scale of volume's rounding error
+  Vector3d first = Vector3d::Zero();
+  Vector6d second = Vector6d::Zero();
+  Vector3d area = Vector3d::Zero();
+  Vector3d moment = Vector3d::Zero();
+
+  void add_gradient(const Vector3d& p0, const Vector3d& p1, const Vector3d& p2) {
+    const Vector3d n2 = (p1 - p0).cross(p2 - p0);
+    area += n2;
+    moment += (p0 + p1 + p2).cross(n2);
+  }
+
+  void add_piece(const Vector3d& p0, const Vector3d& p1, const Vector3d& p2) {
+    const Vector3d n2 = (p1 - p0).cross(p2 - p0);
+    const Vector3d s = p0 + p1 + p2;
+    const double d = p0.dot(n2);
+    volume += d;
+    volume_abs += std::abs(d);
+    first += d * s;
+    const auto pp = [&](Eigen::Index i, Eigen::Index j) {
+      return p0(i) * p0(j) + p1(i) * p1(j) + p2(i) * p2(j) + s(i) * s(j);
+    };
+    second += d * (Vector6d() << pp(0, 0), pp(1, 1), pp(2, 2), pp(0, 1), pp(0, 2), pp(1, 2)).finished();
+    area += n2;
+    moment += s.cross(n2);
+  }
+
+  void add(const Sums& o) {
+    volume += o.volume;
+    volume_abs += o.volume_abs;
+    first += o.first;
+    second += o.second;
+    area += o.area;
+    moment += o.moment;
+  }
+};
+
+// The point where edge (in, out) crosses the plane, computed from the inside
+// vertex so that both triangles of the edge get the same point.
+inline Vector3d cut(const Vector3d& y_in, double s_in, const Vector3d& y_out, double s_out) {
+  const double t = s_in / (s_in - s_out);  // s_in <= 0 < s_out: t in [0, 1)
+  return y_in + t * (y_out - y_in);
+}
+
+// The gradient of a group of triangles (sums of 2N and s × 2N in y), as
+// (∫ x × n dA ; ∫ n dA) in A's frame: only the components exact arithmetic
+// allows (linear along u, angular about o orthogonal to u), see the header.
+Vector6d group_gradient(const Sums& sums, const Vector3d& u, const Vector3d& o) {
+  const Vector3d linear = u.dot(sums.area / 2) * u;
+  const Vector3d angular_o = sums.moment / 6;
+  Vector6d g;
+  g.head<3>() = angular_o - u.dot(angular_o) * u + o.cross(linear);
+  g.tail<3>() = linear;
+  return g;
+}
+
+// Pairwise summation of the pieces: blocks of kBlock pieces summed naively,
+// the blocks' sums combined by a binary counter (error ~ (kBlock + log2
+// blocks) eps instead of pieces eps; measured on the 197k-triangle bumpy
+// cube: the volume's error vs the exact path drops from 1.5e-15 to ~3e-16,
+// the cap area's from 3e-14 to ~4e-16).
+constexpr int kBlock = 16;
+
+class PairwiseSums {
+ public:
+  void add(const Sums& block) {
+    Sums carry = block;
+    std::size_t level = 0;
+    while (level < occupied_.size() && occupied_[level]) {
+      carry.add(partial_[level]);
+      occupied_[level] = false;
+      ++level;
+    }
+    if (level == occupied_.size()) {
+      partial_.emplace_back();
+      occupied_.push_back(false);
+    }
+    partial_[level] = carry;
+    occupied_[level] = true;
+  }
+  Sums total() const {
+    Sums sum;
+    for (std::size_t level = 0; level < partial_.size(); ++level)
+      if (occupied_[level]) sum.add(partial_[level]);
+    return sum;
+  }
+
+ private:
+  std::vector<Sums> partial_;  // partial_[k]: the sum of 2^k blocks
+  std::vector<bool> occupied_;
+};
+
+// A clearly negative volume: far above the rounding of Σ D (~1e-13 Σ |D|).
+constexpr double kNegativeVolume = 1e-9;
+
+}  // namespace
+
+IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h) {
+  const Vector3d& n = h.normal;
+  if (!n.allFinite()) bad_input("HalfSpace::normal has a non-finite component " + format(n));
+  const double n_norm = n.stableNorm();  // no overflow or underflow of |n|^2
+  if (!(n_norm > 0)) bad_input("HalfSpace::normal is zero");
+  if (!std::isfinite(h.offset)) bad_input("HalfSpace::offset is not finite (" + std::to_string(h.offset) + ")");
+  if (a.triangles.empty()) bad_input("solid A: the mesh has no triangles");
+  const Vector3d u = n / n_norm;
+
+  // Pass over the vertices: finite, bounding box, s_i = n · x_i - d.
+  const std::size_t vertex_count = a.vertices.size();
+  std::vector<double> s(vertex_count);
+  Vector3d lo = Vector3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    const Vector3d& x = a.vertices[v];
+    if (!x.allFinite()) bad_input("solid A: vertex " + std::to_string(v) + " has a non-finite coordinate " + format(x));
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+    s[v] = n.dot(x) - h.offset;
+  }
+  // o: the bounding box's centre projected onto the plane.
+  const Vector3d centre = (lo + hi) / 2;
+  const Vector3d o = centre - (u.dot(centre) - h.offset / n_norm) * u;
+
+  PairwiseSums pairwise;
+  Sums block, touching, flush;
+  int in_block = 0;
+  double s_min = std::numeric_limits<double>::infinity(), s_max = -s_min;
+  std::size_t pieces = 0;
+  const auto piece = [&](const Vector3d& p0, const Vector3d& p1, const Vector3d& p2) {
+    block.add_piece(p0, p1, p2);
+    ++pieces;
+    if (++in_block == kBlock) {
+      pairwise.add(block);
+      block = Sums();
+      in_block = 0;
+    }
+  };
+  for (std::size_t t = 0; t < a.triangles.size(); ++t) {
+    const std::array<int, 3>& tri = a.triangles[t];
+    std::array<std::size_t, 3> idx{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      idx[k] = static_cast<std::size_t>(tri[k]);
+      if (tri[k] < 0 || idx[k] >= vertex_count) {
+        bad_input("solid A: triangle " + std::to_string(t) + " has vertex index " + std::to_string(tri[k]) +
+                  " out of range [0, " + std::to_string(vertex_count) + ")");
+      }
+    }
+    const std::array<double, 3> st{s[idx[0]], s[idx[1]], s[idx[2]]};
+    s_min = std::min({s_min, st[0], st[1], st[2]});
+    s_max = std::max({s_max, st[0], st[1], st[2]});
+    const int inside = int(st[0] <= 0) + int(st[1] <= 0) + int(st[2] <= 0);
+    if (inside == 0) continue;
+    const auto y = [&](std::size_t k) -> Vector3d { return a.vertices[idx[k]] - o; };
+    if (inside == 3) {
+      if (st[0] == 0 && st[1] == 0 && st[2] == 0) {  // in the plane: touching or flush
+        const Vector3d y0 = y(0), y1 = y(1), y2 = y(2);
+        const Vector3d n2 = (y1 - y0).cross(y2 - y0);
+        (n2.dot(u) < 0 ? touching : flush).add_gradient(y0, y1, y2);
+      } else {
+        piece(y(0), y(1), y(2));
+      }
+      continue;
+    }
+    // Rotate (keeping the orientation) so that vertex 0 is the odd one out:
+    // the only one inside (inside == 1) or the only one outside (inside == 2).
+    const bool odd_inside = inside == 1;
+    std::size_t k0 = 0;
+    while ((st[k0] <= 0) != odd_inside) ++k0;
+    const std::size_t k1 = (k0 + 1) % 3, k2 = (k0 + 2) % 3;
+    const Vector3d y0 = y(k0), y1 = y(k1), y2 = y(k2);
+    if (odd_inside) {
+      piece(y0, cut(y0, st[k0], y1, st[k1]), cut(y0, st[k0], y2, st[k2]));
+    } else {  // y1, y2 inside: the quad y1 y2 c20 c01
+      const Vector3d c20 = cut(y2, st[k2], y0, st[k0]), c01 = cut(y1, st[k1], y0, st[k0]);
+      piece(y1, y2, c20);
+      piece(y1, c20, c01);
+    }
+  }
+  pairwise.add(block);
+  const Sums total = pairwise.total();
+
+  IntersectionMoments result;
+  if (s_min > 0) return result;  // kDisjoint
+  if (total.volume < -kNegativeVolume * total.volume_abs) {
+    bad_input("solid A: the clipped volume is negative (" + std::to_string(total.volume / 6) +
+              "): the mesh is not outward oriented (see validate_triangle_solid)");
+  }
+  // Gradient parts (header): interior = -S - flush, touching = -P_touching,
+  // flush = +P_flush, gradient = -S - (P_touching + P_flush) / 2. All zero
+  // when every vertex is strictly inside (no cap).
+  if (s_max >= 0) {
+    const Vector6d g_s = group_gradient(total, u, o), g_t = group_gradient(touching, u, o),
+                   g_f = group_gradient(flush, u, o);
+    result.gradient_interior = -g_s - g_f;
+    result.gradient_touching = -g_t;
+    result.gradient_flush = g_f;
+    result.gradient = -g_s - (g_t + g_f) / 2;
+  }
+  const double volume = total.volume / 6;  // Eq. 14
+  if (!(s_min < 0 && volume > 0)) {
+    result.kind = IntersectionKind::kTouching;
+    return result;
+  }
+  result.kind = IntersectionKind::kOverlapping;
+  result.boundary_triangles = pieces;
+  result.volume = volume;
+  const Vector3d first = total.first / 24;  // ∫ y
+  const Vector3d c_o = first / volume;      // Eq. 15, relative to o
+  result.centroid = o + c_o;
+  const Vector6d sec = total.second / 120;  // ∫ y y^T
+  Eigen::Matrix3d yy;
+  yy << sec(0), sec(3), sec(4), sec(3), sec(1), sec(5), sec(4), sec(5), sec(2);
+  const Eigen::Matrix3d C = yy - first * c_o.transpose();  // ∫ (y - c)(y - c)^T = ∫ y y^T - V c c^T
+  result.covariance = (C + C.transpose()) / 2;
+  result.second_moment = result.covariance.trace() * Eigen::Matrix3d::Identity() - result.covariance;  // Eq. 16
+  fill_principal_shape(result);
+  return result;
+}
+
+}  // namespace contactref::robust_geometry

@@ -1,0 +1,175 @@
+// Contact analysis (Bouma & Vanecek, Section 3: Definitions 1-2, Eqs. 3-4;
+// contact normals by Conditions 6-8). The independent checks are the paper's
+// own statements about its figures, on configurations built to match them, and
+// normals worked out by hand:
+//   - Fig. 4 at time t: a block resting on another has nine regions, "only
+//     the 2D face-on-face region is needed";
+//   - Fig. 4 at the collision: a block meeting a protrusion (here a ramp
+//     rising from the floor) adds an edge-on-edge region on the reflex edge at
+//     the ramp's foot, and "both are needed", the 1D one with the two normals
+//     of the reflex edge's faces (Fig. 7a);
+//   - Fig. 8: a block sliding across a two-finger support; when its bottom
+//     edge reaches a finger, the new collinear edge-on-edge region gets a
+//     separating normal with n . v < 0 (the spurious collision of Fig. 8c)
+//     without temporal coherence, and keeps the bottom-face normal (n . v = 0)
+//     with it (Eq. 7);
+//   - Eq. 6: a persisting region keeps its previous normals even when they
+//     are not the local ones;
+//   - normals by hand: e_a x e_b for crossing edges; the bisecting direction
+//     of the separating cone for a vertex on a cube's corner.
+#include "robust_geometry/contact_analysis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/robust_geometry/test_solids.hpp"
+
+namespace contactref::robust_geometry {
+namespace {
+
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+using namespace test_solids;
+
+Vector6d velocity(const Vector3d& v) {
+  Vector6d out;
+  out << 0, 0, 0, v;
+  return out;
+}
+
+TEST(ContactAnalysis, Fig4ABlockRestingOnAnotherNeedsOnlyTheFaceRegion) {
+  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const BrepIndex index = build_brep_index(cube);
+  const Eigen::Matrix4d pose = translation({0.5, 0.5, 1});
+  const ContactAnalysis analysis = find_contacts(cube, index, cube, pose, velocity({1, 0.5, 0}));
+  EXPECT_EQ(analysis.intersection.regions.size(), std::size_t(9));
+  ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
+  const Contact& c = analysis.contacts.front();
+  EXPECT_EQ(c.region.dimension, 2);
+  EXPECT_EQ(c.rule, NormalRule::face);
+  ASSERT_EQ(c.normals.size(), std::size_t(1));
+  EXPECT_EQ(c.normals.front(), Vector3d(0, 0, 1));
+}
+
+// The floor z = 0 with a ramp rising at 45 degrees from the line x = 2 (a
+// reflex edge at its foot); the block [1, 2] x [1/4, 3/4] x [0, 1] on the
+// floor with its front-bottom edge on that reflex edge.
+TEST(ContactAnalysis, Fig4AtTheCollisionTheEdgeRegionOnTheReflexEdgeIsNeededToo) {
+  const Polyhedron ground =
+      prism_xz({{0, -1}, {3, -1}, {3, 0.5}, {2.5, 0.5}, {2, 0}, {0, 0}}, 0, 1, "floor with a ramp");
+  const BrepIndex index = build_brep_index(ground);
+  const Polyhedron block = box({1, 0.25, 0}, {2, 0.75, 1});
+  const ContactAnalysis analysis =
+      find_contacts(ground, index, block, Eigen::Matrix4d::Identity(), velocity({1, 0, 0}));
+  EXPECT_FALSE(analysis.intersection.penetrating());
+  // I: the face region; the block's back and side bottom edges on the floor
+  // and its front-bottom edge on the reflex edge; its four bottom vertices.
+  EXPECT_EQ(analysis.intersection.regions.size(), std::size_t(9));
+  ASSERT_EQ(analysis.contacts.size(), std::size_t(2));
+  const Contact& face = analysis.contacts[0].region.dimension == 2 ? analysis.contacts[0] : analysis.contacts[1];
+  const Contact& edge = analysis.contacts[0].region.dimension == 2 ? analysis.contacts[1] : analysis.contacts[0];
+  EXPECT_EQ(face.normals, std::vector<Vector3d>{Vector3d(0, 0, 1)});
+  EXPECT_EQ(edge.region.dimension, 1);
+  EXPECT_EQ(edge.region.entity_a.kind, EntityKind::edge);
+  EXPECT_EQ(edge.rule, NormalRule::reflex_edge);
+  ASSERT_EQ(edge.normals.size(), std::size_t(2));
+  const Vector3d ramp = Vector3d(-1, 0, 1).normalized();
+  const bool floor_then_ramp = (edge.normals[0] - Vector3d(0, 0, 1)).norm() < 1e-15;
+  EXPECT_LT((edge.normals[floor_then_ramp ? 0 : 1] - Vector3d(0, 0, 1)).norm(), 1e-15);
+  EXPECT_LT((edge.normals[floor_then_ramp ? 1 : 0] - ramp).norm(), 1e-15);
+}
+
+// Fig. 8: two fingers (ridges with top edges at x = 1 and x = 3, z = 1) and a
+// block [x0, x0 + 5/2] x [1/4, 3/4] x [1, 3/2] sliding left (v = -x).
+class TwoFingerSupport : public ::testing::Test {
+ protected:
+  Polyhedron fingers = prism_xz({{0, 0}, {4, 0}, {4, 0.2}, {3.5, 0.2}, {3, 1}, {2.5, 0.2}, {1.5, 0.2}, {1, 1},
+                                 {0.5, 0.2}, {0, 0.2}},
+                                0, 1, "two fingers");
+  BrepIndex index = build_brep_index(fingers);
+  Polyhedron block = box({0, 0.25, 0}, {2.5, 0.75, 0.5});
+  Vector6d sliding = velocity({-1, 0, 0});
+  Eigen::Matrix4d at(double x0) const { return translation({x0, 0, 1}); }
+};
+
+TEST_F(TwoFingerSupport, Fig8TemporalCoherenceAvoidsTheSpuriousCollision) {
+  // t - dt: the block lies across both fingers: two edge-on-face regions with
+  // the bottom face's normal.
+  const ContactAnalysis before = find_contacts(fingers, index, block, at(0.75), sliding);
+  ASSERT_EQ(before.contacts.size(), std::size_t(2));
+  for (const Contact& c : before.contacts) {
+    EXPECT_EQ(c.region.dimension, 1);
+    EXPECT_EQ(c.region.entity_b, face_facing(block, {0, 0, -1}));
+    EXPECT_EQ(c.normals, std::vector<Vector3d>{Vector3d(0, 0, 1)});
+  }
+  // t: the block's left bottom edge has reached the left finger's edge.
+  const ContactAnalysis fresh = find_contacts(fingers, index, block, at(1), sliding);
+  ASSERT_EQ(fresh.contacts.size(), std::size_t(2));
+  const auto on_left_finger = [](const ContactAnalysis& a) -> const Contact& {
+    return a.contacts[0].region.points.front().x() < 2 ? a.contacts[0] : a.contacts[1];
+  };
+  const Contact& local = on_left_finger(fresh);
+  EXPECT_EQ(local.region.entity_b.kind, EntityKind::edge);  // collinear edge-on-edge
+  EXPECT_EQ(local.rule, NormalRule::separating);
+  ASSERT_EQ(local.normals.size(), std::size_t(1));
+  EXPECT_LT(local.normals.front().dot(sliding.tail<3>()), -0.1) << "the local normal opposes the sliding";
+  // The bisector by hand: between +z and the finger's right flank normal
+  // (0.8, 0, 0.5)/|.|, the two extreme separating directions.
+  const Vector3d expected = (Vector3d(0, 0, 1) + Vector3d(0.8, 0, 0.5).normalized()).normalized();
+  EXPECT_LT((local.normals.front() - expected).norm(), 1e-15);
+
+  const ContactAnalysis coherent = find_contacts(fingers, index, block, at(1), sliding, before.contacts);
+  const Contact& kept = on_left_finger(coherent);
+  EXPECT_EQ(kept.rule, NormalRule::shrinking);
+  EXPECT_EQ(kept.normals, std::vector<Vector3d>{Vector3d(0, 0, 1)});
+  EXPECT_EQ(kept.normals.front().dot(sliding.tail<3>()), 0.0);
+}
+
+TEST_F(TwoFingerSupport, Eq6APersistingRegionKeepsItsPreviousNormals) {
+  const ContactAnalysis first = find_contacts(fingers, index, block, at(0.75), sliding);
+  std::vector<Contact> previous = first.contacts;
+  for (Contact& c : previous) c.normals = {Vector3d(0, 0.6, 0.8)};
+  const ContactAnalysis next = find_contacts(fingers, index, block, at(0.7), sliding, previous);
+  ASSERT_EQ(next.contacts.size(), std::size_t(2));
+  for (const Contact& c : next.contacts) {
+    EXPECT_EQ(c.rule, NormalRule::persisting);
+    EXPECT_EQ(c.normals, std::vector<Vector3d>{Vector3d(0, 0.6, 0.8)});
+  }
+}
+
+// The crossing edges of contact_regions_test: e_a = x, e_b = (0, 1, -1):
+// e_a x e_b = (0, 1, 1), from the cube toward B.
+TEST(ContactAnalysis, CrossingEdgesGetTheCrossProductNormal) {
+  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const BrepIndex index = build_brep_index(cube);
+  const Polyhedron b =
+      tetrahedron({0.5, 0.5, 1.5}, {0.5, 1.5, 0.5}, {0.25, 1.5, 1.5}, {0.75, 1.5, 1.5});
+  const ContactAnalysis analysis =
+      find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, {{}, false, 0});
+  ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
+  EXPECT_EQ(analysis.contacts[0].rule, NormalRule::edge_cross);
+  EXPECT_LT((analysis.contacts[0].normals.front() - Vector3d(0, 1, 1).normalized()).norm(), 1e-15);
+}
+
+// An octahedron's lowest vertex on the cube's corner (1, 1, 1): the separating
+// directions are the cone {0 <= d_x <= d_z, 0 <= d_y <= d_z} (the cube's
+// normal cone, the positive octant, within the octahedron's inward normal
+// cone |d_x|, |d_y| <= d_z), with extreme rays z, x + z, y + z and x + y + z.
+TEST(ContactAnalysis, VertexOnVertexGetsTheBisectorOfTheSeparatingCone) {
+  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const BrepIndex index = build_brep_index(cube);
+  const Polyhedron b = octahedron({1, 1, 1}, 0.25);
+  const ContactAnalysis analysis =
+      find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, {{}, false, 0});
+  ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
+  const Contact& c = analysis.contacts[0];
+  EXPECT_EQ(c.rule, NormalRule::separating);
+  const Vector3d expected = (Vector3d(0, 0, 1) + Vector3d(1, 0, 1).normalized() + Vector3d(0, 1, 1).normalized() +
+                             Vector3d(1, 1, 1).normalized())
+                                .normalized();
+  EXPECT_LT((c.normals.front() - expected).norm(), 1e-15);
+}
+
+}  // namespace
+}  // namespace contactref::robust_geometry
