@@ -410,4 +410,46 @@ TEST(CliGeometry, BrepIndexOfTheTetrahedronHas14InternalNodes) {
   EXPECT_EQ(run_all("geometry brep-index missing.off").exit_code, 2);
 }
 
+// Bouma & Vanecek Fig. 4 at time t: a unit cube resting on another, shifted by
+// (1/2, 1/2): nine regions in I, one needed (the face-on-face square, normal
+// +z); the previous output fed back persists (Eq. 6); bad input exits 2.
+TEST(CliGeometry, ContactsOfABlockRestingOnAnotherKeepTheFaceRegion) {
+  const std::string cubes = "geometry contacts " + polyhedron("cube.off") + " " + polyhedron("cube.off");
+  const CliRun r = run(cubes + " --pose-b 0.5,0.5,1,0,0,0 --velocity-b 0,0,0,1,0,0 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto document = nlohmann::json::parse(r.output);
+  EXPECT_EQ(document["penetrating"], false);
+  EXPECT_EQ(document["intersection_regions"], 9);
+  ASSERT_EQ(document["regions"].size(), 1u);
+  const auto& region = document["regions"][0];
+  EXPECT_EQ(region["dimension"], 2);
+  EXPECT_EQ(region["entity_a"]["kind"], "face");
+  EXPECT_EQ(region["normal"], nlohmann::json::parse("[0.0, 0.0, 1.0]"));
+  EXPECT_EQ(region["points"], nlohmann::json::parse("[[0.5,0.5,1.0],[1.0,0.5,1.0],[1.0,1.0,1.0],[0.5,1.0,1.0]]"));
+  EXPECT_EQ(region["normal_rule"], "face");
+  EXPECT_EQ(document["classified_b"]["faces"], 5);  // the face x = 0 of B moves away: culled
+
+  const CliRun all = run(cubes + " --pose-b 0.5,0.5,1,0,0,0 --all --json", false);
+  ASSERT_EQ(all.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(all.output)["regions"].size(), 9u);
+
+  const auto previous = std::filesystem::temp_directory_path() / "contactref_cli_previous_contacts.json";
+  std::ofstream(previous) << r.output;
+  const CliRun next = run(cubes + " --pose-b 0.6,0.5,1,0,0,0 --previous '" + previous.string() + "' --json", false);
+  ASSERT_EQ(next.exit_code, 0) << next.output;
+  EXPECT_EQ(nlohmann::json::parse(next.output)["regions"][0]["normal_rule"], "persisting");
+  std::ofstream(previous) << "{\"regions\": [{\"entity_a\": 3}]}";
+  const CliRun bad_previous = run_all(cubes + " --previous '" + previous.string() + "'");
+  EXPECT_EQ(bad_previous.exit_code, 2);
+  EXPECT_TRUE(contains(bad_previous.all, "regions[0].entity_a: expected")) << bad_previous.all;
+  std::filesystem::remove(previous);
+
+  const CliRun bad_velocity = run_all(cubes + " --velocity-b 1,2,3");
+  EXPECT_EQ(bad_velocity.exit_code, 2);
+  EXPECT_TRUE(contains(bad_velocity.all, "--velocity-b: expected 6")) << bad_velocity.all;
+  const CliRun bad_tolerance = run_all(cubes + " --touch-tolerance -1");
+  EXPECT_EQ(bad_tolerance.exit_code, 2);
+  EXPECT_TRUE(contains(bad_tolerance.all, "touch_tolerance must be finite and >= 0")) << bad_tolerance.all;
+}
+
 }  // namespace

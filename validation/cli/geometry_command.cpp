@@ -1,6 +1,7 @@
 // `contactref geometry brep-index FILE [--balance] [--json]`: the Brep-index
 // (Bouma & Vanecek 4.2, Fig. 10; robust_geometry/brep_index.hpp) of a
 // polyhedron and its statistics: internal nodes, max and mean depth, leaves.
+// `contactref geometry contacts ...`: see geometry_contacts.hpp.
 // `contactref geometry intersect A B [--pose-b tx,ty,tz,rx,ry,rz] [--json]`:
 // the exact intersection of two polyhedra (OFF or OBJ, validated by
 // robust_geometry/polyhedron.hpp) with B placed by a translation and a
@@ -15,11 +16,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "reference/spatial/pose.hpp"
-#include "reference/spatial/so3.hpp"
 #include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
+#include "validation/cli/geometry_contacts.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
@@ -72,12 +72,7 @@ rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
 
 int run_intersect(const IntersectOptions& options) {
   const rg::Polyhedron a = rg::read_polyhedron(options.a), b = rg::read_polyhedron(options.b);
-  Mat4<double> pose_b = Mat4<double>::Identity();
-  if (!options.pose_b.empty()) {
-    const std::vector<double> p = parse_number_list(options.pose_b, "--pose-b", "tx,ty,tz,rx,ry,rz", 6);
-    pose_b = spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(p[3], p[4], p[5])),
-                                        Vec3<double>(p[0], p[1], p[2]));
-  }
+  const Eigen::Matrix4d pose_b = options.pose_b.empty() ? Eigen::Matrix4d::Identity() : parse_pose(options.pose_b, "--pose-b");
   rg::IntersectionOptions intersection_options;
   intersection_options.assume_valid_solids = true;  // read_polyhedron has validated both exactly
   const rg::IntersectionMoments m =
@@ -121,9 +116,12 @@ Action configure_geometry(CLI::App& app) {
   brep_index->add_option("FILE", index_options->file, "polyhedron (OFF or OBJ)")->required();
   brep_index->add_flag("--balance", index_options->balance, "initial balancing cuts (not support planes)");
   brep_index->add_flag("--json", index_options->json, "print one JSON document");
-  return [options, intersect, index_options, brep_index]() -> int {
+  auto contacts_options = std::make_shared<ContactsCommandOptions>();
+  CLI::App* contacts = add_contacts_subcommand(app, *contacts_options);
+  return [options, intersect, index_options, brep_index, contacts_options, contacts]() -> int {
     if (intersect->parsed()) return run_intersect(*options);
     if (brep_index->parsed()) return run_brep_index(*index_options);
+    if (contacts->parsed()) return run_contacts(*contacts_options);
     return 2;
   };
 }

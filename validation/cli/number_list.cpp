@@ -7,6 +7,8 @@
 #include <cstdlib>
 
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/pose.hpp"
+#include "reference/spatial/so3.hpp"
 
 namespace contactref::cli {
 
@@ -34,6 +36,11 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   if (values.size() != count)
     throw InputError(fmt::format("{}: expected {} comma-separated numbers {}, got {}", option, count, names, values.size()));
   return values;
+}
+
+Eigen::Matrix4d parse_pose(const std::string& text, const std::string& option) {
+  const std::vector<double> p = parse_number_list(text, option, "tx,ty,tz,rx,ry,rz", 6);
+  return spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(p[3], p[4], p[5])), Vec3<double>(p[0], p[1], p[2]));
 }
 
 }  // namespace contactref::cli

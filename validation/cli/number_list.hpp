@@ -1,5 +1,6 @@
 #pragma once
 // Comma-separated numbers given on the command line ("--q 0.1,0.2,...").
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 
@@ -9,5 +10,9 @@ namespace contactref::cli {
 // expected fields (`names`, e.g. "s,t,u,v,psi").
 std::vector<double> parse_number_list(const std::string& text, const std::string& option, const std::string& names,
                                       std::size_t count);
+
+// A rigid pose "tx,ty,tz,rx,ry,rz" (translation, then a rotation vector in
+// rad) as a 4x4 transform; InputError as parse_number_list.
+Eigen::Matrix4d parse_pose(const std::string& text, const std::string& option);
 
 }  // namespace contactref::cli

@@ -16,7 +16,7 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"simulate", "simulate a scene (one frictionless contact); writes trajectory.csv, events.csv, summary.json",
        configure_simulate},
       {"kinematics", "contact kinematics of a scene's contact at q, q': E_2_1, H and Hdot", configure_kinematics},
-      {"geometry", "exact polyhedral geometry: intersection volumes and their moments, the Brep-index", configure_geometry},
+      {"geometry", "exact polyhedral geometry: intersection volumes and their moments, the Brep-index, contact regions and normals", configure_geometry},
   };
   return list;
 }
