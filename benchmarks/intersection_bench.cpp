@@ -29,10 +29,12 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "validation/data/bumpy_cube.hpp"
+#include "validation/data/halfspace_box.hpp"
 
 namespace {
 
@@ -41,19 +43,6 @@ using Eigen::Vector3d;
 
 constexpr double kHalfSize = 0.1, kAmplitude = 0.004, kPenetration = 0.001;
 constexpr int kBumps = 15;  // |amplitude| bumps pi = 0.19 < 2 half_size: no self-intersection
-
-rg::TriangleSolid box(const Vector3d& lo, const Vector3d& hi) {
-  rg::TriangleSolid s;
-  for (int k = 0; k < 2; ++k)
-    for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 2; ++i) s.vertices.emplace_back(i ? hi.x() : lo.x(), j ? hi.y() : lo.y(), k ? hi.z() : lo.z());
-  const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  for (const auto& q : quads) {
-    s.triangles.push_back({q[0], q[1], q[2]});
-    s.triangles.push_back({q[0], q[2], q[3]});
-  }
-  return s;
-}
 
 struct Scene {
   rg::TriangleSolid cube;
@@ -71,9 +60,11 @@ const Scene& scene(int n) {
     double z_min = std::numeric_limits<double>::infinity();
     for (const Vector3d& x : s.cube.vertices) z_min = std::min(z_min, x.z());
     const double z0 = z_min + kPenetration;
-    s.plane = {Vector3d::UnitZ(), z0};
-    s.plane_box = box(Vector3d(-1, -1, -1), Vector3d(1, 1, 0));  // top face z = 0, moved to z0 exactly
-    s.plane_pose(2, 3) = z0;
+    // The box [-1,1]^2 x [-1,0] m (top face z = 0) moved to z0 exactly.
+    contactref::data::HalfSpaceBox h = contactref::data::halfspace_box(Eigen::Matrix3d::Identity(), Vector3d(0, 0, z0), 1.0);
+    s.plane = h.half_space;
+    s.plane_box = std::move(h.box);
+    s.plane_pose = h.pose;
   }
   return s;
 }

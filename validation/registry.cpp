@@ -1,9 +1,11 @@
 #include "validation/registry.hpp"
 
 #include "validation/audit/dynamics_audit.hpp"
+#include "validation/audit/geometry_audit.hpp"
 #include "validation/audit/spatial_audit.hpp"
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
+#include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
@@ -21,6 +23,9 @@ const std::vector<SuiteSpec>& suites() {
       {"frictionless-bowl-drift",
        "the App. B.2 bowl on a frictionless Bezier plane (thesis 6.2): drift, energy, constraint, baseline",
        frictionless_bowl_drift_suite},
+      {"brep-contact",
+       "Bouma & Vanecek: Brep-index sizes and depths, culling speed-up, contact regions and normals of Figs. 3-8",
+       brep_contact_suite},
   };
   return list;
 }
@@ -40,6 +45,15 @@ const std::vector<FigureSpec>& figures() {
       {"bowl-drift", "frictionless-bowl-drift", "bowl_drift.py",
        "energy and drift against time and step size; the maximal-coordinate baseline's constraint drift beside ours",
        write_bowl_drift_data},
+      {"brep-fig-3", "brep-contact", "brep_contact.py",
+       "a block on a floor against a ramp: the intersection set, the needed 2D and 1D regions and their normals",
+       write_brep_fig_3_data},
+      {"brep-fig-5", "brep-contact", "brep_contact.py",
+       "Fig. 5: a tetrahedron in a corner with a leaning wall: 2D, 1D and 0D regions and their normals",
+       write_brep_fig_5_data},
+      {"brep-fig-8", "brep-contact", "brep_contact.py",
+       "Fig. 8: a block sliding across two fingers: the new edge region's normal without and with temporal coherence",
+       write_brep_fig_8_data},
   };
   return list;
 }
@@ -50,6 +64,7 @@ const std::vector<AuditEntrySpec>& audit_entries() {
     for (auto& entry : audit::spatial_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::surfaces_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::dynamics_audit_entries()) all.push_back(std::move(entry));
+    for (auto& entry : audit::geometry_audit_entries()) all.push_back(std::move(entry));
     return all;
   }();
   return list;

@@ -28,7 +28,6 @@
 namespace contactref::robust_geometry {
 namespace {
 
-using Eigen::Vector2d;
 using Eigen::Vector3d;
 using namespace test_solids;
 
@@ -56,12 +55,9 @@ TEST(ContactAnalysis, Fig4ABlockRestingOnAnotherNeedsOnlyTheFaceRegion) {
 // reflex edge at its foot); the block [1, 2] x [1/4, 3/4] x [0, 1] on the
 // floor with its front-bottom edge on that reflex edge.
 TEST(ContactAnalysis, Fig4AtTheCollisionTheEdgeRegionOnTheReflexEdgeIsNeededToo) {
-  const Polyhedron ground =
-      prism_xz({{0, -1}, {3, -1}, {3, 0.5}, {2.5, 0.5}, {2, 0}, {0, 0}}, 0, 1, "floor with a ramp");
-  const BrepIndex index = build_brep_index(ground);
-  const Polyhedron block = box({1, 0.25, 0}, {2, 0.75, 1});
-  const ContactAnalysis analysis =
-      find_contacts(ground, index, block, Eigen::Matrix4d::Identity(), velocity({1, 0, 0}));
+  const ContactScene scene = floor_with_ramp_and_block();
+  const BrepIndex index = build_brep_index(scene.a);
+  const ContactAnalysis analysis = find_contacts(scene.a, index, scene.b, scene.pose_b, velocity({1, 0, 0}));
   EXPECT_FALSE(analysis.intersection.penetrating());
   // I: the face region; the block's back and side bottom edges on the floor
   // and its front-bottom edge on the reflex edge; its four bottom vertices.
@@ -84,11 +80,9 @@ TEST(ContactAnalysis, Fig4AtTheCollisionTheEdgeRegionOnTheReflexEdgeIsNeededToo)
 // block [x0, x0 + 5/2] x [1/4, 3/4] x [1, 3/2] sliding left (v = -x).
 class TwoFingerSupport : public ::testing::Test {
  protected:
-  Polyhedron fingers = prism_xz({{0, 0}, {4, 0}, {4, 0.2}, {3.5, 0.2}, {3, 1}, {2.5, 0.2}, {1.5, 0.2}, {1, 1},
-                                 {0.5, 0.2}, {0, 0.2}},
-                                0, 1, "two fingers");
+  Polyhedron fingers = two_fingers();
   BrepIndex index = build_brep_index(fingers);
-  Polyhedron block = box({0, 0.25, 0}, {2.5, 0.75, 0.5});
+  Polyhedron block = fig8_block();
   Vector6d sliding = velocity({-1, 0, 0});
   Eigen::Matrix4d at(double x0) const { return translation({x0, 0, 1}); }
 };
@@ -135,6 +129,50 @@ TEST_F(TwoFingerSupport, Eq6APersistingRegionKeepsItsPreviousNormals) {
   for (const Contact& c : next.contacts) {
     EXPECT_EQ(c.rule, NormalRule::persisting);
     EXPECT_EQ(c.normals, std::vector<Vector3d>{Vector3d(0, 0.6, 0.8)});
+  }
+}
+
+// Figs. 5-6 (validation/data/contact_scenes.hpp): R has "a 2D region on face
+// f_1, a 1D region on the edge between f_1 and f_2, and a 0D region at point
+// p", whatever alpha; whether the 0D region is really needed depends on alpha
+// against beta ("the need for a 0D region does not depend on the 0D region
+// itself but on ... its adjacent edges and faces"). The independent check is
+// the geometry itself: B moved by 2^-10 along +x (allowed by the normals of
+// the floor and the wall) penetrates A iff alpha > beta. Eq. 3 keeps the 0D
+// region in all three cases (A's vertex at p is not convex, and the material
+// of A there outside the floor's and the wall's halfspaces is not empty): safe
+// (Theorem 1), and more than needed when alpha <= beta, which is the paper's
+// remark that Definition 1 does not resolve this case.
+TEST(ContactAnalysis, Fig5TheZeroDimensionalRegionAtTheCornerDependsOnAlphaAgainstBeta) {
+  for (const double cot_alpha : {0.25, kCornerCotBeta, 1.0}) {
+    const ContactScene scene = corner_and_tetrahedron(cot_alpha);
+    const BrepIndex index = build_brep_index(scene.a);
+    const ContactAnalysis analysis = find_contacts(scene.a, index, scene.b, scene.pose_b, Vector6d::Zero(), {}, {{}, false, 0});
+    EXPECT_FALSE(analysis.intersection.penetrating());
+    EXPECT_EQ(analysis.intersection.regions.size(), std::size_t(7)) << "cot alpha " << cot_alpha;
+    ASSERT_EQ(analysis.contacts.size(), std::size_t(3)) << "cot alpha " << cot_alpha;
+    const Entity p = vertex_at(scene.b, {0, 0, 0});
+    const Entity corner = edge_at(scene.a, {-2, 0, 0}, {0, 0, 0});
+    int found = 0;
+    for (const Contact& c : analysis.contacts) {
+      if (c.region.dimension == 2) {
+        EXPECT_EQ(c.region.entity_a, face_facing(scene.a, {0, 0, 1}));
+        ++found;
+      } else if (c.region.dimension == 1) {
+        EXPECT_EQ(c.region.entity_a, corner);
+        EXPECT_EQ(c.rule, NormalRule::reflex_edge);  // Fig. 6: the floor's and the wall's normals
+        ASSERT_EQ(c.normals.size(), std::size_t(2));
+        EXPECT_EQ(c.normals[0] + c.normals[1], Vector3d(0, 1, 1));
+        ++found;
+      } else {
+        EXPECT_EQ(c.region.entity_a, vertex_at(scene.a, {0, 0, 0}));
+        EXPECT_EQ(c.region.entity_b, p);
+        ++found;
+      }
+    }
+    EXPECT_EQ(found, 3);
+    const IntersectionSet moved = intersect(scene.a, index, scene.b, translation({std::ldexp(1.0, -10), 0, 0}));
+    EXPECT_EQ(moved.penetrating(), cot_alpha < kCornerCotBeta) << "cot alpha " << cot_alpha;
   }
 }
 

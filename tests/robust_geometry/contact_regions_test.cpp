@@ -177,7 +177,7 @@ TEST_F(ContactRegions, CrossingEdgesGiveOnePoint) {
 TEST(ContactRegionsNonConvex, TwoComponentsOfOnePairMeetingAtAReflexCorner) {
   const Polyhedron l_prism = read_polyhedron(kPolyhedra / "l_prism.off");
   const BrepIndex index = build_brep_index(l_prism);
-  const Polyhedron b = convex({{1.5, 0.5, 1}, {0.5, 1.5, 1}, {2.5, 2.5, 1}, {1.5, 0.5, 2}, {0.5, 1.5, 2}, {2.5, 2.5, 2}},
+  const Polyhedron b = convex_polyhedron({{1.5, 0.5, 1}, {0.5, 1.5, 1}, {2.5, 2.5, 1}, {1.5, 0.5, 2}, {0.5, 1.5, 2}, {2.5, 2.5, 2}},
                               {{0, 1, 2}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}}, "triangular prism");
   const IntersectionSet got = intersect(l_prism, index, b, Eigen::Matrix4d::Identity());
   EXPECT_FALSE(got.penetrating());

@@ -25,6 +25,7 @@
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "validation/data/bumpy_cube.hpp"
+#include "validation/data/halfspace_box.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -39,21 +40,7 @@ using test::tolerance;
 
 // ---------------------------------------------------------------- solids
 
-TriangleSolid box(const Vector3d& lo, const Vector3d& hi) {
-  TriangleSolid s;
-  for (int k = 0; k < 2; ++k)
-    for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 2; ++i) s.vertices.emplace_back(i ? hi.x() : lo.x(), j ? hi.y() : lo.y(), k ? hi.z() : lo.z());
-  // Quads (a, b, c, d) counter-clockwise seen from outside.
-  const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
-  for (const auto& q : quads) {
-    s.triangles.push_back({q[0], q[1], q[2]});
-    s.triangles.push_back({q[0], q[2], q[3]});
-  }
-  return s;
-}
-
-TriangleSolid unit_cube() { return box(Vector3d::Zero(), Vector3d::Ones()); }
+TriangleSolid unit_cube() { return data::box_solid(Vector3d::Zero(), Vector3d::Ones()); }
 
 // The corner tetrahedron conv(0, a e_x, a e_y, a e_z), faces outward.
 TriangleSolid corner_tetrahedron(double a) {
@@ -68,46 +55,16 @@ TriangleSolid translated(TriangleSolid s, const Vector3d& t) {
   return s;
 }
 
-Matrix4d pose(const Matrix3d& R, const Vector3d& t) {
-  Matrix4d E = Matrix4d::Identity();
-  E.topLeftCorner<3, 3>() = R;
-  E.topRightCorner<3, 1>() = t;
-  return E;
-}
-
 // The small bumpy cube of the exact comparisons: 768 triangles, odd bumps
 // (|amplitude| bumps pi = 0.94 < 2 h: valid).
 TriangleSolid small_bumpy_cube(int n = 8) { return data::bumpy_cube(n, 1.0, 0.1, 3); }
 
-double bbox_diagonal(const TriangleSolid& a) {
-  Vector3d lo = a.vertices.front(), hi = lo;
-  for (const Vector3d& x : a.vertices) {
-    lo = lo.cwiseMin(x);
-    hi = hi.cwiseMax(x);
-  }
-  return (hi - lo).norm();
-}
-
 // ---------------------------------------------------------------- the exact path
 
-// H = {x : u · x <= u · t} with u = R e_z, as the box [-L, L]^2 x [-L, 0]
-// posed by (R, t): its top face is the plane, and with L four times A's
+// The plane as a solid: data::halfspace_box_around(a, R, t) gives
+// H = {x : u · x <= u · t}, u = R e_z, and the box [-L, L]^2 x [-L, 0] posed
+// by (R, t): its top face is the plane, and with L four times A's
 // bounding-box diagonal (t near A) it contains A's part below the plane.
-struct PlaneAsBox {
-  HalfSpace half_space;
-  TriangleSolid box_b;
-  Matrix4d pose_b;
-};
-
-PlaneAsBox plane_as_box(const TriangleSolid& a, const Matrix3d& R, const Vector3d& t) {
-  const double L = 4 * bbox_diagonal(a);
-  PlaneAsBox p;
-  p.half_space.normal = R.col(2);
-  p.half_space.offset = R.col(2).dot(t);
-  p.box_b = box(Vector3d(-L, -L, -L), Vector3d(L, L, 0));
-  p.pose_b = pose(R, t);
-  return p;
-}
 
 // Accuracy of the double path. Each clipped piece's terms pass a bounded
 // number of roundings (~20: the cut point, edge vectors, cross and dot
@@ -126,7 +83,7 @@ struct Bounds {
 };
 
 Bounds bounds_for(const TriangleSolid& a, const IntersectionMoments& exact) {
-  const double R = bbox_diagonal(a);
+  const double R = data::bounding_box_diagonal(a);
   const double area = exact.gradient.tail<3>().norm();  // the cap's area (no touching or flush patches here)
   const double cond_v = std::max(1.0, R * area / exact.volume);
   const double cond_c = 1 + exact.volume * R * R / exact.covariance.trace();
@@ -139,7 +96,7 @@ void expect_matches_exact(const TriangleSolid& a, const IntersectionMoments& fas
   ASSERT_EQ(exact.kind, IntersectionKind::kOverlapping);
   ASSERT_EQ(fast.kind, IntersectionKind::kOverlapping);
   const Bounds b = bounds_for(a, exact);
-  const double R = bbox_diagonal(a);
+  const double R = data::bounding_box_diagonal(a);
   EXPECT_TRUE(scalars_near(fast.volume, exact.volume, b.volume * exact.volume, kAbsolute));
   // The centroid to ~eps R cond_v absolute (a point inside A's box).
   EXPECT_TRUE(matrices_near(fast.centroid, exact.centroid, b.centroid, kAbsolute));
@@ -187,8 +144,8 @@ TEST(HalfspaceMoments, MatchesTheExactPathOnABumpyCubeAtSeveralDepths) {
   // The bump tips only, the lower bumps and the side faces, past the middle.
   for (const double z0 : {z_min + 0.0123, z_min + 0.0731, -0.61, 0.237}) {
     SCOPED_TRACE("plane z = " + std::to_string(z0));
-    const PlaneAsBox p = plane_as_box(a, Matrix3d::Identity(), Vector3d(0, 0, z0));
-    expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box_b, p.pose_b));
+    const data::HalfSpaceBox p = data::halfspace_box_around(a, Matrix3d::Identity(), Vector3d(0, 0, z0));
+    expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box, p.pose));
   }
 }
 
@@ -200,8 +157,8 @@ TEST(HalfspaceMoments, MatchesTheExactPathForTiltedPlanes) {
   // orthogonal to ~1e-16: the box's face and the plane differ by that
   // rotation's rounding, well inside the bounds.)
   for (const auto& [rotation, t] : {std::pair{R, Vector3d(0.1, -0.2, -0.8)}, std::pair{R2, Vector3d(0.3, 0.05, 0.2)}}) {
-    const PlaneAsBox p = plane_as_box(a, rotation, t);
-    expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box_b, p.pose_b));
+    const data::HalfSpaceBox p = data::halfspace_box_around(a, rotation, t);
+    expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box, p.pose));
   }
 }
 
@@ -211,9 +168,9 @@ TEST(HalfspaceMoments, TouchingAndFlushFacesMatchTheExactPath) {
   // with A's normal -z (opposite to H's): V = 0, the symmetric derivative is
   // half the face's integral (∫ u dA = (0,0,1), ∫ x × u dA = (1/2,1/2,0) × e_z).
   {
-    const PlaneAsBox p = plane_as_box(cube, Matrix3d::Identity(), Vector3d::Zero());
+    const data::HalfSpaceBox p = data::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::Zero());
     const IntersectionMoments fast = halfspace_intersection_moments(cube, p.half_space);
-    const IntersectionMoments exact = intersection_moments(cube, p.box_b, p.pose_b);
+    const IntersectionMoments exact = intersection_moments(cube, p.box, p.pose);
     ASSERT_EQ(exact.kind, IntersectionKind::kTouching);
     EXPECT_EQ(fast.kind, IntersectionKind::kTouching);
     EXPECT_EQ(fast.volume, 0.0);
@@ -228,9 +185,9 @@ TEST(HalfspaceMoments, TouchingAndFlushFacesMatchTheExactPath) {
   // Flush: H = {z <= 1}; the top face is on the plane with A's normal +z:
   // V = 1, the gradient half the top face's integral.
   {
-    const PlaneAsBox p = plane_as_box(cube, Matrix3d::Identity(), Vector3d::UnitZ());
+    const data::HalfSpaceBox p = data::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::UnitZ());
     const IntersectionMoments fast = halfspace_intersection_moments(cube, p.half_space);
-    const IntersectionMoments exact = intersection_moments(cube, p.box_b, p.pose_b);
+    const IntersectionMoments exact = intersection_moments(cube, p.box, p.pose);
     ASSERT_EQ(exact.kind, IntersectionKind::kOverlapping);
     EXPECT_EQ(fast.kind, IntersectionKind::kOverlapping);
     Vector6d flush;
@@ -323,8 +280,8 @@ TEST(HalfspaceMoments, DisjointAndFullyInside) {
   EXPECT_EQ(above.boundary_triangles, 12u);
   // The same for the bumpy cube: its whole volume, as the exact path.
   const TriangleSolid bumpy = small_bumpy_cube();
-  const PlaneAsBox p = plane_as_box(bumpy, Matrix3d::Identity(), Vector3d(0, 0, 1.5));
-  const IntersectionMoments exact = intersection_moments(bumpy, p.box_b, p.pose_b);
+  const data::HalfSpaceBox p = data::halfspace_box_around(bumpy, Matrix3d::Identity(), Vector3d(0, 0, 1.5));
+  const IntersectionMoments exact = intersection_moments(bumpy, p.box, p.pose);
   const IntersectionMoments all = halfspace_intersection_moments(bumpy, p.half_space);
   EXPECT_TRUE(scalars_near(all.volume, exact.volume, tolerance<double>(64, 4)));
   EXPECT_EQ(all.gradient, Vector6d::Zero());
@@ -343,7 +300,7 @@ TEST(HalfspaceMoments, TranslatingSolidAndPlaneMovesTheResultsCovariantly) {
   // Both runs have the same relative accuracy (o moves with the solid); the
   // shifted coordinates are rounded once more (|shift| ~ 3.7 vs R ~ 3.5).
   const Bounds b = bounds_for(a, m0);
-  const double R = bbox_diagonal(a) + shift.norm();
+  const double R = data::bounding_box_diagonal(a) + shift.norm();
   EXPECT_TRUE(scalars_near(m1.volume, m0.volume, 2 * b.volume * m0.volume, kAbsolute));
   EXPECT_TRUE(matrices_near(m1.centroid, Vector3d(m0.centroid + shift), 2 * b.volume * R, kAbsolute));
   EXPECT_TRUE(matrices_near(m1.covariance, m0.covariance, 2 * b.covariance * m0.covariance.cwiseAbs().maxCoeff(), kAbsolute));
@@ -452,7 +409,8 @@ TEST(BumpyCube, VolumeMatchesTheClosedForm) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", bumps = " + std::to_string(bumps));
     const TriangleSolid s = data::bumpy_cube(n, h, amplitude, bumps);
     const double L = 4;
-    const IntersectionMoments all = intersection_moments(s, box(Vector3d::Constant(-L), Vector3d::Constant(L)), Matrix4d::Identity());
+    const IntersectionMoments all = intersection_moments(s, data::box_solid(Vector3d::Constant(-L), Vector3d::Constant(L)),
+                                                          Matrix4d::Identity());
     const double x = bumps * std::numbers::pi / (2 * n);
     const double S = bumps % 2 == 1 ? 1 / std::tan(x) : 0.0;
     const double cube = 8 * h * h * h;

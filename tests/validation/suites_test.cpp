@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "validation/registry.hpp"
+#include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
@@ -47,6 +48,18 @@ TEST(FrictionlessBowlDriftSuite, QuickVariantPassesAndTheBaselineDrifts) {
   ASSERT_TRUE(ours && baseline && transitions);
   EXPECT_GT(baseline->value, 1e6 * ours->value);
   EXPECT_GT(transitions->value, 2);
+}
+
+// Bouma & Vanecek: every structural number and figure check of the suite;
+// the culling ratio (a count of plane tests, deterministic) is near the
+// paper's factor of two.
+TEST(BrepContactSuite, QuickVariantPasses) {
+  const SuiteResult result = brep_contact_suite({true});
+  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
+  EXPECT_TRUE(result.passed());
+  const Metric* ratio = find(result, "culling.plane_test_ratio");
+  ASSERT_NE(ratio, nullptr);
+  EXPECT_LT(ratio->value, 3.0);
 }
 
 TEST(ObservedOrder, RecoversTheExponentOfAPowerLaw) {
