@@ -149,15 +149,24 @@ IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const
   const std::size_t vertex_count = a.vertices.size();
   std::vector<double> s(vertex_count);
   Vector3d lo = Vector3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  Vector3d inside_sum = Vector3d::Zero();
+  std::size_t inside_count = 0;
   for (std::size_t v = 0; v < vertex_count; ++v) {
     const Vector3d& x = a.vertices[v];
     if (!x.allFinite()) bad_input("solid A: vertex " + std::to_string(v) + " has a non-finite coordinate " + format(x));
     lo = lo.cwiseMin(x);
     hi = hi.cwiseMax(x);
     s[v] = n.dot(x) - h.offset;
+    if (s[v] <= 0) {
+      inside_sum += x;
+      ++inside_count;
+    }
   }
-  // o: the bounding box's centre projected onto the plane.
-  const Vector3d centre = (lo + hi) / 2;
+  // o: the mean of the vertices inside H (else the bounding box's centre),
+  // projected onto the plane: near the clipped part, so that the shift of
+  // the second moment to the centroid (C = ∫ y y^T - V c c^T) cancels little
+  // even for a shallow cut far from A's centre.
+  const Vector3d centre = inside_count > 0 ? Vector3d(inside_sum / double(inside_count)) : Vector3d((lo + hi) / 2);
   const Vector3d o = centre - (u.dot(centre) - h.offset / n_norm) * u;
 
   PairwiseSums pairwise;
