@@ -19,6 +19,18 @@ std::string error_of(F&& f) {
   return "no error";
 }
 
+// The message of the exception of type Error that f throws, or "no error"
+// (for modules with their own error types, such as robust_geometry's).
+template <class Error, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace contactref::test

@@ -22,7 +22,7 @@
 #include <Eigen/Geometry>
 #include <random>
 
-#include "tests/kit/errors.hpp"  // contains
+#include "tests/kit/errors.hpp"  // contains, message_of
 
 namespace contactref::robust_geometry {
 namespace {
@@ -119,13 +119,8 @@ TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
 
 TEST(BackFaceCulling, BadInputIsRefusedByName) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
-  const auto message = [&](const Eigen::Matrix4d& pose, const Vector6d& w, double margin) -> std::string {
-    try {
-      cull_back_faces(cube, pose, w, margin);
-    } catch (const GeometryInputError& e) {
-      return e.what();
-    }
-    return "no error";
+  const auto message = [&](const Eigen::Matrix4d& pose, const Vector6d& w, double margin) {
+    return test::message_of<GeometryInputError>([&] { cull_back_faces(cube, pose, w, margin); });
   };
   Vector6d bad = Vector6d::Zero();
   bad[4] = std::nan("");

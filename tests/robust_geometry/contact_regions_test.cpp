@@ -19,7 +19,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "tests/kit/errors.hpp"  // contains
+#include "tests/kit/errors.hpp"  // contains, message_of
 #include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
@@ -27,17 +27,6 @@ namespace {
 
 using Eigen::Vector3d;
 using namespace test_solids;
-
-// The message of the GeometryInputError f throws, or "no error".
-template <class F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const GeometryInputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 struct Expected {
   Entity a, b;
@@ -84,6 +73,25 @@ class ContactRegions : public ::testing::Test {
   Entity top = face_facing(cube, {0, 0, 1});
   Entity a_vertex(double x, double y, double z) { return vertex_at(cube, {x, y, z}); }
   Entity a_edge(const Vector3d& p, const Vector3d& q) { return edge_at(cube, p, q); }
+
+  // The nine regions of B = the unit cube moved by (1/2, 1/2, 1), counted by
+  // hand (B's entities named in B's frame).
+  std::vector<Expected> nine_regions() {
+    const Entity bottom_b = face_facing(unit, {0, 0, -1});
+    const Entity b_edge_x = edge_at(unit, {0, 0, 0}, {1, 0, 0});  // world y = 1/2, z = 1
+    const Entity b_edge_y = edge_at(unit, {0, 0, 0}, {0, 1, 0});  // world x = 1/2, z = 1
+    return {
+        {top, bottom_b, 2, {{0.5, 0.5, 1}, {1, 0.5, 1}, {1, 1, 1}, {0.5, 1, 1}}},
+        {top, b_edge_x, 1, {{0.5, 0.5, 1}, {1, 0.5, 1}}},
+        {top, b_edge_y, 1, {{0.5, 0.5, 1}, {0.5, 1, 1}}},
+        {a_edge({1, 0, 1}, {1, 1, 1}), bottom_b, 1, {{1, 0.5, 1}, {1, 1, 1}}},
+        {a_edge({0, 1, 1}, {1, 1, 1}), bottom_b, 1, {{0.5, 1, 1}, {1, 1, 1}}},
+        {a_edge({1, 0, 1}, {1, 1, 1}), b_edge_x, 0, {{1, 0.5, 1}}},
+        {a_edge({0, 1, 1}, {1, 1, 1}), b_edge_y, 0, {{0.5, 1, 1}}},
+        {a_vertex(1, 1, 1), bottom_b, 0, {{1, 1, 1}}},
+        {top, vertex_at(unit, {0, 0, 0}), 0, {{0.5, 0.5, 1}}},
+    };
+  }
 };
 
 // B = the unit cube on top of A, shifted by (1/2, 1/2): the paper's Fig. 4 at
@@ -92,21 +100,7 @@ class ContactRegions : public ::testing::Test {
 TEST_F(ContactRegions, PartiallyOverlappingFacesGiveTheNineRegionsOfFig4) {
   const IntersectionSet got = intersect(cube, index, unit, translation({0.5, 0.5, 1}));
   EXPECT_FALSE(got.penetrating());
-  // B's entities in B's frame (B = [0, 1]^3 moved by (1/2, 1/2, 1)).
-  const Entity bottom_b = face_facing(unit, {0, 0, -1});
-  const Entity b_edge_x = edge_at(unit, {0, 0, 0}, {1, 0, 0});  // world y = 1/2, z = 1
-  const Entity b_edge_y = edge_at(unit, {0, 0, 0}, {0, 1, 0});  // world x = 1/2, z = 1
-  expect_regions(got, {
-      {top, bottom_b, 2, {{0.5, 0.5, 1}, {1, 0.5, 1}, {1, 1, 1}, {0.5, 1, 1}}},
-      {top, b_edge_x, 1, {{0.5, 0.5, 1}, {1, 0.5, 1}}},
-      {top, b_edge_y, 1, {{0.5, 0.5, 1}, {0.5, 1, 1}}},
-      {a_edge({1, 0, 1}, {1, 1, 1}), bottom_b, 1, {{1, 0.5, 1}, {1, 1, 1}}},
-      {a_edge({0, 1, 1}, {1, 1, 1}), bottom_b, 1, {{0.5, 1, 1}, {1, 1, 1}}},
-      {a_edge({1, 0, 1}, {1, 1, 1}), b_edge_x, 0, {{1, 0.5, 1}}},
-      {a_edge({0, 1, 1}, {1, 1, 1}), b_edge_y, 0, {{0.5, 1, 1}}},
-      {a_vertex(1, 1, 1), bottom_b, 0, {{1, 1, 1}}},
-      {top, vertex_at(unit, {0, 0, 0}), 0, {{0.5, 0.5, 1}}},
-  });
+  expect_regions(got, nine_regions());
 }
 
 // B beside A sharing the whole face x = 1: one face-face, four collinear
@@ -277,36 +271,21 @@ TEST_F(ContactRegions, ToleranceRestoresContactAfterARoundedRotation) {
   EXPECT_TRUE(exact.penetrating() || exact.regions.size() != 9);
   const IntersectionSet tolerant = intersect(cube, index, unit, pose, IntersectOptions{1e-12});
   EXPECT_FALSE(tolerant.penetrating());
-  const Entity bottom_b = face_facing(unit, {0, 0, -1});
-  const Entity b_edge_x = edge_at(unit, {0, 0, 0}, {1, 0, 0});
-  const Entity b_edge_y = edge_at(unit, {0, 0, 0}, {0, 1, 0});
-  expect_regions(tolerant,
-                 {
-                     {top, bottom_b, 2, {{0.5, 0.5, 1}, {1, 0.5, 1}, {1, 1, 1}, {0.5, 1, 1}}},
-                     {top, b_edge_x, 1, {{0.5, 0.5, 1}, {1, 0.5, 1}}},
-                     {top, b_edge_y, 1, {{0.5, 0.5, 1}, {0.5, 1, 1}}},
-                     {a_edge({1, 0, 1}, {1, 1, 1}), bottom_b, 1, {{1, 0.5, 1}, {1, 1, 1}}},
-                     {a_edge({0, 1, 1}, {1, 1, 1}), bottom_b, 1, {{0.5, 1, 1}, {1, 1, 1}}},
-                     {a_edge({1, 0, 1}, {1, 1, 1}), b_edge_x, 0, {{1, 0.5, 1}}},
-                     {a_edge({0, 1, 1}, {1, 1, 1}), b_edge_y, 0, {{0.5, 1, 1}}},
-                     {a_vertex(1, 1, 1), bottom_b, 0, {{1, 1, 1}}},
-                     {top, vertex_at(unit, {0, 0, 0}), 0, {{0.5, 0.5, 1}}},
-                 },
-                 1e-12);
+  expect_regions(tolerant, nine_regions(), 1e-12);
 }
 
 TEST_F(ContactRegions, BadInputIsRefusedByName) {
   Eigen::Matrix4d scaled = Eigen::Matrix4d::Identity();
   scaled(0, 0) = 2;
-  EXPECT_TRUE(test::contains(input_error([&] { intersect(cube, index, unit, scaled); }),
+  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] { intersect(cube, index, unit, scaled); }),
                              "pose_b: the 3x3 block is not a rotation"));
   for (const double bad : {-1.0, std::nan("")})
     EXPECT_TRUE(test::contains(
-        input_error([&] { intersect(cube, index, unit, translation({0, 0, 1}), {bad}); }),
+        test::message_of<GeometryInputError>([&] { intersect(cube, index, unit, translation({0, 0, 1}), {bad}); }),
         "touch_tolerance must be finite and >= 0"));
   EntityMask mask;
   mask.faces.assign(3, true);
-  EXPECT_TRUE(test::contains(input_error([&] {
+  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] {
                                intersect(cube, index, unit, translation({0, 0, 1}), {}, mask);
                              }),
                              "mask of B's faces has 3 entries; B has 6"));

@@ -23,6 +23,8 @@
 #include <CGAL/Exact_rational.h>
 #include <gtest/gtest.h>
 
+#include "tests/kit/errors.hpp"  // message_of
+
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -39,17 +41,6 @@ const std::filesystem::path kSource(CONTACTREF_SOURCE_DIR);
 const std::filesystem::path kPolyhedra = kSource / "validation/data/polyhedra";
 const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
 const std::filesystem::path kBad = kData / "bad";
-
-// The message of the GeometryInputError that `build` throws ("" if none).
-template <class Build>
-std::string input_error(Build build) {
-  try {
-    build();
-  } catch (const GeometryInputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // ---------------------------------------------------------------------------
 // The bad-input corpus.
@@ -121,8 +112,8 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
   for (const auto& c : kBadCases) {
     SCOPED_TRACE(c.file);
     const std::string path = (kBad / c.file).string();
-    const std::string message = input_error([&] { read_polyhedron(path); });
-    ASSERT_FALSE(message.empty()) << "no GeometryInputError";
+    const std::string message = test::message_of<GeometryInputError>([&] { read_polyhedron(path); });
+    ASSERT_NE(message, "no error") << "no GeometryInputError";
     const std::string where = path + (c.line > 0 ? ":" + std::to_string(c.line) + ": " : std::string(": "));
     EXPECT_EQ(message.rfind(where, 0), 0u) << message;
     EXPECT_NE(message.find(c.expected), std::string::npos) << message;
@@ -130,7 +121,7 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
 }
 
 TEST(PolyhedronCorpus, MissingFileIsAnInputError) {
-  const std::string message = input_error([] { read_polyhedron(kBad / "no_such_file.off"); });
+  const std::string message = test::message_of<GeometryInputError>([] { read_polyhedron(kBad / "no_such_file.off"); });
   EXPECT_NE(message.find("no_such_file.off: cannot open the file"), std::string::npos) << message;
 }
 
@@ -147,25 +138,25 @@ TEST(PolyhedronCorpus, SoupsBuiltInCodeAreCheckedToo) {
   EXPECT_NO_THROW(Polyhedron{tetrahedron()});
   auto nan = tetrahedron();
   nan.vertices[2].y() = std::nan("");
-  EXPECT_NE(input_error([&] { Polyhedron{nan}; }).find("in-code: vertex 2 has a non-finite coordinate"),
+  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{nan}; }).find("in-code: vertex 2 has a non-finite coordinate"),
             std::string::npos);
   auto range = tetrahedron();
   range.faces[3][1] = 4;
-  EXPECT_NE(input_error([&] {
+  EXPECT_NE(test::message_of<GeometryInputError>([&] {
               Polyhedron{range};
             }).find("in-code: face 3 refers to vertex 4, which does not exist (vertices 0..3)"),
             std::string::npos);
   auto small = tetrahedron();
   small.faces[1] = {0, 1};
-  EXPECT_NE(input_error([&] { Polyhedron{small}; }).find("face 1 has 2 vertices"), std::string::npos);
+  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{small}; }).find("face 1 has 2 vertices"), std::string::npos);
   auto empty = tetrahedron();
   empty.faces.clear();
-  EXPECT_NE(input_error([&] { Polyhedron{empty}; }).find("in-code: the solid has no faces"), std::string::npos);
+  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{empty}; }).find("in-code: the solid has no faces"), std::string::npos);
   // Line numbers given with the soup appear in the messages.
   auto lines = tetrahedron();
   lines.face_lines = {10, 11, 12, 13};
   lines.faces[2] = {0, 2, 3};  // reversed: inconsistent with its neighbours
-  EXPECT_NE(input_error([&] { Polyhedron{lines}; }).find("in-code:12: faces"), std::string::npos);
+  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{lines}; }).find("in-code:12: faces"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------
