@@ -95,7 +95,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(const Vec10<T>& y) const {
   r.f_n = -r.f_c_1c(5);
   r.separating = r.f_n < T(0);
   r.derivative << qdot, r.qddot;
-  r.energy = spatial::kinetic_energy<T>(M, r.phi) - mass_ * gravity_w_.dot(spatial::translation_of<T>(r.E_w_1));
+  r.energy = energy_of(r.phi, r.E_w_1);
   if (!r.derivative.allFinite() || !r.f_c.allFinite()) {
     std::ostringstream os;
     os << "contact dynamics: non-finite acceleration for " << patch1_->describe() << " on " << patch2_->describe()
@@ -110,9 +110,12 @@ T ContactDynamics<T>::energy(const Vec10<T>& y) const {
   check_state(y);
   const Vec5<T> q = y.template head<5>(), qdot = y.template tail<5>();
   const kinematics::ContactKinematics<T> k = kinematics::contact_kinematics<T>(*patch1_, *patch2_, q, qdot);
-  const Vec6<T> phi = k.H_1 * qdot;
-  const Vec3<T> p_w_1 = spatial::translation_of<T>(Mat4<T>(E_w_2_ * k.E_2_1));
-  return spatial::kinetic_energy<T>(body_.M_b, phi) - mass_ * gravity_w_.dot(p_w_1);
+  return energy_of(Vec6<T>(k.H_1 * qdot), Mat4<T>(E_w_2_ * k.E_2_1));
+}
+
+template <class T>
+T ContactDynamics<T>::energy_of(const Vec6<T>& phi, const Mat4<T>& E_w_1) const {
+  return spatial::kinetic_energy<T>(body_.M_b, phi) - mass_ * gravity_w_.dot(spatial::translation_of<T>(E_w_1));
 }
 
 template class ContactDynamics<double>;

@@ -82,6 +82,9 @@ class ContactDynamics {
   const Mat4<T>& pose_of_body2() const { return E_w_2_; }
 
  private:
+  // The energy from the body twist phi (body frame) and the pose E_w_1.
+  T energy_of(const Vec6<T>& phi, const Mat4<T>& E_w_1) const;
+
   T mass_;
   spatial::RigidBodyInertia<T> body_;
   const surfaces::Patch<T>* patch1_;

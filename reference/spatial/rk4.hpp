@@ -2,25 +2,27 @@
 // The classical fourth-order Runge-Kutta step, over any Eigen vector state.
 namespace contactref::spatial {
 
-// One step of the autonomous y' = f(y) from y with step h, given the
-// derivative k1 = f(y) at the start (a caller that already has it saves one
+// One step of y' = f(t, y) from (t, y) with step h, given the derivative
+// k1 = f(t, y) at the start (a caller that already has it saves one
 // evaluation).
 template <class T, class State, class Derivative>
-State rk4_step_autonomous(const Derivative& f, const State& y, const State& k1, const T& h) {
-  const State k2 = f(State(y + (h / 2) * k1));
-  const State k3 = f(State(y + (h / 2) * k2));
-  const State k4 = f(State(y + h * k3));
+State rk4_step_from(const Derivative& f, const T& t, const State& y, const State& k1, const T& h) {
+  const State k2 = f(t + h / 2, State(y + (h / 2) * k1));
+  const State k3 = f(t + h / 2, State(y + (h / 2) * k2));
+  const State k4 = f(t + h, State(y + h * k3));
   return y + (h / 6) * (k1 + T(2) * k2 + T(2) * k3 + k4);
 }
 
 // One step of y' = f(t, y) from (t, y) with step h.
 template <class T, class State, class Derivative>
 State rk4_step(const Derivative& f, const T& t, const State& y, const T& h) {
-  const State k1 = f(t, y);
-  const State k2 = f(t + h / 2, State(y + (h / 2) * k1));
-  const State k3 = f(t + h / 2, State(y + (h / 2) * k2));
-  const State k4 = f(t + h, State(y + h * k3));
-  return y + (h / 6) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+  return rk4_step_from(f, t, y, State(f(t, y)), h);
+}
+
+// One step of the autonomous y' = f(y), given k1 = f(y).
+template <class T, class State, class Derivative>
+State rk4_step_autonomous(const Derivative& f, const State& y, const State& k1, const T& h) {
+  return rk4_step_from([&](const T&, const State& x) { return State(f(x)); }, T(0), y, k1, h);
 }
 
 }  // namespace contactref::spatial

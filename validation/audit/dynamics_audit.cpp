@@ -60,6 +60,17 @@ dynamics::ContactDynamics<T> dynamics_on(int face) {
                                       Mat4<T>::Identity(), Vec3<T>(T(0), T(0), T(-9.81)));
 }
 
+// The matrix select(kinematics) on faces 0 and 1, side by side.
+template <class Select>
+auto on_both_faces(Select select) {
+  return [select](const auto& q, const auto& qdot) {
+    using T = typename std::decay_t<decltype(q)>::Scalar;
+    Eigen::Matrix<T, 6, 10> both;
+    both << select(kinematics_at<T>(0, q, qdot)), select(kinematics_at<T>(1, q, qdot));
+    return both;
+  };
+}
+
 template <class Op>
 validation::AuditEntrySpec entry(std::string name, std::string summary, std::uint64_t seed, Op op, double min_digits = 13) {
   return {std::move(name), std::move(summary),
@@ -72,19 +83,9 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
   // Face 0 is split (three extraordinary vertices), face 1 has one (Stam).
   return {
       entry("kinematics.H_1c", "H in frame 1c (Eqs. 44-56), bowl on ellipsoid, split and Stam faces", 501,
-            [](const auto& q, const auto& qdot) {
-              using T = typename std::decay_t<decltype(q)>::Scalar;
-              Eigen::Matrix<T, 6, 10> both;
-              both << kinematics_at<T>(0, q, qdot).H_1c, kinematics_at<T>(1, q, qdot).H_1c;
-              return both;
-            }),
+            on_both_faces([](const auto& k) { return k.H_1c; })),
       entry("kinematics.Hdot_1c", "Hdot in frame 1c (Eq. 57), bowl on ellipsoid", 502,
-            [](const auto& q, const auto& qdot) {
-              using T = typename std::decay_t<decltype(q)>::Scalar;
-              Eigen::Matrix<T, 6, 10> both;
-              both << kinematics_at<T>(0, q, qdot).Hdot_1c, kinematics_at<T>(1, q, qdot).Hdot_1c;
-              return both;
-            }),
+            on_both_faces([](const auto& k) { return k.Hdot_1c; })),
       entry("dynamics.qddot", "q'' of Eq. 20 (Cholesky of H^T M H), bowl on ellipsoid under gravity", 503,
             [](const auto& q, const auto& qdot) {
               using T = typename std::decay_t<decltype(q)>::Scalar;
