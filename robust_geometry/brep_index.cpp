@@ -529,6 +529,8 @@ int BrepIndex::locate(const Eigen::Vector3d& point) const {
 
 Location BrepIndex::classify(const Eigen::Vector3d& point) const { return nodes_[std::size_t(locate(point))].location; }
 
+const std::vector<XPlane>& exact_cut_planes(const BrepIndex& index) { return index.exact_->planes; }
+
 const CGAL::Plane_3<CGAL::Epeck>& BrepIndex::exact_cut_plane(int c) const {
   return exact_->cgal_planes[std::size_t(c)];
 }

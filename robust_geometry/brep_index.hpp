@@ -40,8 +40,10 @@
 //     cross the cell) in it, along the axis of largest spread, if that plane
 //     leaves boundary on both sides: the paper's "initial cuts that are not
 //     support planes of the faces" that "split the object roughly in half".
-// For a convex solid without balancing this gives exactly v + e + f internal
-// nodes: one per face (3-cells), edge (2-cells) and vertex (1-cells).
+// For a convex solid without balancing and without coplanar adjacent faces
+// this gives exactly v + e + f internal nodes: one per face (3-cells), edge
+// (2-cells) and vertex (1-cells). (Coplanar adjacent faces share one cut and
+// their flat edges need auxiliary cuts: the count differs.)
 //
 // Every decision is exact: plane-side tests are signs of n . x + d evaluated
 // with CGAL's exact number type (Epeck's FT), on the input points and on
@@ -58,6 +60,10 @@
 #include "robust_geometry/polyhedron.hpp"
 
 namespace contactref::robust_geometry {
+
+namespace detail {
+struct XPlane;  // robust_geometry/exact_pieces.hpp
+}
 
 // Where a point is with respect to a solid. The order is that of the
 // statistics arrays below.
@@ -151,6 +157,8 @@ class BrepIndex {
 
  private:
   friend BrepIndex build_brep_index(const Polyhedron&, const BrepIndexOptions&);
+  // The exact cut planes in exact_pieces.hpp's form, for Intersect.
+  friend const std::vector<detail::XPlane>& exact_cut_planes(const BrepIndex& index);
   struct Exact;  // the exact cut planes
   std::vector<BrepIndexNode> nodes_;
   std::vector<BrepIndexCut> cuts_;

@@ -29,34 +29,48 @@ namespace {
 using Cone = std::vector<std::vector<Vec>>;
 
 // The local geometry of one solid in A's frame: exact outward face normals
-// (rotated by the pose's R for B), edge convexity and vertex convexity.
+// (rotated by the pose's R for B), vertices, edge convexity and vertex
+// convexity, each computed when first asked for (a contact touches a few
+// entities of a large solid).
 class LocalGeometry {
  public:
-  LocalGeometry(const Polyhedron& p, const Eigen::Matrix4d& pose) : p_(p) {
-    for (int f = 0; f < p.face_count(); ++f) {
-      const auto& plane = p.exact_plane(f);
-      const Vec n{plane.a(), plane.b(), plane.c()};
-      normals_.push_back(rotate(pose, n));
-    }
-    for (int v = 0; v < p.vertex_count(); ++v) {
-      const auto& x = p.exact_vertex(v);
-      const Vec local{x.x(), x.y(), x.z()};
-      Vec moved = rotate(pose, local);
-      for (std::size_t r = 0; r < 3; ++r) moved[r] += FT(pose(int(r), 3));
-      points_.push_back(moved);
-    }
-    // sign(n_1 . w_2), w_2 pointing from the edge into face 2: < 0 convex,
-    // > 0 reflex, 0 flat.
-    for (const Edge& e : p.edges()) {
-      const Vec w2 = cross(normal(e.faces[1]), sub(point(e.vertices[0]), point(e.vertices[1])));
-      convexity_.push_back(sign(dot(normal(e.faces[0]), w2)));
-    }
-  }
+  LocalGeometry(const Polyhedron& p, const Eigen::Matrix4d& pose)
+      : p_(p),
+        pose_(pose),
+        normals_(std::size_t(p.face_count())),
+        points_(std::size_t(p.vertex_count())),
+        convexity_(std::size_t(p.edge_count())) {}
 
+  const Vec& normal(int f) const {
+    auto& n = normals_[std::size_t(f)];
+    if (!n) {
+      const auto& plane = p_.exact_plane(f);
+      n = rotate({plane.a(), plane.b(), plane.c()});
+    }
+    return *n;
+  }
+  const Vec& point(int v) const {
+    auto& x = points_[std::size_t(v)];
+    if (!x) {
+      const auto& e = p_.exact_vertex(v);
+      Vec moved = rotate({e.x(), e.y(), e.z()});
+      for (std::size_t r = 0; r < 3; ++r) moved[r] += FT(pose_(int(r), 3));
+      x = moved;
+    }
+    return *x;
+  }
+  // sign(n_1 . w_2), w_2 pointing from the edge into face 2: < 0 convex,
+  // > 0 reflex, 0 flat.
+  int convexity(int e) const {
+    auto& c = convexity_[std::size_t(e)];
+    if (!c) {
+      const Edge& edge = p_.edge(e);
+      const Vec w2 = cross(normal(edge.faces[1]), sub(point(edge.vertices[0]), point(edge.vertices[1])));
+      c = sign(dot(normal(edge.faces[0]), w2));
+    }
+    return *c;
+  }
   const Polyhedron& polyhedron() const { return p_; }
-  const Vec& normal(int f) const { return normals_[std::size_t(f)]; }
-  const Vec& point(int v) const { return points_[std::size_t(v)]; }
-  int convexity(int e) const { return convexity_[std::size_t(e)]; }
   bool convex_vertex(int v) const {
     const auto& edges = p_.vertex_edges(v);
     return std::all_of(edges.begin(), edges.end(), [&](int e) { return convexity(e) <= 0; });
@@ -126,10 +140,10 @@ class LocalGeometry {
   }
 
  private:
-  static Vec rotate(const Eigen::Matrix4d& pose, const Vec& x) {
+  Vec rotate(const Vec& x) const {
     Vec out;
     for (int r = 0; r < 3; ++r)
-      out[std::size_t(r)] = FT(pose(r, 0)) * x[0] + FT(pose(r, 1)) * x[1] + FT(pose(r, 2)) * x[2];
+      out[std::size_t(r)] = FT(pose_(r, 0)) * x[0] + FT(pose_(r, 1)) * x[1] + FT(pose_(r, 2)) * x[2];
     return out;
   }
   Cone edge_wedge(int e) const {
@@ -143,9 +157,10 @@ class LocalGeometry {
   }
 
   const Polyhedron& p_;
-  std::vector<Vec> normals_;
-  std::vector<Vec> points_;
-  std::vector<int> convexity_;
+  Eigen::Matrix4d pose_;
+  mutable std::vector<std::optional<Vec>> normals_;
+  mutable std::vector<std::optional<Vec>> points_;
+  mutable std::vector<std::optional<int>> convexity_;
 };
 
 int orient(const Vec& a, const Vec& b, const Vec& c) { return sign(dot(a, cross(b, c))); }
@@ -347,9 +362,10 @@ Eigen::Vector3d centroid(const ContactRegion& r) {
 
 }  // namespace
 
-std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
-                                          const std::vector<ContactRegion>& intersection) {
-  const LocalGeometry ga(a, Eigen::Matrix4d::Identity()), gb(b, pose_b);
+namespace {
+
+std::vector<ContactRegion> select(const LocalGeometry& ga, const LocalGeometry& gb,
+                                  const std::vector<ContactRegion>& intersection) {
   std::vector<bool> keep(intersection.size(), false);
   for (int d = 2; d >= 0; --d)
     for (std::size_t k = 0; k < intersection.size(); ++k) {
@@ -372,9 +388,8 @@ std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron&
   return out;
 }
 
-std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
-                                     const std::vector<ContactRegion>& needed, const std::vector<Contact>& previous) {
-  const LocalGeometry ga(a, Eigen::Matrix4d::Identity()), gb(b, pose_b);
+std::vector<Contact> normals(const LocalGeometry& ga, const LocalGeometry& gb, const std::vector<ContactRegion>& needed,
+                             const std::vector<Contact>& previous) {
   const auto adjacent = [](const LocalGeometry& g, const Entity& x, const Entity& y) {
     return g.in_boundary(x, y) || g.in_boundary(y, x);
   };
@@ -413,6 +428,18 @@ std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, c
   return out;
 }
 
+}  // namespace
+
+std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+                                          const std::vector<ContactRegion>& intersection) {
+  return select(LocalGeometry(a, Eigen::Matrix4d::Identity()), LocalGeometry(b, pose_b), intersection);
+}
+
+std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+                                     const std::vector<ContactRegion>& needed, const std::vector<Contact>& previous) {
+  return normals(LocalGeometry(a, Eigen::Matrix4d::Identity()), LocalGeometry(b, pose_b), needed, previous);
+}
+
 ContactAnalysis find_contacts(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
                               const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
                               const std::vector<Contact>& previous, const FindContactsOptions& options) {
@@ -422,7 +449,8 @@ ContactAnalysis find_contacts(const Polyhedron& a, const BrepIndex& index_a, con
   out.kept_after_culling = options.cull ? kept_counts(mask)
                                         : std::array<int, 3>{b.vertex_count(), b.edge_count(), b.face_count()};
   out.intersection = intersect(a, index_a, b, pose_b, options.intersect, mask);
-  out.contacts = contact_normals(a, b, pose_b, needed_regions(a, b, pose_b, out.intersection.regions), previous);
+  const LocalGeometry ga(a, Eigen::Matrix4d::Identity()), gb(b, pose_b);
+  out.contacts = normals(ga, gb, select(ga, gb, out.intersection.regions), previous);
   return out;
 }
 

@@ -110,13 +110,10 @@ struct LeafPiece {
 
 class Classifier {
  public:
-  Classifier(const BrepIndex& index, double tolerance) : index_(index), tolerance_(tolerance) {
+  Classifier(const BrepIndex& index, double tolerance)
+      : index_(index), tolerance_(tolerance), planes_(exact_cut_planes(index)) {
     const FT eps(tolerance);
     eps2_ = eps * eps;
-    for (std::size_t c = 0; c < index.cuts().size(); ++c) {
-      const auto& p = index.exact_cut_plane(int(c));
-      planes_.push_back({{p.a(), p.b(), p.c()}, p.d()});
-    }
   }
 
   void run(std::vector<Piece> pieces) {
@@ -187,7 +184,7 @@ class Classifier {
   const BrepIndex& index_;
   double tolerance_;
   FT eps2_;
-  std::vector<XPlane> planes_;
+  const std::vector<XPlane>& planes_;
 };
 
 // ------------------------------------------------------------ MergeRegions
@@ -486,23 +483,32 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   check_mask(mask_b.edges, b.edge_count(), "edges");
   check_mask(mask_b.faces, b.face_count(), "faces");
 
-  // B's vertices in A's frame, exactly: R x + t from the double entries.
-  std::vector<Vec> points_b;
-  for (int v = 0; v < b.vertex_count(); ++v) {
+  // B's vertices in A's frame, exactly: R x + t from the double entries;
+  // only those of the entities kept (the nesting test below may ask for
+  // the others).
+  const auto keep = [&](const Tag& tag) {
+    const auto& mask = tag.kind == Kind::vertex ? mask_b.vertices : tag.kind == Kind::edge ? mask_b.edges : mask_b.faces;
+    return mask.empty() || mask[std::size_t(tag.index)];
+  };
+  std::vector<Vec> points_b(std::size_t(b.vertex_count()));
+  std::vector<bool> placed(std::size_t(b.vertex_count()), false);
+  const auto place = [&](int v) {
+    if (placed[std::size_t(v)]) return;
     const Eigen::Vector3d& x = b.vertex(v);
-    Vec p;
     for (int r = 0; r < 3; ++r)
-      p[std::size_t(r)] = FT(pose_b(r, 0)) * FT(x.x()) + FT(pose_b(r, 1)) * FT(x.y()) + FT(pose_b(r, 2)) * FT(x.z()) +
-                          FT(pose_b(r, 3));
-    points_b.push_back(p);
-  }
-  std::vector<Piece> pieces;
-  for (Piece& piece : atoms(b, points_b)) {
-    const auto& mask = piece.tag.kind == Kind::vertex ? mask_b.vertices
-                       : piece.tag.kind == Kind::edge ? mask_b.edges
-                                                      : mask_b.faces;
-    if (mask.empty() || mask[std::size_t(piece.tag.index)]) pieces.push_back(std::move(piece));
-  }
+      points_b[std::size_t(v)][std::size_t(r)] = FT(pose_b(r, 0)) * FT(x.x()) + FT(pose_b(r, 1)) * FT(x.y()) +
+                                                 FT(pose_b(r, 2)) * FT(x.z()) + FT(pose_b(r, 3));
+    placed[std::size_t(v)] = true;
+  };
+  for (int v = 0; v < b.vertex_count(); ++v)
+    if (keep({Kind::vertex, v})) place(v);
+  for (int e = 0; e < b.edge_count(); ++e)
+    if (keep({Kind::edge, e}))
+      for (const int v : b.edge(e).vertices) place(v);
+  for (int f = 0; f < b.face_count(); ++f)
+    if (keep({Kind::face, f}))
+      for (const int v : b.face(f)) place(v);
+  std::vector<Piece> pieces = atoms(b, points_b, keep);
 
   IntersectionSet out;
   out.pieces = long(pieces.size());
@@ -551,6 +557,7 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   const Eigen::Array3d x0 = a.vertex(0).array();
   const bool in_box = (x0 >= box_b.min().array() - margin).all() && (x0 <= box_b.max().array() + margin).all();
   if (out.regions.empty() && out.penetrating_b.empty() && in_box) {
+    for (int v = 0; v < b.vertex_count(); ++v) place(v);
     std::vector<std::array<Vec, 3>> triangles;
     for (const Triangle& t : b.triangles())
       triangles.push_back({points_b[std::size_t(t.vertices[0])], points_b[std::size_t(t.vertices[1])],

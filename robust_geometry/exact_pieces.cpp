@@ -36,16 +36,21 @@ Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
 
 const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
 
-std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points) {
+std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
+                         const std::function<bool(const Tag&)>& keep) {
   const auto point = [&](int v) -> const Vec& { return points[std::size_t(v)]; };
+  const auto kept = [&](Kind kind, int index) { return !keep || keep({kind, index}); };
   std::vector<Piece> out;
-  for (int v = 0; v < polyhedron.vertex_count(); ++v) out.push_back({{Kind::vertex, v}, 0, {point(v)}});
+  for (int v = 0; v < polyhedron.vertex_count(); ++v)
+    if (kept(Kind::vertex, v)) out.push_back({{Kind::vertex, v}, 0, {point(v)}});
   for (int e = 0; e < polyhedron.edge_count(); ++e) {
+    if (!kept(Kind::edge, e)) continue;
     const auto& ends = polyhedron.edge(e).vertices;
     out.push_back({{Kind::edge, e}, 1, {point(ends[0]), point(ends[1])}});
   }
   std::vector<std::array<int, 3>> diagonals;  // (face, a, b) with a < b
   for (const Triangle& t : polyhedron.triangles()) {
+    if (!kept(Kind::face, t.face)) continue;
     out.push_back({{Kind::face, t.face}, 2, {point(t.vertices[0]), point(t.vertices[1]), point(t.vertices[2])}});
     const auto& face = polyhedron.face(t.face);
     const auto position = [&](int v) { return std::ptrdiff_t(std::find(face.begin(), face.end(), v) - face.begin()); };

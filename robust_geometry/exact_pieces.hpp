@@ -14,6 +14,7 @@
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
 
 #include <array>
+#include <functional>
 #include <vector>
 
 #include "robust_geometry/polyhedron.hpp"
@@ -74,8 +75,10 @@ struct Piece {
 
 // The convex atoms of the boundary of `polyhedron` (see above), with each
 // vertex mapped through `points` (the polyhedron's vertices, exact, possibly
-// moved rigidly).
-std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points);
+// moved rigidly), of the entities for which keep(tag) holds (all if keep is
+// empty).
+std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
+                         const std::function<bool(const Tag&)>& keep = {});
 
 // SplitRegions for one piece: appends to above / on / below the parts of the
 // piece (relatively open, held as closures) on each side of `plane`, given the

@@ -29,7 +29,9 @@ robust_geometry::TriangleSolid bumpy_cube(int n, double half_size, double amplit
   const auto nn = static_cast<std::size_t>(n);
   std::vector<double> coordinate(nn + 1), wave(nn + 1, 0.0);
   for (std::size_t i = 0; i <= nn; ++i) {
-    coordinate[i] = h * (2.0 * double(i) - double(n)) / double(n);  // exact at the ends
+    // -h and h exactly at the ends (the formula can miss them by an ulp, which
+    // would fold the cube's edges).
+    coordinate[i] = i == 0 ? -h : i == nn ? h : h * (2.0 * double(i) - double(n)) / double(n);
     if (i > 0 && i < nn) wave[i] = std::sin(std::numbers::pi * double(bumps) * double(i) / double(n));
   }
 
