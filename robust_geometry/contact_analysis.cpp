@@ -360,10 +360,6 @@ Eigen::Vector3d centroid(const ContactRegion& r) {
   return c / double(r.points.size());
 }
 
-}  // namespace
-
-namespace {
-
 std::vector<ContactRegion> select(const LocalGeometry& ga, const LocalGeometry& gb,
                                   const std::vector<ContactRegion>& intersection) {
   std::vector<bool> keep(intersection.size(), false);
