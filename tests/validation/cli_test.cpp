@@ -432,6 +432,10 @@ TEST(CliGeometry, ContactsOfABlockRestingOnAnotherKeepTheFaceRegion) {
   const CliRun all = run(cubes + " --pose-b 0.5,0.5,1,0,0,0 --all --json", false);
   ASSERT_EQ(all.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(all.output)["regions"].size(), 9u);
+  // Balancing cuts change A's index, not the regions.
+  const CliRun balanced = run(cubes + " --pose-b 0.5,0.5,1,0,0,0 --balance --all --json", false);
+  ASSERT_EQ(balanced.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(balanced.output)["regions"], nlohmann::json::parse(all.output)["regions"]);
 
   const auto previous = std::filesystem::temp_directory_path() / "contactref_cli_previous_contacts.json";
   std::ofstream(previous) << r.output;

@@ -102,6 +102,7 @@ CLI::App* add_contacts_subcommand(CLI::App& geometry, ContactsCommandOptions& op
   app->add_option("--touch-tolerance", options.touch_tolerance, "distance (m) within which points touch (default 0)");
   app->add_option("--cull-margin", options.cull_margin, "normal speed (m/s) below -margin culls a face (default 0)");
   app->add_option("--previous", options.previous, "the previous step's --json output (temporal coherence)");
+  app->add_flag("--balance", options.balance, "balancing cuts in A's Brep-index (faster to build for large meshes)");
   app->add_flag("--all", options.all, "print the whole intersection set I (no selection, no normals)");
   app->add_flag("--json", options.json, "print one JSON document");
   return app;
@@ -120,7 +121,9 @@ int run_contacts(const ContactsCommandOptions& options) {
   find_options.cull = !options.velocity_b.empty();
   find_options.cull_margin = options.cull_margin;
   const std::vector<rg::Contact> previous = options.previous.empty() ? std::vector<rg::Contact>{} : read_previous(options.previous);
-  const rg::BrepIndex index = rg::build_brep_index(a);
+  rg::BrepIndexOptions index_options;
+  index_options.balance = options.balance;
+  const rg::BrepIndex index = rg::build_brep_index(a, index_options);
   const rg::ContactAnalysis analysis = rg::find_contacts(a, index, b, pose_b, twist, previous, find_options);
 
   nlohmann::ordered_json out;

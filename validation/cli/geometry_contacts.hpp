@@ -1,7 +1,7 @@
 #pragma once
 // `contactref geometry contacts A B [--pose-b tx,ty,tz,rx,ry,rz]
 //     [--velocity-b wx,wy,wz,vx,vy,vz] [--touch-tolerance EPS] [--cull-margin M]
-//     [--previous PREVIOUS.json] [--all] [--json]`:
+//     [--previous PREVIOUS.json] [--balance] [--all] [--json]`:
 // Bouma & Vanecek's contact analysis (robust_geometry/contact_analysis.hpp) of
 // two polyhedra (OFF or OBJ) with B posed in A's frame (translation in m, then
 // a rotation vector in rad): the needed contact regions (Eqs. 3-4) with their
@@ -21,7 +21,7 @@ namespace contactref::cli {
 struct ContactsCommandOptions {
   std::string a, b, pose_b, velocity_b, previous;
   double touch_tolerance = 0, cull_margin = 0;
-  bool all = false, json = false;
+  bool balance = false, all = false, json = false;
 };
 
 // Adds the subcommand to `geometry`; run_contacts runs it when it was parsed.
