@@ -23,14 +23,13 @@
 #include <CGAL/Exact_rational.h>
 #include <gtest/gtest.h>
 
-#include "tests/kit/errors.hpp"  // message_of
-
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
+#include "tests/kit/errors.hpp"  // message_of
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::robust_geometry {

@@ -21,6 +21,7 @@
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/kit/errors.hpp"  // message_of
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
@@ -346,34 +347,24 @@ TEST(KryPaiSection33, DoubleAgreesWith50Digits) {
 // ---------------------------------------------------------------------------
 // Bad input and singular configurations.
 
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 TEST(ContactDynamicsInput, NonPhysicalBodiesAreInputErrors) {
   const SphereOnPlaneSetup<double> set;
   const auto make = [&](double m, const Mat3<double>& I) {
     ContactDynamics<double>(m, I, set.sphere, set.plane, set.E_w_2(), gravity<double>());
   };
-  EXPECT_NE(error_of<InputError>([&] { make(0, set.I()); }).find("mass"), std::string::npos);
-  EXPECT_NE(error_of<InputError>([&] { make(-1, set.I()); }).find("mass"), std::string::npos);
-  EXPECT_NE(error_of<InputError>([&] { make(std::nan(""), set.I()); }).find("mass"), std::string::npos);
-  EXPECT_NE(error_of<InputError>([&] { make(1, Vec3<double>(1, 1, 3).asDiagonal().toDenseMatrix()); })
+  EXPECT_NE(test::message_of<InputError>([&] { make(0, set.I()); }).find("mass"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { make(-1, set.I()); }).find("mass"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { make(std::nan(""), set.I()); }).find("mass"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { make(1, Vec3<double>(1, 1, 3).asDiagonal().toDenseMatrix()); })
                 .find("triangle"), std::string::npos);
   Mat3<double> skewed = Mat3<double>::Identity();
   skewed(0, 1) = 0.5;
-  EXPECT_NE(error_of<InputError>([&] { make(1, skewed); }).find("symmetric"), std::string::npos);
-  EXPECT_NE(error_of<InputError>([&] { make(1, -Mat3<double>::Identity()); }).find("positive definite"),
+  EXPECT_NE(test::message_of<InputError>([&] { make(1, skewed); }).find("symmetric"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { make(1, -Mat3<double>::Identity()); }).find("positive definite"),
             std::string::npos);
   Mat4<double> sheared = set.E_w_2();
   sheared(0, 1) += 0.1;
-  EXPECT_NE(error_of<InputError>([&] {
+  EXPECT_NE(test::message_of<InputError>([&] {
               ContactDynamics<double>(1, set.I(), set.sphere, set.plane, sheared, gravity<double>());
             }).find("E_w_2"),
             std::string::npos);
@@ -387,8 +378,8 @@ TEST(ContactDynamicsInput, NonFiniteStatesAreInputErrors) {
   for (int k = 0; k < 10; ++k) {
     Vec10<double> bad = good;
     bad(k) = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_NE(error_of<InputError>([&] { d.evaluate(bad); }).find("not finite"), std::string::npos) << k;
-    EXPECT_NE(error_of<InputError>([&] { d.energy(bad); }).find("not finite"), std::string::npos) << k;
+    EXPECT_NE(test::message_of<InputError>([&] { d.evaluate(bad); }).find("not finite"), std::string::npos) << k;
+    EXPECT_NE(test::message_of<InputError>([&] { d.energy(bad); }).find("not finite"), std::string::npos) << k;
   }
 }
 
@@ -397,7 +388,7 @@ TEST(ContactDynamicsInput, ConformingContactIsAComputationErrorNamingTheConfigur
   const surfaces::PlanePatch<double> plane;
   const ContactDynamics<double> d(1.0, Mat3<double>::Identity(), plane, plane, Mat4<double>::Identity(),
                                   gravity<double>());
-  const std::string e = error_of<ComputationError>(
+  const std::string e = test::message_of<ComputationError>(
       [&] { d.evaluate(make_state<double>(Vec5<double>(0.1, 0.2, 0.3, 0.4, 0.5), Vec5<double>::Zero())); });
   EXPECT_NE(e.find("plane on plane"), std::string::npos) << e;
   EXPECT_NE(e.find("positive definite"), std::string::npos) << e;
