@@ -168,7 +168,7 @@ class Builder {
       auto [index, cell] = std::move(work.back());
       work.pop_back();
       const Cut cut = choose_cut(cell, index);
-      std::array<Cell, 3> children = split(cell, cut.plane);
+      std::array<Cell, 3> children = split(cell, cut);
       if (children[1].pieces.empty())
         fail(index, "the cut plane misses every piece of the cell (the on-child is empty)");
       nodes[std::size_t(index)].cut = int(cuts.size());
@@ -234,8 +234,9 @@ class Builder {
     return std::nullopt;
   }
 
-  // Step 2: the three children of `cell` cut by `plane` (above, on, below).
-  std::array<Cell, 3> split(const Cell& cell, const XPlane& plane) const {
+  // Step 2: the three children of `cell` cut by `cut` (above, on, below).
+  std::array<Cell, 3> split(const Cell& cell, const Cut& cut) const {
+    const XPlane& plane = cut.plane;
     std::array<Cell, 3> out;
     for (Cell& c : out) {
       c.dim = cell.dim;
@@ -245,8 +246,33 @@ class Builder {
     out[1].dim = cell.dim - 1;
     if (cell.dim == 3) out[1].normal = plane.n;
     if (cell.dim == 2) out[1].line = cross(cell.normal, plane.n);
-    for (const Piece& piece : cell.pieces) split_piece(piece, plane, out[0].pieces, out[1].pieces, out[2].pieces);
+    for (const Piece& piece : cell.pieces) {
+      // A piece of the cut's face, or of one of its edges or vertices, lies
+      // in the face's support plane exactly (faces are exactly planar): no
+      // side test needed, and these are the tests whose filter fails.
+      if (cut.kind == CutKind::support && in_closure_of_face(piece.tag, cut.face)) {
+        out[1].pieces.push_back(piece);
+        continue;
+      }
+      split_piece(piece, plane, out[0].pieces, out[1].pieces, out[2].pieces);
+    }
     return out;
+  }
+
+  // Whether the entity tagged is face f, an edge of f or a vertex of f.
+  bool in_closure_of_face(const Tag& tag, int f) const {
+    switch (tag.kind) {
+      case Kind::face: return tag.index == f;
+      case Kind::edge: {
+        const auto& faces = polyhedron_.edge(tag.index).faces;
+        return faces[0] == f || faces[1] == f;
+      }
+      case Kind::vertex: {
+        const auto& faces = polyhedron_.vertex_faces(tag.index);
+        return std::find(faces.begin(), faces.end(), f) != faces.end();
+      }
+    }
+    return false;
   }
 
   static void split_piece(const Piece& piece, const XPlane& plane, std::vector<Piece>& above, std::vector<Piece>& on,
