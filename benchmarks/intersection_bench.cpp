@@ -110,45 +110,35 @@ void set_counters(benchmark::State& state, int n, const rg::IntersectionMoments&
   state.counters["boundary_triangles"] = double(m.boundary_triangles);
 }
 
-void BM_HalfspaceMoments(benchmark::State& state) {
+// Times compute(scene) at the size state.range(0), after the agreement check.
+template <class Compute>
+void time_moments(benchmark::State& state, Compute compute) {
   const int n = int(state.range(0));
   check_agreement(n);
   const Scene& s = scene(n);
   rg::IntersectionMoments m;
   for (auto _ : state) {
-    m = rg::halfspace_intersection_moments(s.cube, s.plane);
+    m = compute(s);
     benchmark::DoNotOptimize(m);
   }
   set_counters(state, n, m);
 }
 
+void BM_HalfspaceMoments(benchmark::State& state) {
+  time_moments(state, [](const Scene& s) { return rg::halfspace_intersection_moments(s.cube, s.plane); });
+}
+
 void run_corefinement(benchmark::State& state, bool validate) {
-  const int n = int(state.range(0));
-  check_agreement(n);
-  const Scene& s = scene(n);
   rg::IntersectionOptions options;
   options.assume_valid_solids = !validate;
-  rg::IntersectionMoments m;
-  for (auto _ : state) {
-    m = rg::intersection_moments(s.cube, s.plane_box, s.plane_pose, options);
-    benchmark::DoNotOptimize(m);
-  }
-  set_counters(state, n, m);
+  time_moments(state, [&](const Scene& s) { return rg::intersection_moments(s.cube, s.plane_box, s.plane_pose, options); });
 }
 
 void BM_CorefinementMoments(benchmark::State& state) { run_corefinement(state, false); }
 void BM_CorefinementMomentsValidated(benchmark::State& state) { run_corefinement(state, true); }
 
 void BM_NefMoments(benchmark::State& state) {
-  const int n = int(state.range(0));
-  check_agreement(n);
-  const Scene& s = scene(n);
-  rg::IntersectionMoments m;
-  for (auto _ : state) {
-    m = rg::intersection_moments_nef(s.cube, s.plane_box, s.plane_pose);
-    benchmark::DoNotOptimize(m);
-  }
-  set_counters(state, n, m);
+  time_moments(state, [](const Scene& s) { return rg::intersection_moments_nef(s.cube, s.plane_box, s.plane_pose); });
 }
 
 BENCHMARK(BM_HalfspaceMoments)->RangeMultiplier(2)->Range(16, 128)->Unit(benchmark::kMillisecond);

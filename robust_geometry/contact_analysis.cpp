@@ -100,12 +100,6 @@ class LocalGeometry {
     return std::nullopt;
   }
 
-  // Definition 1 for a needed region on entity x of dimension 1 or 2.
-  Cone approximation(const Entity& x) const {
-    if (x.kind == EntityKind::edge) return edge_wedge(x.index);
-    return Cone{{normal(x.index)}};  // a face (x cannot be a vertex)
-  }
-
   // The outward normals of the faces at x (the generators of the normal cone
   // when x is convex).
   std::vector<Vec> face_normals(const Entity& x) const {
@@ -371,8 +365,11 @@ std::vector<ContactRegion> select(const LocalGeometry& ga, const LocalGeometry& 
       for (std::size_t j = 0; j < intersection.size(); ++j) {
         const ContactRegion& h = intersection[j];
         if (!keep[j] || h.dimension <= d || !adjacent_region(r, h, ga, gb)) continue;
-        removed_a.push_back(ga.approximation(h.entity_a));
-        removed_b.push_back(gb.approximation(h.entity_b));
+        // Definition 1's H_i(h) is the tangent cone at h's entity: h_0 at a
+        // face, h_1 ∩ h_2 at a convex edge, h_1 ∪ h_2 at a reflex one (h has
+        // dimension 1 or 2, so its entities are not vertices).
+        removed_a.push_back(*ga.tangent_cone(h.entity_a));
+        removed_b.push_back(*gb.tangent_cone(h.entity_b));
       }
       const auto cone_a = ga.tangent_cone(r.entity_a);
       const auto cone_b = gb.tangent_cone(r.entity_b);

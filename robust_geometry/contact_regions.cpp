@@ -551,12 +551,14 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   // Nested: A inside B with the boundaries apart (no piece of B reaches A).
   // A vertex of A outside B's bounding box (in double, widened far beyond the
   // pose's rounding) settles it at once.
-  Eigen::AlignedBox3d box_b;
-  for (int v = 0; v < b.vertex_count(); ++v) box_b.extend((pose_b * b.vertex(v).homogeneous()).head<3>());
-  const double margin = 1e-9 * box_b.diagonal().norm();
-  const Eigen::Array3d x0 = a.vertex(0).array();
-  const bool in_box = (x0 >= box_b.min().array() - margin).all() && (x0 <= box_b.max().array() + margin).all();
-  if (out.regions.empty() && out.penetrating_b.empty() && in_box) {
+  const auto in_box_of_b = [&] {
+    Eigen::AlignedBox3d box_b;
+    for (int v = 0; v < b.vertex_count(); ++v) box_b.extend((pose_b * b.vertex(v).homogeneous()).head<3>());
+    const double margin = 1e-9 * box_b.diagonal().norm();
+    const Eigen::Array3d x0 = a.vertex(0).array();
+    return (x0 >= box_b.min().array() - margin).all() && (x0 <= box_b.max().array() + margin).all();
+  };
+  if (out.regions.empty() && out.penetrating_b.empty() && in_box_of_b()) {
     for (int v = 0; v < b.vertex_count(); ++v) place(v);
     std::vector<std::array<Vec, 3>> triangles;
     for (const Triangle& t : b.triangles())

@@ -78,15 +78,19 @@ bool in_closure(const Vector3d& x, const rg::ContactRegion& r) {
   return inside;
 }
 
+// Whether region r of I is one of the needed regions of the analysis.
+bool is_needed(const rg::ContactAnalysis& analysis, const rg::ContactRegion& r) {
+  return std::any_of(analysis.contacts.begin(), analysis.contacts.end(), [&](const rg::Contact& c) {
+    return c.region.entity_a == r.entity_a && c.region.entity_b == r.entity_b && c.region.points == r.points;
+  });
+}
+
 // Fig. 3's claim on a scene: every region of I that is not needed lies in the
 // border of a needed one. Returns the number that do not.
 int outside_needed_borders(const rg::ContactAnalysis& analysis) {
   int outside = 0;
   for (const rg::ContactRegion& r : analysis.intersection.regions) {
-    const bool needed = std::any_of(analysis.contacts.begin(), analysis.contacts.end(), [&](const rg::Contact& c) {
-      return c.region.entity_a == r.entity_a && c.region.entity_b == r.entity_b && c.region.points == r.points;
-    });
-    if (needed) continue;
+    if (is_needed(analysis, r)) continue;
     const bool covered = std::any_of(analysis.contacts.begin(), analysis.contacts.end(), [&](const rg::Contact& c) {
       return std::all_of(r.points.begin(), r.points.end(), [&](const Vector3d& x) { return in_closure(x, c.region); });
     });
@@ -258,10 +262,7 @@ void write_scene(const std::filesystem::path& dir, const data::ContactScene& sce
   regions << "region,needed,dimension,corner,x,y,z\n";
   for (std::size_t r = 0; r < first.intersection.regions.size(); ++r) {
     const rg::ContactRegion& region = first.intersection.regions[r];
-    const bool needed = std::any_of(first.contacts.begin(), first.contacts.end(), [&](const rg::Contact& c) {
-      return c.region.entity_a == region.entity_a && c.region.entity_b == region.entity_b &&
-             c.region.points == region.points;
-    });
+    const bool needed = is_needed(first, region);
     for (std::size_t k = 0; k < region.points.size(); ++k)
       regions << fmt::format("{},{},{},{},{:.17g},{:.17g},{:.17g}\n", r, needed ? 1 : 0, region.dimension, k,
                              region.points[k].x(), region.points[k].y(), region.points[k].z());
