@@ -272,8 +272,8 @@ TYPED_TEST(SphereOnPlane, SlidingWithSpinKeepsCentreVelocityAndSpinConstant) {
   double worst = 0;
   for (int n = 0; n < 10; ++n) {
     Vec10<T> y;
-    y << T(sampling::uniform(rng, 0.3, 2.8)), T(sampling::uniform(rng, -3, 3)), T(sampling::uniform(rng, -2, 2)),
-        T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -3, 3));
+    y.template head<5>() << T(sampling::uniform(rng, 0.3, 2.8)), T(sampling::uniform(rng, -3, 3)),
+        T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -3, 3));
     for (int j = 5; j < 10; ++j) y(j) = T(sampling::uniform(rng, -2, 2));
     const ContactDynamicsState<T> r = d.evaluate(y);
     const Vec3<T> omega = r.phi.template head<3>(), v = r.phi.template tail<3>();
