@@ -9,6 +9,7 @@
 
 #include "reference/spatial/errors.hpp"
 #include "reference/spatial/pose.hpp"
+#include "validation/oracles/surface_roundoff.hpp"
 
 namespace contactref::validation::oracles {
 namespace {
@@ -19,7 +20,6 @@ using Vec3d = Vec3<double>;
 using Vec4d = Eigen::Vector4d;
 using Mat4d = Eigen::Matrix4d;
 
-constexpr double kRoundings = 256;  // per surface evaluation (the model of SurfaceSeparation's bounds)
 constexpr int kCandidates = 8;      // lowest seeds refined by Newton
 constexpr int kMaxIterations = 50;
 // Newton has converged when its step is below this (relative to the
@@ -146,12 +146,6 @@ void wrap_periodic(const su::Domain<double>& domain, Vec2d& x) {
   }
 }
 
-// The unit normal's sensitivity to absolute errors of d_s and d_t.
-double normal_sensitivity(const WorldJet& j) {
-  const double sine = j.d_s.cross(j.d_t).norm() / (j.d_s.norm() * j.d_t.norm());
-  return 1 / (std::min(j.d_s.norm(), j.d_t.norm()) * sine);
-}
-
 SurfaceSeparation measure(const WorldJet& a, const WorldJet& b, int patch1, const Vec2d& x1, int patch2,
                           const Vec2d& x2) {
   const Vec3d n1 = a.d_s.cross(a.d_t).normalized(), n2 = b.d_s.cross(b.d_t).normalized();
@@ -161,9 +155,9 @@ SurfaceSeparation measure(const WorldJet& a, const WorldJet& b, int patch1, cons
   out.patch1 = patch1, out.patch2 = patch2;
   out.x1 = x1, out.x2 = x2;
   out.p1_w = a.p, out.p2_w = b.p;
-  const double roundoff = 2 * kRoundings * epsilon<double>();
-  out.distance_roundoff = roundoff * (a.patch_size + a.translation + b.patch_size + b.translation);
-  out.angle_roundoff = roundoff * (a.patch_size * normal_sensitivity(a) + b.patch_size * normal_sensitivity(b));
+  out.distance_roundoff = evaluation_roundoff(a.patch_size + a.translation + b.patch_size + b.translation);
+  out.angle_roundoff = evaluation_roundoff(a.patch_size) * normal_sensitivity(a.d_s, a.d_t) +
+                       evaluation_roundoff(b.patch_size) * normal_sensitivity(b.d_s, b.d_t);
   return out;
 }
 

@@ -33,13 +33,12 @@ struct SurfaceSeparation {
   int patch1 = -1, patch2 = -1;
   surfaces::Vec2<double> x1, x2;   // the pair's parameters in those patches
   Vec3<double> p1_w, p2_w;         // the pair in the world
-  // Round-off bounds of the two numbers. Each surface point is a sum of
-  // some 256 roundings of terms of the size L of its patch (|c| + |c_s| +
-  // |c_t| in body coordinates: the point and the extent of a parameter unit,
-  // which bound the control points the evaluation combines) plus the pose's
-  // translation |o|: the distance is off by at most 2 x 256 eps (L1 + |o1| +
-  // L2 + |o2|). Each unit normal from d_s x d_t, whose factors carry
-  // 2 x 256 eps L, moves by that error over min(|d_s|, |d_t|) sin(d_s, d_t).
+  // Round-off bounds of the two numbers (surface_roundoff.hpp), with L =
+  // |c| + |c_s| + |c_t| in body coordinates for each patch (the point and the
+  // extent of a parameter unit, which bound the control points an evaluation
+  // combines) and |o| its pose's translation: the distance is off by at most
+  // 2 x 256 eps (L1 + |o1| + L2 + |o2|), each normal by 2 x 256 eps L over
+  // min(|d_s|, |d_t|) sin(d_s, d_t).
   double distance_roundoff = 0;  // m
   double angle_roundoff = 0;     // rad
 };
