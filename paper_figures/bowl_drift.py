@@ -5,7 +5,9 @@ Left: relative energy error against time, per step. Middle: the largest
 horizontal drift and energy error against the maximum step (log-log, with a
 slope-4 guide). Right: the constraint (gap at the contact) of the
 maximal-coordinate baseline (acceleration-level multiplier, no
-stabilisation) beside that of the reduced coordinates, which parameterise it.
+stabilisation) beside that of the reduced coordinates, which parameterise it
+(their gap is the signed distance of the two surfaces, measured from the
+bowl's pose without the contact coordinates: round-off).
 
 Usage: bowl_drift.py DATA_DIR NAME  (reads errors.csv, convergence.csv and
 baseline.csv written by `contactref figures`; writes NAME.png and NAME.pdf).
@@ -49,7 +51,7 @@ def main(data_dir: Path, name: str) -> None:
                       label=f"maximal coordinates, h = {hh * 1e3:g} ms")
     for k, hh in enumerate(np.unique(errors["h"])):
         rows = errors["h"] == hh
-        ax_b.semilogy(errors["t"][rows], np.maximum(errors["gap"][rows], floor), f"C{k}:", lw=0.8,
+        ax_b.semilogy(errors["t"][rows], np.maximum(np.abs(errors["gap"][rows]), floor), f"C{k}:", lw=0.8,
                       label=f"reduced coordinates, h_max = {hh * 1e3:g} ms" if k == 0 else None)
     ax_b.set_xlabel("time (s)")
     ax_b.set_ylabel("|gap| at the contact (m)")

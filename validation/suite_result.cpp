@@ -8,8 +8,22 @@
 
 namespace contactref::validation {
 
+Metric check(std::string name, double value, std::optional<double> reference, std::string criterion, bool passed) {
+  return {std::move(name), value, reference, std::move(criterion), passed};
+}
+
+Metric information(std::string name, double value, std::optional<double> reference, std::string description) {
+  return {std::move(name), value, reference, std::move(description), std::nullopt};
+}
+
 bool SuiteResult::passed() const {
-  return !metrics.empty() && std::all_of(metrics.begin(), metrics.end(), [](const Metric& m) { return m.passed; });
+  bool any_check = false;
+  for (const Metric& m : metrics) {
+    if (m.is_information()) continue;
+    if (!*m.passed) return false;
+    any_check = true;
+  }
+  return any_check;
 }
 
 nlohmann::ordered_json to_json(const SuiteResult& result) {
@@ -18,7 +32,7 @@ nlohmann::ordered_json to_json(const SuiteResult& result) {
     metrics[m.name] = {{"value", m.value},
                        {"reference", m.reference ? nlohmann::ordered_json(*m.reference) : nullptr},
                        {"criterion", m.criterion},
-                       {"passed", m.passed}};
+                       {"passed", m.passed ? nlohmann::ordered_json(*m.passed) : nullptr}};
   }
   return {{"name", result.name},
           {"passed", result.passed()},
@@ -27,6 +41,15 @@ nlohmann::ordered_json to_json(const SuiteResult& result) {
           {"figures", result.figures}};
 }
 
+namespace {
+
+const char* verdict_of(const Metric& m) {
+  if (m.is_information()) return "info";
+  return *m.passed ? "pass" : "FAIL";
+}
+
+}  // namespace
+
 void print_table(std::ostream& os, const SuiteResult& result) {
   os << fmt::format("suite {}: {} ({:.2f} s)\n", result.name, result.passed() ? "PASSED" : "FAILED",
                     result.seconds);
@@ -34,10 +57,14 @@ void print_table(std::ostream& os, const SuiteResult& result) {
   for (const Metric& m : result.metrics) width = std::max(width, m.name.size());
   os << fmt::format("  {:<{}}  {:>13}  {:>13}  {:<6}  {}\n", "metric", width, "value", "reference", "result",
                     "criterion");
-  for (const Metric& m : result.metrics) {
-    const std::string reference = m.reference ? fmt::format("{:13.6g}", *m.reference) : std::string(13, '-');
-    os << fmt::format("  {:<{}}  {:13.6g}  {:>13}  {:<6}  {}\n", m.name, width, m.value, reference,
-                      m.passed ? "pass" : "FAIL", m.criterion);
+  // Checks first, then information, each in the suite's order.
+  for (const bool information_rows : {false, true}) {
+    for (const Metric& m : result.metrics) {
+      if (m.is_information() != information_rows) continue;
+      const std::string reference = m.reference ? fmt::format("{:13.6g}", *m.reference) : std::string(13, '-');
+      os << fmt::format("  {:<{}}  {:13.6g}  {:>13}  {:<6}  {}\n", m.name, width, m.value, reference, verdict_of(m),
+                        m.criterion);
+    }
   }
   for (const std::string& figure : result.figures) os << "  figure: " << figure << "\n";
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -109,6 +110,30 @@ TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {
   EXPECT_TRUE(contains(r.output, "convergence_order")) << r.output;  // the table
   EXPECT_TRUE(std::filesystem::exists(dir / "validation.json"));
   std::filesystem::remove_all(dir);
+}
+
+// Information rows carry "passed": null on stdout and in validation.json,
+// and print `info` in the table (DESIGN.md, "Suites: checks and information").
+TEST(Cli, ValidateMarksInformationWithNullAndInfo) {
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_cli_test_info";
+  std::filesystem::remove_all(dir);
+  const CliRun r = run("validate torque-free-body --quick --json --out '" + dir.string() + "'", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream file(dir / "validation.json");
+  const auto written = nlohmann::json::parse(file);
+  for (const auto& document : {nlohmann::json::parse(r.output), written}) {
+    const auto& metrics = document.at("suites").at(0).at("metrics");
+    EXPECT_TRUE(metrics.at("period_s").at("passed").is_null());
+    EXPECT_EQ(metrics.at("convergence_order").at("passed"), true);
+  }
+  std::filesystem::remove_all(dir);
+  const CliRun table = run("validate torque-free-body --quick", false);
+  std::istringstream lines(table.output);
+  std::string line;
+  int info_rows = 0;
+  while (std::getline(lines, line))
+    if (contains(line, "period_s")) info_rows += contains(line, " info ") && !contains(line, " pass ");
+  EXPECT_EQ(info_rows, 1) << table.output;
 }
 
 TEST(Cli, AuditJsonHasTheDocumentedLayout) {

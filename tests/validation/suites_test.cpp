@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
+#include "robust_geometry/contact_analysis.hpp"
+#include "validation/data/contact_scenes.hpp"
 #include "validation/registry.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
@@ -19,47 +22,113 @@ const Metric* find(const SuiteResult& result, const std::string& name) {
   return nullptr;
 }
 
+// Every check of a suite passed, and its verdict is theirs alone; each row
+// says what it is (a check's criterion states its bound's derivation).
+void expect_checks_pass(const SuiteResult& result) {
+  int checks = 0;
+  for (const Metric& m : result.metrics) {
+    EXPECT_FALSE(m.criterion.empty()) << m.name;
+    if (m.is_information()) continue;
+    ++checks;
+    EXPECT_TRUE(*m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
+  }
+  EXPECT_GT(checks, 0);
+  EXPECT_TRUE(result.passed());
+}
+
+void expect_information(const SuiteResult& result, const std::string& name) {
+  const Metric* m = find(result, name);
+  ASSERT_NE(m, nullptr) << name;
+  EXPECT_TRUE(m->is_information()) << name;
+  EXPECT_TRUE(to_json(result)["metrics"][name]["passed"].is_null()) << name;
+}
+
+void expect_check(const SuiteResult& result, const std::string& name) {
+  const Metric* m = find(result, name);
+  ASSERT_NE(m, nullptr) << name;
+  EXPECT_FALSE(m->is_information()) << name;
+}
+
 TEST(TorqueFreeBodySuite, QuickVariantPassesWithFourthOrder) {
   const SuiteResult result = torque_free_body_suite({true});
-  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
+  expect_checks_pass(result);
   const Metric* order = find(result, "convergence_order");
   ASSERT_NE(order, nullptr);
-  EXPECT_GE(order->value, 3.7);
-  EXPECT_LE(order->value, 4.3);
-  EXPECT_TRUE(result.passed());
+  EXPECT_GE(order->value, 3.5);
+  EXPECT_LE(order->value, 4.5);
+  // The duration is a choice of the suite, not a measurement.
+  expect_information(result, "periods_integrated");
 }
 
 TEST(LoopEvaluationSuite, QuickVariantPasses) {
   const SuiteResult result = loop_evaluation_suite({true});
-  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
-  EXPECT_TRUE(result.passed());
+  expect_checks_pass(result);
+  expect_information(result, "faces");
+  expect_information(result, "opensubdiv_interior_difference");
 }
 
-// Quick variant: 2 s at 1 and 4 ms. Besides the suite's own criteria: the
-// constraint of the reduced coordinates holds to round-off, the baseline's
-// drifts by orders of magnitude more, and the contact crossed patches.
+// Quick variant: 2 s at 1, 4 and 16 ms. Besides the suite's own criteria: the
+// constraint, measured by the oracle from the bowl's pose, holds to
+// round-off, the baseline's drifts by orders of magnitude more, and the
+// contact crossed patches. The bounds of the finest errors and orders are
+// derived from RK4's error model, so their rows are checks.
 TEST(FrictionlessBowlDriftSuite, QuickVariantPassesAndTheBaselineDrifts) {
   const SuiteResult result = frictionless_bowl_drift_suite({true});
-  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
-  EXPECT_TRUE(result.passed());
+  expect_checks_pass(result);
   const Metric* ours = find(result, "max_gap_m");
   const Metric* baseline = find(result, "baseline_max_gap_m[h_max=1ms]");
   const Metric* transitions = find(result, "transitions[h_max=1ms]");
   ASSERT_TRUE(ours && baseline && transitions);
   EXPECT_GT(baseline->value, 1e6 * ours->value);
   EXPECT_GT(transitions->value, 2);
+  for (const char* name : {"max_gap_m", "max_normal_misalignment_rad", "horizontal_drift_order", "energy_error_order",
+                           "finest_horizontal_drift_m[h_max=1ms]", "finest_relative_energy_error[h_max=1ms]"})
+    expect_check(result, name);
+  for (const char* name : {"bowl_mass_kg", "duration_s", "horizontal_drift_m[h_max=1ms]", "baseline_max_gap_m[h_max=1ms]",
+                           "horizontal_drift_order[1-4ms]"})
+    expect_information(result, name);
 }
 
 // Bouma & Vanecek: every structural number and figure check of the suite;
 // the culling ratio (a count of plane tests, deterministic) is near the
-// paper's factor of two.
+// paper's factor of two. Rows that could not fail are information.
 TEST(BrepContactSuite, QuickVariantPasses) {
   const SuiteResult result = brep_contact_suite({true});
-  for (const Metric& m : result.metrics) EXPECT_TRUE(m.passed) << m.name << " = " << m.value << " (" << m.criterion << ")";
-  EXPECT_TRUE(result.passed());
+  expect_checks_pass(result);
   const Metric* ratio = find(result, "culling.plane_test_ratio");
   ASSERT_NE(ratio, nullptr);
   EXPECT_LT(ratio->value, 3.0);
+  for (const char* name : {"culling.time_ratio", "culling.kept_face_fraction", "fig5.zero_d_kept", "sphere128.mean_depth",
+                           "sphere128.balanced.mean_depth"})
+    expect_information(result, name);
+  expect_check(result, "fig3.unneeded_regions_outside_needed_borders");
+  expect_check(result, "fig3.scenes_with_other_needed_regions_in_needed_borders");
+}
+
+// Fig. 3's claim both ways on Fig. 4's collision (the block against the
+// ramp): the analysis has no unneeded region outside the needed borders and
+// one needed region (the collision edge) in the face region's border, as the
+// paper says. Keeping every region of I puts more needed regions in borders;
+// keeping only the collision edge leaves regions outside every border.
+TEST(BrepContactSuite, Fig3CountsFailWhenEveryRegionOrTooFewAreKept) {
+  namespace rg = contactref::robust_geometry;
+  const data::ContactScene scene = data::floor_with_ramp_and_block();
+  rg::Vector6d sliding;
+  sliding << 0, 0, 0, 1, 0, 0;
+  const rg::ContactAnalysis analysis =
+      rg::find_contacts(scene.a, rg::build_brep_index(scene.a), scene.b, scene.pose_b, sliding);
+  const BorderCounts counts = needed_border_counts(analysis);
+  EXPECT_EQ(counts.unneeded_outside, 0);
+  EXPECT_EQ(counts.needed_inside, 1);
+
+  rg::ContactAnalysis every = analysis;
+  every.contacts.clear();
+  for (const rg::ContactRegion& r : analysis.intersection.regions) every.contacts.push_back({r, {}, {}});
+  EXPECT_GT(needed_border_counts(every).needed_inside, 1);
+
+  rg::ContactAnalysis too_few = analysis;
+  std::erase_if(too_few.contacts, [](const rg::Contact& c) { return c.region.dimension == 2; });
+  EXPECT_GT(needed_border_counts(too_few).unneeded_outside, 0);
 }
 
 TEST(ObservedOrder, RecoversTheExponentOfAPowerLaw) {
@@ -69,18 +138,43 @@ TEST(ObservedOrder, RecoversTheExponentOfAPowerLaw) {
   EXPECT_NEAR(observed_order(h, error), 4.0, 1e-12);
 }
 
-TEST(SuiteResult, PassesOnlyWhenEveryMetricPasses) {
+TEST(SuiteResult, PassesOnlyWhenEveryCheckPasses) {
   SuiteResult result;
   result.name = "example";
-  EXPECT_FALSE(result.passed());  // no metric: nothing was checked
-  result.add({"a", 1.0, 2.0, "a <= 2", true});
+  EXPECT_FALSE(result.passed());  // no row: nothing was checked
+  result.add(information("i", 5.0, std::nullopt, "a measured number"));
+  EXPECT_FALSE(result.passed());  // information only: still nothing checked
+  result.add(check("a", 1.0, 2.0, "a <= 2", true));
   EXPECT_TRUE(result.passed());
-  result.add({"b", 3.0, std::nullopt, "b <= 2", false});
+  result.add(check("b", 3.0, std::nullopt, "b <= 2", false));
   EXPECT_FALSE(result.passed());
   const auto json = to_json(result);
   EXPECT_EQ(json["metrics"]["a"]["reference"], 2.0);
   EXPECT_TRUE(json["metrics"]["b"]["reference"].is_null());
   EXPECT_EQ(json["passed"], false);
+}
+
+// Information has no verdict: "passed": null in JSON (validate --json and
+// validation.json), `info` in the table, and it never changes the suite's.
+TEST(SuiteResult, InformationIsNeitherPassNorFail) {
+  SuiteResult result;
+  result.name = "example";
+  result.add(check("a", 1.0, std::nullopt, "a <= 2", true));
+  result.add(information("i", 5.0, 4.0, "a measured number"));
+  EXPECT_TRUE(result.passed());
+  const auto json = to_json(result);
+  EXPECT_EQ(json["metrics"]["a"]["passed"], true);
+  EXPECT_TRUE(json["metrics"]["i"]["passed"].is_null());
+  EXPECT_EQ(json["metrics"]["i"]["reference"], 4.0);
+  EXPECT_EQ(json["passed"], true);
+  std::ostringstream table;
+  print_table(table, result);
+  std::string line_i, line;
+  std::istringstream lines(table.str());
+  while (std::getline(lines, line))
+    if (line.rfind("  i ", 0) == 0) line_i = line;
+  EXPECT_NE(line_i.find(" info "), std::string::npos) << table.str();
+  EXPECT_EQ(line_i.find("pass"), std::string::npos) << table.str();
 }
 
 TEST(Registry, EveryFigureBelongsToARegisteredSuiteAndHasAScript) {

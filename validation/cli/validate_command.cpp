@@ -42,6 +42,20 @@ std::vector<const validation::SuiteSpec*> select_suites(const std::vector<std::s
   return chosen;
 }
 
+// "c of n checks passed, i information rows".
+std::string count_rows(const validation::SuiteResult& result) {
+  int checks = 0, passed = 0, information = 0;
+  for (const validation::Metric& m : result.metrics) {
+    if (m.is_information()) {
+      ++information;
+      continue;
+    }
+    ++checks;
+    passed += *m.passed;
+  }
+  return fmt::format("{} of {} checks passed, {} information rows", passed, checks, information);
+}
+
 int run_validate(const ValidateOptions& options) {
   const auto chosen = select_suites(options.names);
   nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
@@ -56,8 +70,8 @@ int run_validate(const ValidateOptions& options) {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.name = suite->name;
     result.figures = validation::figure_files_of(suite->name);
-    std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s\n", index, chosen.size(), suite->name,
-                             result.passed() ? "passed" : "FAILED", result.seconds);
+    std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s ({})\n", index, chosen.size(), suite->name,
+                             result.passed() ? "passed" : "FAILED", result.seconds, count_rows(result));
     all_passed = all_passed && result.passed();
     document["suites"].push_back(validation::to_json(result));
     if (!options.json) validation::print_table(std::cout, result);
@@ -81,7 +95,9 @@ Action configure_validate(CLI::App& app) {
   app.add_flag("--quick", options->quick, "run each suite's quick variant");
   app.add_option("--out", options->out, "also write DIR/validation.json");
   app.add_flag("--json", options->json, "print one JSON document on stdout instead of tables");
-  app.footer("suites:" + list_suites());
+  app.footer("Each row is a check (pass or FAIL; its criterion says how its bound is derived) or information "
+             "(info; \"passed\": null in JSON). A suite passes when it has checks and all pass.\nsuites:" +
+             list_suites());
   return [options] { return run_validate(*options); };
 }
 

@@ -11,11 +11,23 @@
 // accuracy tables; its numbers are quoted beside ours.
 #include <filesystem>
 
+#include "robust_geometry/contact_analysis.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::validation {
 
 SuiteResult brep_contact_suite(const SuiteOptions& options);
+
+// Fig. 3's claim on one analysis, both ways ("three contain in their borders
+// the other 13"): the regions of I that are not needed and lie in the border
+// (closure) of no needed region, and the needed regions that lie in the
+// border of another needed region. Keeping too few regions raises the first;
+// keeping every region raises the second above the paper's count.
+struct BorderCounts {
+  int unneeded_outside = 0;
+  int needed_inside = 0;
+};
+BorderCounts needed_border_counts(const robust_geometry::ContactAnalysis& analysis);
 
 // Figures `brep-fig-3`, `brep-fig-5`, `brep-fig-8`: solids.csv (solid, face,
 // corner, x, y, z), regions.csv (region, needed, dimension, corner, x, y, z)

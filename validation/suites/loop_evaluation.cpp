@@ -7,6 +7,7 @@
 
 #include "reference/surfaces/loop_surface.hpp"
 #include "validation/build_info.hpp"
+#include "validation/oracles/surface_roundoff.hpp"
 #include "validation/peers/opensubdiv_loop.hpp"
 
 namespace contactref::validation {
@@ -56,8 +57,18 @@ std::array<double, 4> finite_difference_errors(const su::LoopSurface<Real50>& su
   return worst;
 }
 
+using oracles::evaluation_roundoff;
+using oracles::normal_sensitivity;
+
+double control_size(const su::TriangleMesh& mesh) {
+  double size = 0;
+  for (const auto& x : mesh.vertices) size = std::max(size, x.cwiseAbs().maxCoeff());
+  return size;
+}
+
 struct Continuity {
   double position = 0, normal = 0;
+  double normal_sensitivity = 0;  // max over the points compared
 };
 
 Continuity continuity_jumps(const su::LoopSurface<double>& surface) {
@@ -75,6 +86,8 @@ Continuity continuity_jumps(const su::LoopSurface<double>& surface) {
         worst.position = std::max(worst.position, (j1.c() - j2.c()).norm());
         const Vec3<double> n1 = j1.c_s().cross(j1.c_t()).normalized(), n2 = j2.c_s().cross(j2.c_t()).normalized();
         worst.normal = std::max(worst.normal, n1.dot(n2) > 0 ? n1.cross(n2).norm() : 2.0);
+        worst.normal_sensitivity = std::max({worst.normal_sensitivity, normal_sensitivity(j1.c_s(), j1.c_t()),
+                                             normal_sensitivity(j2.c_s(), j2.c_t())});
       }
     }
   }
@@ -85,6 +98,7 @@ struct PeerAgreement {
   double regular = 0;          // max relative difference, point and derivatives to order 2
   double corner_position = 0;  // at extraordinary corners
   double corner_normal = 0;
+  double corner_normal_sensitivity = 0;  // of the Bfr tangents at the corners
   double interior_position = 0;  // irregular faces, interior points
 };
 
@@ -113,6 +127,8 @@ PeerAgreement opensubdiv_agreement(const su::TriangleMesh& mesh, const su::LoopS
       out.corner_position = std::max(out.corner_position, (theirs.position - surface.limit_position(vertex)).norm());
       const Vec3<double> n = theirs.du.cross(theirs.dv).normalized(), m = surface.limit_normal(vertex).normalized();
       out.corner_normal = std::max(out.corner_normal, n.dot(m) > 0 ? n.cross(m).norm() : 2.0);
+      out.corner_normal_sensitivity =
+          std::max(out.corner_normal_sensitivity, normal_sensitivity(theirs.du, theirs.dv));
     }
     for (const auto& [u, v] : std::vector<std::pair<double, double>>{{0.05, 0.05}, {0.9, 0.05}, {0.05, 0.9}, {0.3, 0.3}}) {
       out.interior_position = std::max(out.interior_position, (patch.evaluate(u, v).c() - peer.evaluate(f, u, v).position).norm());
@@ -121,8 +137,8 @@ PeerAgreement opensubdiv_agreement(const su::TriangleMesh& mesh, const su::LoopS
   return out;
 }
 
-Metric at_most(std::string name, double value, double bound, const std::string& what) {
-  return {std::move(name), value, std::nullopt, fmt::format("{} <= {:g}", what, bound), value <= bound};
+Metric at_most(std::string name, double value, double bound, const std::string& what, const std::string& why) {
+  return check(std::move(name), value, std::nullopt, fmt::format("{} <= {:.3g}: {}", what, bound, why), value <= bound);
 }
 
 }  // namespace
@@ -134,9 +150,11 @@ SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
   std::array<double, 4> fd{0, 0, 0, 0};
   Continuity jumps;
   PeerAgreement peer;
+  double size = 0;  // the largest control-point coordinate of the meshes
   int faces = 0, regular = 0, extraordinary = 0, split = 0;
   for (const char* name : kMeshes) {
     const su::TriangleMesh mesh = suite_mesh(name);
+    size = std::max(size, control_size(mesh));
     const su::LoopSurface<double> surface(mesh, name);
     const su::LoopSurface<Real50> surface50(mesh, name);
     for (int f = 0; f < surface.face_count(); ++f) {
@@ -152,33 +170,47 @@ SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
     const Continuity c = continuity_jumps(surface);
     jumps.position = std::max(jumps.position, c.position);
     jumps.normal = std::max(jumps.normal, c.normal);
+    jumps.normal_sensitivity = std::max(jumps.normal_sensitivity, c.normal_sensitivity);
     const PeerAgreement a = opensubdiv_agreement(mesh, surface, rng);
     peer.regular = std::max(peer.regular, a.regular);
     peer.corner_position = std::max(peer.corner_position, a.corner_position);
     peer.corner_normal = std::max(peer.corner_normal, a.corner_normal);
+    peer.corner_normal_sensitivity = std::max(peer.corner_normal_sensitivity, a.corner_normal_sensitivity);
     peer.interior_position = std::max(peer.interior_position, a.interior_position);
   }
-  result.add({"faces", double(faces), std::nullopt,
-              fmt::format("information: {} regular, {} with one extraordinary vertex, {} split", regular, extraordinary, split), true});
-  // 50-digit central differences with h = 1e-15 are exact to h^2 |f'''| / 6
-  // ~ 1e-28 times the size of the higher derivatives (up to ~1e6 near
-  // extraordinary vertices): 1e-20 leaves ample margin and still fails for
-  // any wrong derivative (a double-precision-sized error is 1e-16).
+  result.add(information("faces", double(faces), std::nullopt,
+                         fmt::format("{} regular, {} with one extraordinary vertex, {} split", regular, extraordinary,
+                                     split)));
+  // 50-digit central differences with h = 1e-15: truncation h^2/6 times the
+  // derivative two orders up, plus round-off 1e-50 / h.
   for (int p = 1; p <= 3; ++p)
     result.add(at_most(fmt::format("fd_error_order{}", p), fd[std::size_t(p)], 1e-20,
-                       fmt::format("max |derivative - 50-digit difference| / max(1, |jet|), order {}", p)));
-  // Shared edges are evaluated from two patches: round-off of a few hundred
-  // operations on unit-size meshes.
-  result.add(at_most("edge_position_jump", jumps.position, 1e-13, "largest position jump across a shared edge (m, unit-size meshes)"));
-  result.add(at_most("edge_normal_jump", jumps.normal, 1e-12, "largest |n1 x n2| across a shared edge"));
-  result.add(at_most("opensubdiv_regular_difference", peer.regular, 1e-12,
-                     "regular faces: max relative difference to OpenSubdiv Bfr, point and derivatives to order 2"));
-  result.add(at_most("opensubdiv_corner_position", peer.corner_position, 1e-13,
-                     "extraordinary corners: |Bfr limit point - limit mask| (m)"));
-  result.add(at_most("opensubdiv_corner_normal", peer.corner_normal, 1e-12,
-                     "extraordinary corners: |n_Bfr x n_tangent masks|"));
-  result.add({"opensubdiv_interior_difference", peer.interior_position, std::nullopt,
-              "information: irregular faces, max |c - c_Bfr| (m) at interior points; Bfr approximates near EVs", true});
+                       fmt::format("max |derivative - 50-digit difference| / max(1, |jet|), order {}", p),
+                       "the difference (h = 1e-15) is off by h^2/6 |d^(p+2)c| + 1e-50/h, below 1e-20 while "
+                       "|d^(p+2)c| <= 6e10 max(1, |jet|) (derivatives grow near extraordinary vertices); a wrong "
+                       "derivative, or one rounded in double, is off by >= 1e-16"));
+  const std::string model = fmt::format("two evaluations of 256 roundings each on control points up to {:g}", size);
+  result.add(at_most("edge_position_jump", jumps.position, evaluation_roundoff(size),
+                     "largest position jump across a shared edge (m)", "2 x 256 eps |P|, " + model));
+  result.add(at_most("edge_normal_jump", jumps.normal, evaluation_roundoff(size) * jumps.normal_sensitivity,
+                     "largest |n1 x n2| across a shared edge",
+                     fmt::format("2 x 256 eps |P| / (min(|c_s|, |c_t|) sin(c_s, c_t)) = that error over the "
+                                 "normal's sensitivity {:.3g}, ",
+                                 jumps.normal_sensitivity) +
+                         model));
+  result.add(at_most("opensubdiv_regular_difference", peer.regular, evaluation_roundoff(size),
+                     "regular faces: max |ours - Bfr| / max(1, |Bfr|), point and derivatives to order 2",
+                     "2 x 256 eps |P|, " + model + " (the same box spline)"));
+  result.add(at_most("opensubdiv_corner_position", peer.corner_position, evaluation_roundoff(size),
+                     "extraordinary corners: |Bfr limit point - limit mask| (m)", "2 x 256 eps |P|, " + model));
+  result.add(at_most("opensubdiv_corner_normal", peer.corner_normal,
+                     evaluation_roundoff(size) * peer.corner_normal_sensitivity,
+                     "extraordinary corners: |n_Bfr x n_tangent masks|",
+                     fmt::format("2 x 256 eps |P| over the Bfr tangents' normal sensitivity {:.3g}, ",
+                                 peer.corner_normal_sensitivity) +
+                         model));
+  result.add(information("opensubdiv_interior_difference", peer.interior_position, std::nullopt,
+                         "irregular faces, max |c - c_Bfr| (m) at interior points; Bfr approximates near EVs"));
   return result;
 }
 

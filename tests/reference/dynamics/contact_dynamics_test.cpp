@@ -2,9 +2,13 @@
 // each property against a reference independent of the code under test:
 //  - Section 3.3's statement that frictionless contact transmits only a force
 //    along the normal: H^T f_c = 0, and in contact frame 1c the torque about
-//    the contact point and the tangential force vanish;
-//  - the power of the contact wrench is zero, so dE/dt = 0 (from the state
-//    derivative, and in 50 digits against a central difference of E(y));
+//    the contact point and the tangential force vanish; the power of the
+//    contact wrench is zero, and so is dE/dt from the state derivative. These
+//    three are residuals of the solve of Eq. 20: they hold for any Hdot, a
+//    wrong one included (WrongHdotKeepsTheSolveResidualsButNotTheEnergy shows
+//    it), so they check the solve only;
+//  - the check a wrong Hdot fails: dE/dt = 0 in 50 digits against a central
+//    difference of the energy function E(y) along the state derivative;
 //  - a sphere resting and sliding on a plane against the closed form;
 //  - separation under an upward body force larger than m g;
 //  - double against 50 digits; and the errors for bad input.
@@ -116,16 +120,78 @@ ContactDynamics<T> dynamics_of(Kind kind, const Sample<T>& s) {
   return ContactDynamics<T>(s.mass, s.I, surf.body1(kind), surf.body2(kind), s.E_w_2, gravity<T>());
 }
 
+// q'', dphi and f_c: from ContactDynamics, or from the mutation harness below.
+template <class T>
+struct Solved {
+  Vec5<T> qddot;
+  Vec6<T> dphi, f_c;
+};
+template <class T>
+Solved<T> solved_of(const ContactDynamicsState<T>& r) {
+  return {r.qddot, r.dphi, r.f_c};
+}
+
+// The mutation harness: Eqs. 19-20 as the header of contact_dynamics.hpp
+// states them, solved with a given Hdot in place of the kinematics' one.
+template <class T>
+Solved<T> solve_with_hdot(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r, const kinematics::Mat65<T>& Hdot,
+                          const Vec5<T>& qdot) {
+  const Mat6<T>& M = d.inertia();
+  const kinematics::Mat65<T>& H = r.kinematics.H_1;
+  const Vec6<T> gyroscopic = spatial::spatial_cross(r.phi).transpose() * (M * r.phi);
+  const Mat5<T> A = H.transpose() * M * H;
+  Solved<T> out;
+  out.qddot = A.ldlt().solve(Vec5<T>(H.transpose() * (r.f_ext + gyroscopic - M * (Hdot * qdot))));
+  out.dphi = Hdot * qdot + H * out.qddot;
+  out.f_c = M * out.dphi - gyroscopic - r.f_ext;
+  return out;
+}
+
 // The size of the terms of Eq. 19, |H| (|M dphi| + |[phi]^T M phi| + |f_ext|):
 // the scale of H^T f_c's round-off.
 template <class T>
-T wrench_scale(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r) {
+T wrench_scale(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r, const Solved<T>& solved) {
   const Mat6<T>& M = d.inertia();
-  const T terms = (M * r.dphi).cwiseAbs().maxCoeff() +
+  const T terms = (M * solved.dphi).cwiseAbs().maxCoeff() +
                   (spatial::spatial_cross(r.phi).transpose() * (M * r.phi)).cwiseAbs().maxCoeff() +
                   r.f_ext.cwiseAbs().maxCoeff();
   using std::max;
   return max(T(1), r.kinematics.H_1.cwiseAbs().maxCoeff()) * terms;
+}
+
+// The three residuals of the solve of Eq. 20 (H^T f_c, the power phi . f_c and
+// dE/dt from the state derivative), each over its round-off bound: <= 1 for
+// any Hdot.
+template <class T>
+struct SolveResiduals {
+  double Htf = 0, power = 0, dE = 0;
+};
+template <class T>
+SolveResiduals<T> solve_residuals(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r,
+                                  const Solved<T>& solved, const Vec10<T>& y) {
+  const T scale = wrench_scale(d, r, solved);
+  // H^T f_c = (H^T M H) q'' - b: the residual of a backward-stable 5x5
+  // Cholesky solve plus the products forming both sides, some 256 roundings.
+  const T bound_Htf = tolerance<T>(256) * scale;
+  const Vec5<T> Htf = r.kinematics.H_1.transpose() * solved.f_c;
+  // Power phi . f_c = q'^T (H^T f_c).
+  const T qdot_1 = y.template tail<5>().cwiseAbs().sum();
+  const T power = r.phi.dot(solved.f_c);
+  // dE/dt = phi^T M dphi - m g . Theta_w_1 v from the state derivative
+  // (no extra wrench): phi . f_c + phi . ([phi]^T M phi) = 0, both rounded.
+  const T dE = r.phi.dot(d.inertia() * solved.dphi) -
+               d.mass() * d.gravity().dot(spatial::rotation_of<T>(r.E_w_1) * r.phi.template tail<3>());
+  const T phi_1 = r.phi.cwiseAbs().sum();
+  return {double(Htf.cwiseAbs().maxCoeff() / bound_Htf), double(abs(power) / (qdot_1 * bound_Htf)),
+          double(abs(dE) / (tolerance<T>(1024) * (qdot_1 + phi_1) * scale))};
+}
+
+// dE/dt along the state derivative (q', q''), independently of Eq. 19: a
+// central difference of the energy function, h = 1e-15 in 50 digits.
+Real50 energy_rate_by_difference(const ContactDynamics<Real50>& d, const Vec10<Real50>& y, const Vec5<Real50>& qddot) {
+  const Real50 h("1e-15");
+  const Vec10<Real50> dy = make_state<Real50>(y.tail<5>(), qddot);
+  return (d.energy(Vec10<Real50>(y + h * dy)) - d.energy(Vec10<Real50>(y - h * dy))) / (2 * h);
 }
 
 // ---------------------------------------------------------------------------
@@ -138,6 +204,8 @@ using Scalars = ::testing::Types<double, Real50>;
 TYPED_TEST_SUITE(KryPaiSection33, Scalars);
 
 TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroPower) {
+  // Residuals of the solve (see the file comment): they check the solve,
+  // beside the energy difference below, which checks Hdot.
   using T = TypeParam;
   const int samples = std::is_same_v<T, double> ? 20 : 3;
   double worst_Htf = 0, worst_tangential = 0, worst_power = 0, worst_dE = 0;
@@ -147,17 +215,18 @@ TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroP
       const ContactDynamics<T> d = dynamics_of(kind, s);
       const ContactDynamicsState<T> r = d.evaluate(s.y);
       const auto& k = r.kinematics;
-      const T scale = wrench_scale(d, r);
       const std::string where = std::string(name(kind)) + " sample " + std::to_string(n);
-      // H^T f_c = (H^T M H) q'' - b: the residual of a backward-stable 5x5
-      // Cholesky solve plus the products forming both sides, some 256 roundings.
-      const T bound_Htf = tolerance<T>(256) * scale;
-      const Vec5<T> Htf = k.H_1.transpose() * r.f_c;
-      EXPECT_TRUE(matrices_near(Htf, Vec5<T>::Zero(), bound_Htf, test::kAbsolute)) << where;
-      worst_Htf = std::max(worst_Htf, double(Htf.cwiseAbs().maxCoeff() / scale));
+      const SolveResiduals<T> residuals = solve_residuals(d, r, solved_of(r), s.y);
+      EXPECT_LE(residuals.Htf, 1.0) << where << ": H^T f_c over its bound";
+      EXPECT_LE(residuals.power, 1.0) << where << ": phi . f_c over its bound";
+      EXPECT_LE(residuals.dE, 1.0) << where << ": dE/dt from the state derivative over its bound";
+      worst_Htf = std::max(worst_Htf, residuals.Htf);
+      worst_power = std::max(worst_power, residuals.power);
+      worst_dE = std::max(worst_dE, residuals.dE);
       // In frame 1c, H_1c = (B; 0) with B the regular upper 5x5 block, so
-      // f_1c(0..4) = B^-T (H^T f_c): the bound above over sigma_min(B), plus the
-      // 64 roundings of the wrench transform of |f_c| (lever arm |c|).
+      // f_1c(0..4) = B^-T (H^T f_c): the bound of H^T f_c over sigma_min(B),
+      // plus the 64 roundings of the wrench transform of |f_c| (lever arm |c|).
+      const T bound_Htf = tolerance<T>(256) * wrench_scale(d, r, solved_of(r));
       const Eigen::JacobiSVD<Eigen::Matrix<double, 5, 5>> svd(
           k.H_1c.template topRows<5>().template cast<double>().eval());
       const double sigma_min = svd.singularValues()(4);
@@ -165,41 +234,26 @@ TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroP
       const T bound_1c = bound_Htf / T(sigma_min) + tolerance<T>(64) * lever * r.f_c.cwiseAbs().maxCoeff();
       EXPECT_TRUE(matrices_near(Vec5<T>(r.f_c_1c.template head<5>()), Vec5<T>::Zero(), bound_1c, test::kAbsolute))
           << where << ": torque about the contact point and tangential force";
-      worst_tangential =
-          std::max(worst_tangential, double(r.f_c_1c.template head<5>().cwiseAbs().maxCoeff() / (scale / T(sigma_min))));
-      // Power phi . f_c = q'^T (H^T f_c).
-      const T qdot_1 = s.y.template tail<5>().cwiseAbs().sum();
-      const T power = r.phi.dot(r.f_c);
-      EXPECT_LE(abs(power), qdot_1 * bound_Htf) << where;
-      worst_power = std::max(worst_power, double(abs(power) / (qdot_1 * scale)));
-      // dE/dt = phi^T M dphi - m g . Theta_w_1 v from the state derivative
-      // (no extra wrench): phi . f_c + phi . ([phi]^T M phi) = 0, both rounded.
-      const T dE = r.phi.dot(d.inertia() * r.dphi) -
-                   s.mass * gravity<T>().dot(spatial::rotation_of<T>(r.E_w_1) * r.phi.template tail<3>());
-      const T phi_1 = r.phi.cwiseAbs().sum();
-      EXPECT_LE(abs(dE), tolerance<T>(1024) * (qdot_1 + phi_1) * scale) << where;
-      worst_dE = std::max(worst_dE, double(abs(dE) / ((qdot_1 + phi_1) * scale)));
+      worst_tangential = std::max(worst_tangential, double(r.f_c_1c.template head<5>().cwiseAbs().maxCoeff() / bound_1c));
       EXPECT_EQ(r.separating, r.f_n < T(0));
     }
   }
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("frictionless, " + digits + ", worst |H^T f_c| / scale", worst_Htf);
-  report("frictionless, " + digits + ", worst |f_1c tangential + torque| sigma_min / scale", worst_tangential);
-  report("frictionless, " + digits + ", worst |phi . f_c| / (|q'|_1 scale)", worst_power);
-  report("frictionless, " + digits + ", worst |dE/dt| / ((|q'|_1 + |phi|_1) scale)", worst_dE);
+  report("frictionless, " + digits + ", worst |H^T f_c| over its bound", worst_Htf);
+  report("frictionless, " + digits + ", worst |f_1c tangential + torque| over its bound", worst_tangential);
+  report("frictionless, " + digits + ", worst |phi . f_c| over its bound", worst_power);
+  report("frictionless, " + digits + ", worst |dE/dt| from the derivative over its bound", worst_dE);
 }
 
 TEST(KryPaiSection33, EnergyRateMatchesA50DigitDifferenceOfTheEnergyAndIsZero) {
   // dE/dt = grad E(y) . y' independently of Eq. 19: a central difference of
   // the energy function along the state derivative, h = 1e-15 in 50 digits.
-  const Real50 h("1e-15");
   double worst = 0;
   for (Kind kind : kKinds) {
     for (int n = 0; n < 2; ++n) {
       const Sample<Real50> s = sample<Real50>(kind, n);
       const ContactDynamics<Real50> d = dynamics_of(kind, s);
-      const Vec10<Real50> dy = d.derivative(s.y);
-      const Real50 rate = (d.energy(Vec10<Real50>(s.y + h * dy)) - d.energy(Vec10<Real50>(s.y - h * dy))) / (2 * h);
+      const Real50 rate = energy_rate_by_difference(d, s.y, d.evaluate(s.y).qddot);
       // |E| and |d^3E/dx^3| along y' are below 1e4 here (m <= 10, |g| ~ 10,
       // heights and speeds O(1)): finite_difference_tolerance's scale 1e2.
       EXPECT_LT(abs(rate), test::finite_difference_tolerance(1e2)) << name(kind) << " sample " << n;
@@ -207,6 +261,42 @@ TEST(KryPaiSection33, EnergyRateMatchesA50DigitDifferenceOfTheEnergyAndIsZero) {
     }
   }
   report("50-digit central difference of E(y) along y', worst |dE/dt| (J/s)", worst);
+}
+
+// Eq. 20 solved with a wrong Hdot (omitted, or with its sign flipped, two
+// classic slips): the three residuals of the solve still vanish, but the
+// energy changes along the state derivative, dE/dt = -phi^T M H (H^T M H)^-1
+// H^T M (Hdot_wrong - Hdot) q' != 0, which the 50-digit difference of E(y)
+// sees. The harness reproduces ContactDynamics with the kinematics' own Hdot
+// (to the solve's round-off: 1024 roundings relative to |q''|, both solves
+// being backward stable on the same system).
+TEST(KryPaiSection33, WrongHdotKeepsTheSolveResidualsButNotTheEnergy) {
+  int detected = 0, cases = 0;
+  double smallest_rate = std::numeric_limits<double>::infinity();
+  for (Kind kind : kKinds) {
+    for (int n = 0; n < 2; ++n) {
+      const Sample<Real50> s = sample<Real50>(kind, n);
+      const ContactDynamics<Real50> d = dynamics_of(kind, s);
+      const ContactDynamicsState<Real50> r = d.evaluate(s.y);
+      const Vec5<Real50> qdot = s.y.tail<5>();
+      const std::string where = std::string(name(kind)) + " sample " + std::to_string(n);
+      const Solved<Real50> same = solve_with_hdot(d, r, r.kinematics.Hdot_1, qdot);
+      EXPECT_TRUE(matrices_near(same.qddot, r.qddot, tolerance<Real50>(1024))) << where << ": the harness";
+      for (const Real50& factor : {Real50(0), Real50(-1)}) {
+        const Solved<Real50> wrong = solve_with_hdot(d, r, kinematics::Mat65<Real50>(factor * r.kinematics.Hdot_1), qdot);
+        const SolveResiduals<Real50> residuals = solve_residuals(d, r, wrong, s.y);
+        EXPECT_LE(residuals.Htf, 1.0) << where << ", Hdot x " << factor;
+        EXPECT_LE(residuals.power, 1.0) << where << ", Hdot x " << factor;
+        EXPECT_LE(residuals.dE, 1.0) << where << ", Hdot x " << factor;
+        ++cases;
+        const Real50 rate = abs(energy_rate_by_difference(d, s.y, wrong.qddot));
+        detected += rate > test::finite_difference_tolerance(1e2);
+        smallest_rate = std::min(smallest_rate, double(rate));
+      }
+    }
+  }
+  EXPECT_EQ(detected, cases) << "the energy difference misses a wrong Hdot";
+  report("wrong Hdot (omitted or negated): smallest |dE/dt| by the 50-digit difference (J/s)", smallest_rate);
 }
 
 // ---------------------------------------------------------------------------
