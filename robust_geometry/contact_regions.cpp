@@ -29,11 +29,15 @@
 //   1: segments on one line, merged where they overlap, or meet at a point
 //      that is itself in x ∩ y (a 0D piece of the pair there).
 //   0: points, one region each.
-#include <Eigen/Geometry>
+#include <CGAL/squared_distance_3.h>
+
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -425,11 +429,12 @@ std::vector<ContactRegion> merge_points(const Entity& a, const Entity& b, const 
 
 // ------------------------------------------------------------ nesting
 
-// Whether x is strictly inside the closed surface made of `triangles`
+enum class SurfaceSide { outside, on, inside };
+
+// The side of x with respect to the closed surface made of `triangles`
 // (parity of the crossings of a ray from x, exact; a ray that meets an edge
 // or a vertex, or runs in a triangle's plane, is replaced by another).
-// false if x is on the surface.
-bool inside_surface(const Vec& x, const std::vector<std::array<Vec, 3>>& triangles) {
+SurfaceSide side_of_surface(const Vec& x, const std::vector<std::array<Vec, 3>>& triangles) {
   const auto orient = [](const Vec& p, const Vec& q, const Vec& r, const Vec& t) {
     return sign(dot(cross(sub(q, p), sub(r, p)), sub(t, p)));
   };
@@ -446,7 +451,7 @@ bool inside_surface(const Vec& x, const std::vector<std::array<Vec, 3>>& triangl
       const int sd = sign(dot(n, dir));
       if (sx == 0) {
         const Vec z = add(x, n);
-        if (same_signs(orient(x, z, a, b), orient(x, z, b, c), orient(x, z, c, a))) return false;  // on the surface
+        if (same_signs(orient(x, z, a, b), orient(x, z, b, c), orient(x, z, c, a))) return SurfaceSide::on;
         if (sd == 0) generic = false;  // the ray runs in the triangle's plane
         if (!generic) break;
         continue;  // the ray leaves the plane at once, outside the triangle
@@ -461,19 +466,103 @@ bool inside_surface(const Vec& x, const std::vector<std::array<Vec, 3>>& triangl
       // ahead of x iff s > 0.
       if (sx != sd) in = !in;
     }
-    if (generic) return in;
+    if (generic) return in ? SurfaceSide::inside : SurfaceSide::outside;
   }
   throw GeometryComputationError("nesting test: no generic ray found");
 }
 
+// Whether a point of A lies inside B farther than the tolerance from B's
+// surface, given that no piece of B reaches A's interior beyond it (issue 10,
+// item 1: nested solids, apart or touching). A's interior is connected and
+// (beyond the tolerance) does not meet B's surface, so it lies inside B or
+// outside it, and one point of A farther than the tolerance from B's surface
+// decides which, touching anywhere else or not. The candidates, in order: A's
+// vertices, then the centroids of A's triangles (an A whose every candidate
+// is within the tolerance of B's surface throws GeometryComputationError).
+// A candidate outside B's bounding box widened by the tolerance is outside B
+// and farther than the tolerance from it: this test is exact (rational
+// comparisons of the exact posed vertices; item 7), and it settles most
+// touching pairs at A's first vertex. Otherwise the candidate's exact
+// squared distance to each of B's triangles is compared with the tolerance's
+// square, and a candidate beyond it is classified exactly (side_of_surface).
+bool a_nested_in_b(const Polyhedron& a, const std::vector<Vec>& points_b,
+                   const std::vector<std::array<Vec, 3>>& triangles_b, const FT& tolerance) {
+  Vec low = points_b.front(), high = points_b.front();
+  for (const Vec& x : points_b)
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (x[k] < low[k]) low[k] = x[k];
+      if (high[k] < x[k]) high[k] = x[k];
+    }
+  const auto decides = [&](const Vec& x) -> std::optional<bool> {
+    for (std::size_t k = 0; k < 3; ++k)
+      if (x[k] < low[k] - tolerance || high[k] + tolerance < x[k]) return false;
+    if (sign(tolerance) > 0) {
+      const Epeck::Point_3 p(x[0], x[1], x[2]);
+      const FT tolerance2 = tolerance * tolerance;
+      for (const auto& [u, v, w] : triangles_b) {
+        const Epeck::Triangle_3 t(Epeck::Point_3(u[0], u[1], u[2]), Epeck::Point_3(v[0], v[1], v[2]),
+                                  Epeck::Point_3(w[0], w[1], w[2]));
+        if (!(tolerance2 < CGAL::squared_distance(p, t))) return std::nullopt;
+      }
+    }
+    const SurfaceSide s = side_of_surface(x, triangles_b);
+    if (s == SurfaceSide::on) return std::nullopt;
+    return s == SurfaceSide::inside;
+  };
+  for (int v = 0; v < a.vertex_count(); ++v) {
+    const auto& x = a.exact_vertex(v);
+    if (const auto nested = decides({x.x(), x.y(), x.z()})) return *nested;
+  }
+  for (const Triangle& t : a.triangles()) {
+    Vec centroid{FT(0), FT(0), FT(0)};
+    for (const int v : t.vertices) {
+      const auto& x = a.exact_vertex(v);
+      centroid = add(centroid, {x.x(), x.y(), x.z()});
+    }
+    if (const auto nested = decides(mul(FT(1) / FT(3), centroid))) return *nested;
+  }
+  throw GeometryComputationError("nesting test: every vertex and triangle centroid of " + a.name() +
+                                 " lies within the touch tolerance of the other solid's surface");
+}
+
 }  // namespace
+
+void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Polyhedron& b, const std::string& name) {
+  if (!(touch_tolerance >= 0) || !std::isfinite(touch_tolerance))
+    throw GeometryInputError(name + " must be finite and >= 0 (it is " + std::to_string(touch_tolerance) + ")");
+  if (touch_tolerance == 0) return;  // exact: every edge is longer than 0
+  const Polyhedron* shortest_in = &a;
+  Vec shortest;  // the shortest edge, exactly
+  FT shortest2 = -1;
+  for (const Polyhedron* p : {&a, &b})
+    for (const Edge& e : p->edges()) {
+      const auto& x = p->exact_vertex(e.vertices[0]);
+      const auto& y = p->exact_vertex(e.vertices[1]);
+      const Vec d{x.x() - y.x(), x.y() - y.y(), x.z() - y.z()};
+      if (const FT d2 = dot(d, d); sign(shortest2) < 0 || d2 < shortest2) {
+        shortest = d;
+        shortest2 = d2;
+        shortest_in = p;
+      }
+    }
+  const FT eps(touch_tolerance);
+  if (FT(4) * eps * eps < shortest2) return;
+  // |d| = max|d_k| |d / max|d_k||, each factor within double's range.
+  const double half_length = CGAL::to_double(max_abs(shortest)) * to_double(scaled_to_unit_box(shortest)).norm() / 2;
+  const auto shortest_text = [](double x) {  // the shortest decimal that reads back as x
+    std::array<char, 32> text{};
+    return std::string(text.data(), std::to_chars(text.data(), text.data() + text.size(), x).ptr);
+  };
+  throw GeometryInputError(name + " " + shortest_text(touch_tolerance) +
+                           " is not below half the shortest edge of the solids (" +
+                           shortest_text(half_length) + ", in " + shortest_in->name() +
+                           "): which entity a point touches is then undefined");
+}
 
 IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
                           const Eigen::Matrix4d& pose_b, const IntersectOptions& options, const EntityMask& mask_b) {
   validate_rigid_pose(pose_b, "pose_b");
-  if (!(options.touch_tolerance >= 0) || !std::isfinite(options.touch_tolerance))
-    throw GeometryInputError("touch_tolerance must be finite and >= 0 (it is " +
-                             std::to_string(options.touch_tolerance) + ")");
+  check_touch_tolerance(options.touch_tolerance, a, b, "touch_tolerance");
   const auto check_mask = [](const std::vector<bool>& mask, int count, const char* what) {
     if (!mask.empty() && int(mask.size()) != count)
       throw GeometryInputError(std::string("mask of B's ") + what + " has " + std::to_string(mask.size()) +
@@ -548,24 +637,14 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
                                         y.points.front().data(), y.points.front().data() + 3);
   });
 
-  // Nested: A inside B with the boundaries apart (no piece of B reaches A).
-  // A vertex of A outside B's bounding box (in double, widened far beyond the
-  // pose's rounding) settles it at once.
-  const auto in_box_of_b = [&] {
-    Eigen::AlignedBox3d box_b;
-    for (int v = 0; v < b.vertex_count(); ++v) box_b.extend((pose_b * b.vertex(v).homogeneous()).head<3>());
-    const double margin = 1e-9 * box_b.diagonal().norm();
-    const Eigen::Array3d x0 = a.vertex(0).array();
-    return (x0 >= box_b.min().array() - margin).all() && (x0 <= box_b.max().array() + margin).all();
-  };
-  if (out.regions.empty() && out.penetrating_b.empty() && in_box_of_b()) {
+  // Nested: A inside B, apart or touching (no piece of B reaches A's interior).
+  if (!out.penetrating()) {
     for (int v = 0; v < b.vertex_count(); ++v) place(v);
     std::vector<std::array<Vec, 3>> triangles;
     for (const Triangle& t : b.triangles())
       triangles.push_back({points_b[std::size_t(t.vertices[0])], points_b[std::size_t(t.vertices[1])],
                            points_b[std::size_t(t.vertices[2])]});
-    const auto& v0 = a.exact_vertex(0);
-    out.a_inside_b = inside_surface({v0.x(), v0.y(), v0.z()}, triangles);
+    out.a_inside_b = a_nested_in_b(a, points_b, triangles, FT(options.touch_tolerance));
   }
   return out;
 }

@@ -68,9 +68,22 @@ struct ContactRegion {
 };
 
 struct IntersectOptions {
-  // The touch tolerance (see above); finite and >= 0.
+  // The touch tolerance (see above); see check_touch_tolerance.
   double touch_tolerance = 0;
 };
+
+// The touch tolerances that can mean something for solids a and b: finite,
+// >= 0 and below half the shortest edge of either solid (compared exactly: 4
+// eps^2 < |p - q|^2, B's edges in B's frame). At half an edge's length the
+// point midway along it is within the tolerance of both end vertices, so
+// which entity of the solid a point touches is no longer defined; snaps then
+// compose along the whole edge and Intersect's pieces multiply without
+// bound (issue 10, item 18: a 128-face sphere against itself took minutes).
+// The condition is necessary, not sufficient: keep the tolerance to the
+// rounding it is meant to absorb (a few ulps of the coordinates). Throws
+// GeometryInputError starting with `name` (the option the caller read it
+// from).
+void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Polyhedron& b, const std::string& name);
 
 // Which entities of B take part (back-face culling, Section 4.1): vertex,
 // edge and face masks indexed like the Polyhedron's; an empty vector keeps
@@ -89,7 +102,10 @@ struct IntersectionSet {
   //   flush_faces: (face of A, face of B) pairs with a 2D region whose
   //     outward normals point the same way (the solids on the same side, as
   //     for identical solids), sorted;
-  //   a_inside_b: A inside B with the boundaries apart (nested).
+  //   a_inside_b: A inside B (nested), the boundaries apart or touching:
+  //     no piece of B reaches A's interior, but a point of A lies inside B
+  //     farther than the tolerance from B's surface (see contact_regions.cpp;
+  //     decided exactly whatever touches).
   std::vector<Entity> penetrating_b;
   std::vector<std::pair<Entity, Entity>> flush_faces;
   bool a_inside_b = false;
@@ -104,7 +120,7 @@ struct IntersectionSet {
 // A's Brep-index, {x}), merged per pair of entities. pose_b takes B's
 // coordinates to A's frame (a rigid 4x4 transform, applied exactly to the
 // double entries). GeometryInputError for a pose that is not rigid (to 1e-9),
-// a bad tolerance, a mask of the wrong size, or an index built from another
+// a bad tolerance (check_touch_tolerance), a mask of the wrong size, or an index built from another
 // polyhedron (node count mismatch is not detectable; the caller pairs them).
 IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
                           const Eigen::Matrix4d& pose_b, const IntersectOptions& options = {},

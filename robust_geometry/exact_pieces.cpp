@@ -13,6 +13,24 @@ Eigen::Vector3d to_double(const Vec& p) {
   return {CGAL::to_double(p[0]), CGAL::to_double(p[1]), CGAL::to_double(p[2])};
 }
 
+FT max_abs(const Vec& v) {
+  FT largest = CGAL::abs(v[0]);
+  for (std::size_t k = 1; k < 3; ++k)
+    if (CGAL::abs(v[k]) > largest) largest = CGAL::abs(v[k]);
+  return largest;
+}
+
+Vec scaled_to_unit_box(const Vec& v) {
+  const FT largest = max_abs(v);
+  Vec out{v[0] / largest, v[1] / largest, v[2] / largest};
+  for (const FT& x : out) x.exact();  // tighten the approximations: to_double is then within an ulp
+  return out;
+}
+
+Eigen::Vector3d unit_vector(const Vec& v) {
+  return (to_double(scaled_to_unit_box(v)).normalized().array() + 0.0).matrix();
+}
+
 XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
 
 int side(const XPlane& plane, const Vec& x) {

@@ -41,6 +41,17 @@ inline int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
 inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
 Vec exact_point(const Eigen::Vector3d& p);
 Eigen::Vector3d to_double(const Vec& p);
+// max_k |v_k|.
+FT max_abs(const Vec& v);
+// v / max_abs(v), exactly (v not zero): one component is +-1 and the others
+// lie in [-1, 1], so that rounding it to double neither overflows nor loses
+// the direction to underflow, whatever the magnitude of v (a cross product of
+// edges of solids at 2^256 is near 2^513, one at 2^-280 near 2^-560).
+Vec scaled_to_unit_box(const Vec& v);
+// The unit vector along v (not zero), without negative zeros:
+// scaled_to_unit_box rounded to double (each component within half an ulp),
+// then normalised (its length is in [1, sqrt(3)]).
+Eigen::Vector3d unit_vector(const Vec& v);
 
 // The plane n . x + d = 0; "above" is n . x + d > 0.
 struct XPlane {

@@ -16,12 +16,16 @@
 //   - Eq. 6: a persisting region keeps its previous normals even when they
 //     are not the local ones;
 //   - normals by hand: e_a x e_b for crossing edges; the bisecting direction
-//     of the separating cone for a vertex on a cube's corner.
+//     of the separating cone for a vertex on a cube's corner;
+//   - the same normals at the extremes of the coordinate range (2^+-256).
 #include "robust_geometry/contact_analysis.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include "tests/robust_geometry/test_solids.hpp"
 
@@ -207,6 +211,49 @@ TEST(ContactAnalysis, VertexOnVertexGetsTheBisectorOfTheSeparatingCone) {
                              Vector3d(1, 1, 1).normalized())
                                 .normalized();
   EXPECT_LT((c.normals.front() - expected).norm(), 1e-15);
+}
+
+// Issue 10, item 5: the normals at the extremes of the accepted coordinates
+// (magnitudes in [2^-256, 2^256]). The cube [c, c + e]^3 with the octahedron
+// of radius e / 4 on its corner and a copy of the cube resting on it: the
+// exact cross products and plane coefficients scale as e^2 (2^510 or 2^-560,
+// outside double's range), the unit normals do not. The independent check is
+// the unit-size configuration: the same normals (scale-free directions,
+// rounded from exact vectors scaled to the unit box: within a few ulps), each
+// of unit length.
+TEST(ContactAnalysis, NormalsAtTheExtremesOfTheCoordinateRangeAreUnitAndScaleFree) {
+  const auto normals_at_scale = [](double c, double e) {
+    const Polyhedron cube = box({c, c, c}, {c + e, c + e, c + e});
+    const BrepIndex index = build_brep_index(cube);
+    const FindContactsOptions no_culling{{}, false, 0};
+    const Polyhedron b = octahedron({c + e, c + e, c + e}, e / 4);
+    const ContactAnalysis corner = find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, no_culling);
+    const ContactAnalysis stacked =
+        find_contacts(cube, index, cube, translation({0, 0, e}), Vector6d::Zero(), {}, no_culling);
+    EXPECT_EQ(corner.contacts.size(), std::size_t(1)) << "e = " << e;
+    EXPECT_EQ(stacked.contacts.size(), std::size_t(1)) << "e = " << e;
+    std::vector<Vector3d> out;
+    for (const ContactAnalysis* analysis : {&corner, &stacked})
+      for (const Contact& contact : analysis->contacts)
+        for (const Vector3d& n : contact.normals) out.push_back(n);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const Plane& plane = cube.plane(int(k));
+      EXPECT_NEAR(plane.normal.norm(), 1, 4 * std::numeric_limits<double>::epsilon()) << "e = " << e;
+      EXPECT_EQ(plane.normal.cwiseAbs().maxCoeff(), 1) << "e = " << e;  // an axis: exactly
+    }
+    return out;
+  };
+  const std::vector<Vector3d> reference = normals_at_scale(0, 1);
+  ASSERT_EQ(reference.size(), std::size_t(2));
+  for (const auto& [c, e] : {std::pair{0.0, std::ldexp(1.0, 255)}, std::pair{-std::ldexp(1.0, 256), std::ldexp(1.0, 256)},
+                             std::pair{std::ldexp(1.0, -250), std::ldexp(1.0, -280)}}) {
+    const std::vector<Vector3d> got = normals_at_scale(c, e);
+    ASSERT_EQ(got.size(), reference.size()) << "e = " << e;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      EXPECT_NEAR(got[k].norm(), 1, 4 * std::numeric_limits<double>::epsilon()) << "e = " << e;
+      EXPECT_LT((got[k] - reference[k]).norm(), 8 * std::numeric_limits<double>::epsilon()) << "e = " << e;
+    }
+  }
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // binary fractions): coplanar faces, partially overlapping faces (the nine
 // regions of the paper's Fig. 4 configuration), vertex on face, on edge and on
 // vertex, collinear and crossing edges, two components of one pair meeting at
-// a reflex corner (non-convex face), nested solids, identical solids and a
+// a reflex corner (non-convex face), nested solids (apart, and touching at a
+// vertex, an edge or a face: containers built by hand), identical solids and a
 // solid against itself translated by zero; and the touch tolerance at and one
 // ulp beyond its threshold, above and below, and on a pose whose rotation is
 // the identity only to rounding.
@@ -208,6 +209,44 @@ TEST_F(ContactRegions, NestedSolidsAreReportedAsPenetration) {
   EXPECT_FALSE(apart.penetrating());
 }
 
+// Issue 10, item 1: a solid nested in another while their boundaries touch
+// is penetration, whichever is indexed, touching at a vertex, along an edge
+// or over a face. The containers are built by hand around the unit cube: the
+// tetrahedron x + y + z >= 0, x, y, z <= 2 through the cube's vertex 0 (A's
+// first nesting candidate, on B's surface, so the test must go on to
+// another); the prism x + z >= 0, x, z <= 2 (y in [-1, 2]) through the cube's
+// edge x = z = 0; the box [0, 2]^3 around three of its faces. With A = the
+// cube no piece of B enters A (only the nesting test can see it); with A =
+// the container every piece of the cube inside it is penetration.
+TEST_F(ContactRegions, NestedSolidsTouchingAtAVertexAnEdgeOrAFacePenetrate) {
+  const std::vector<std::pair<std::string, Polyhedron>> containers = {
+      {"vertex", tetrahedron({-4, 2, 2}, {2, -4, 2}, {2, 2, -4}, {2, 2, 2})},
+      {"edge", prism_xz({{2, -2}, {2, 2}, {-2, 2}}, -1, 2, "prism")},
+      {"face", box({0, 0, 0}, {2, 2, 2})},
+  };
+  for (const auto& [touching, container] : containers) {
+    const IntersectionSet cube_in_b = intersect(cube, index, container, Eigen::Matrix4d::Identity());
+    EXPECT_FALSE(cube_in_b.regions.empty()) << touching;
+    EXPECT_TRUE(cube_in_b.penetrating_b.empty()) << touching;
+    EXPECT_TRUE(cube_in_b.penetrating()) << touching;
+    const IntersectionSet b_in_cube =
+        intersect(container, build_brep_index(container), cube, Eigen::Matrix4d::Identity());
+    EXPECT_FALSE(b_in_cube.penetrating_b.empty()) << touching;
+    EXPECT_TRUE(b_in_cube.penetrating()) << touching;
+  }
+  // Only the vertex and the edge leave the faces apart: the nesting test
+  // itself decides them (the face case is flush as well).
+  for (std::size_t k = 0; k < 2; ++k)
+    EXPECT_TRUE(intersect(cube, index, containers[k].second, Eigen::Matrix4d::Identity()).a_inside_b)
+        << containers[k].first;
+  // The same containers moved off by one unit along their touching normal
+  // only touch the cube from outside: not nested.
+  const IntersectionSet outside =
+      intersect(cube, index, tetrahedron({-4, 2, 2}, {2, -4, 2}, {2, 2, -4}, {-4, -4, -4}), Eigen::Matrix4d::Identity());
+  EXPECT_FALSE(outside.regions.empty());
+  EXPECT_FALSE(outside.penetrating());
+}
+
 // B = A (and A translated by zero, +0 and -0): every entity meets its copy:
 // 6 face, 12 edge and 8 vertex pairs; the faces are flush (equal normals),
 // which is overlap, not touching.
@@ -283,6 +322,16 @@ TEST_F(ContactRegions, BadInputIsRefusedByName) {
     EXPECT_TRUE(test::contains(
         test::message_of<GeometryInputError>([&] { intersect(cube, index, unit, translation({0, 0, 1}), {bad}); }),
         "touch_tolerance must be finite and >= 0"));
+  // Issue 10, item 18: half the shortest edge (1/2 for unit cubes) and
+  // beyond is refused, naming the caller's option; one ulp below is accepted.
+  for (const double beyond : {0.5, 1.0})
+    EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] {
+                                 intersect(cube, index, unit, translation({0, 0, 1}), {beyond});
+                               }),
+                               "is not below half the shortest edge of the solids (0.5"));
+  EXPECT_NO_THROW(intersect(cube, index, unit, translation({0, 0, 1}), {std::nextafter(0.5, 0.0)}));
+  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] { check_touch_tolerance(0.5, cube, unit, "--eps"); }),
+                             "--eps 0.5 is not below"));
   EntityMask mask;
   mask.faces.assign(3, true);
   EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] {

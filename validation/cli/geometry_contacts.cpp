@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +13,7 @@
 #include "robust_geometry/contact_analysis.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
+#include "validation/scenes/json_reader.hpp"
 
 namespace contactref::cli {
 namespace {
@@ -40,50 +44,88 @@ nlohmann::ordered_json region_json(const rg::ContactRegion& r) {
   return out;
 }
 
-// The contacts of an earlier --json output, for temporal coherence.
-std::vector<rg::Contact> read_previous(const std::string& path) {
+// The contacts of an earlier --json output, for temporal coherence. Every
+// field is checked against the two solids (an entity index out of range would
+// be read out of bounds); errors name the file and the JSON path.
+std::vector<rg::Contact> read_previous(const std::string& path, const rg::Polyhedron& a, const rg::Polyhedron& b) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the previous contacts");
-  const auto bad = [&](const std::string& what) -> InputError { return InputError(path + ": " + what); };
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw bad(std::string("not JSON: ") + e.what());
-  }
-  if (!doc.is_object() || !doc.contains("regions") || !doc["regions"].is_array())
-    throw bad("expected {\"regions\": [...]} (the --json output of geometry contacts)");
-  const auto entity = [&](const nlohmann::json& j, const std::string& where) {
-    if (!j.is_object() || !j.contains("kind") || !j.contains("index") || !j["index"].is_number_integer())
-      throw bad(where + ": expected {\"kind\": ..., \"index\": n}");
-    const std::string kind = j["kind"].get<std::string>();
-    const rg::EntityKind k = kind == "vertex" ? rg::EntityKind::vertex
-                             : kind == "edge" ? rg::EntityKind::edge
-                             : kind == "face" ? rg::EntityKind::face
-                                              : throw bad(where + ": unknown kind \"" + kind + "\"");
-    return rg::Entity{k, j["index"].get<int>()};
-  };
-  const auto vector3 = [&](const nlohmann::json& j, const std::string& where) {
-    if (!j.is_array() || j.size() != 3) throw bad(where + ": expected [x, y, z]");
-    Eigen::Vector3d x;
-    for (std::size_t k = 0; k < 3; ++k) {
-      if (!j[k].is_number()) throw bad(where + ": expected numbers");
-      x[Eigen::Index(k)] = j[k].get<double>();
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json doc = scenes::parse_json(text, path);
+  const scenes::Reader reader(path);
+  if (!doc.is_object())
+    reader.fail("", "expected {\"regions\": [...]} (the --json output of geometry contacts), got " + scenes::show(doc));
+  const nlohmann::json& regions = reader.required(doc, "", "regions");
+  if (!regions.is_array()) reader.fail("regions", "expected an array of regions, got " + scenes::show(regions));
+  const auto entity = [&](const nlohmann::json& j, const std::string& where, const rg::Polyhedron& solid,
+                          const char* which) {
+    reader.fields(j, where, {"kind", "index"});
+    const std::string kind = reader.string(reader.required(j, where, "kind"), where + ".kind");
+    rg::EntityKind k = rg::EntityKind::face;
+    if (kind == "vertex") {
+      k = rg::EntityKind::vertex;
+    } else if (kind == "edge") {
+      k = rg::EntityKind::edge;
+    } else if (kind != "face") {
+      reader.fail(where + ".kind", "expected \"vertex\", \"edge\" or \"face\", got \"" + kind + "\"");
     }
-    if (!x.allFinite()) throw bad(where + ": not finite");
-    return x;
+    const int count = k == rg::EntityKind::vertex ? solid.vertex_count()
+                      : k == rg::EntityKind::edge ? solid.edge_count()
+                                                  : solid.face_count();
+    const int index = reader.integer(reader.required(j, where, "index"), where + ".index");
+    if (index >= count)
+      reader.fail(where + ".index", fmt::format("{} {} does not exist: {} ({}) has {} {}s", kind, index, which,
+                                                solid.name(), count, kind));
+    return rg::Entity{k, index};
+  };
+  const auto points = [&](const nlohmann::json& j, const std::string& where) {
+    if (!j.is_array()) reader.fail(where, "expected an array of points [x, y, z], got " + scenes::show(j));
+    std::vector<Eigen::Vector3d> out;
+    for (std::size_t k = 0; k < j.size(); ++k) out.push_back(reader.vec3(j[k], scenes::Reader::index(where, k)));
+    return out;
   };
   std::vector<rg::Contact> out;
-  for (std::size_t i = 0; i < doc["regions"].size(); ++i) {
-    const auto& r = doc["regions"][i];
-    const std::string at = "regions[" + std::to_string(i) + "]";
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const nlohmann::json& r = regions[i];
+    const std::string at = scenes::Reader::index("regions", i);
+    reader.fields(r, at, {"dimension", "entity_a", "entity_b", "points", "holes", "normal", "normals", "normal_rule"});
     rg::Contact c;
-    c.region.entity_a = entity(r.value("entity_a", nlohmann::json()), at + ".entity_a");
-    c.region.entity_b = entity(r.value("entity_b", nlohmann::json()), at + ".entity_b");
-    c.region.dimension = r.value("dimension", 0);
-    for (const auto& p : r.value("points", nlohmann::json::array())) c.region.points.push_back(vector3(p, at + ".points"));
-    for (const auto& n : r.value("normals", nlohmann::json::array())) c.normals.push_back(vector3(n, at + ".normals"));
-    if (c.region.points.empty() || c.normals.empty()) throw bad(at + ": needs points and normals");
+    c.region.entity_a = entity(reader.required(r, at, "entity_a"), at + ".entity_a", a, "A");
+    c.region.entity_b = entity(reader.required(r, at, "entity_b"), at + ".entity_b", b, "B");
+    // A region lies in the closure of both its entities (Lemma 1): its
+    // dimension is at most theirs.
+    const int most = std::min(rg::dimension(c.region.entity_a.kind), rg::dimension(c.region.entity_b.kind));
+    const nlohmann::json& dimension = reader.required(r, at, "dimension");
+    if (!dimension.is_number_integer() || dimension.get<long long>() < 0 || dimension.get<long long>() > most)
+      reader.fail(at + ".dimension", fmt::format("expected an integer from 0 to {} (at most the dimension of both "
+                                                 "entities), got {}", most, scenes::show(dimension)));
+    c.region.dimension = dimension.get<int>();
+    c.region.points = points(reader.required(r, at, "points"), at + ".points");
+    // One point (0D), two end points (1D), a polygon of at least 3 corners (2D).
+    const std::size_t n = c.region.points.size();
+    if (c.region.dimension == 0 ? n != 1 : c.region.dimension == 1 ? n != 2 : n < 3)
+      reader.fail(at + ".points", fmt::format("a {}D region has {} points, got {}", c.region.dimension,
+                                              c.region.dimension == 0 ? "1" : c.region.dimension == 1 ? "2" : "at least 3", n));
+    if (const nlohmann::json* holes = scenes::Reader::optional(r, "holes")) {
+      if (c.region.dimension != 2 || !holes->is_array())
+        reader.fail(at + ".holes", "expected an array of polygons, in a 2D region only");
+      for (std::size_t k = 0; k < holes->size(); ++k)
+        c.region.holes.push_back(points((*holes)[k], scenes::Reader::index(at + ".holes", k)));
+    }
+    // Condition 8: at most 3 - k normals for a k-D region; each a unit vector
+    // (the output prints 17 digits; 1e-6 admits a hand-written one with 7
+    // significant digits), renormalised here so that it is printed unit again.
+    const nlohmann::json& normals = reader.required(r, at, "normals");
+    if (!normals.is_array() || normals.empty() || normals.size() > std::size_t(3 - c.region.dimension))
+      reader.fail(at + ".normals", fmt::format("expected 1 to {} unit vectors [x, y, z] for a {}D region, got {}",
+                                               3 - c.region.dimension, c.region.dimension, scenes::show(normals)));
+    for (std::size_t k = 0; k < normals.size(); ++k) {
+      const std::string where = scenes::Reader::index(at + ".normals", k);
+      const Eigen::Vector3d normal = reader.vec3(normals[k], where);
+      const double length = normal.stableNorm();
+      if (!(std::abs(length - 1) <= 1e-6)) reader.fail(where, fmt::format("must be a unit vector, its length is {:.17g}", length));
+      c.normals.push_back(normal / length);
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -110,6 +152,7 @@ CLI::App* add_contacts_subcommand(CLI::App& geometry, ContactsCommandOptions& op
 
 int run_contacts(const ContactsCommandOptions& options) {
   const rg::Polyhedron a = rg::read_polyhedron(options.a), b = rg::read_polyhedron(options.b);
+  rg::check_touch_tolerance(options.touch_tolerance, a, b, "--touch-tolerance");
   const Eigen::Matrix4d pose_b = options.pose_b.empty() ? Eigen::Matrix4d::Identity() : parse_pose(options.pose_b, "--pose-b");
   rg::Vector6d twist = rg::Vector6d::Zero();
   if (!options.velocity_b.empty()) {
@@ -120,7 +163,7 @@ int run_contacts(const ContactsCommandOptions& options) {
   find_options.intersect.touch_tolerance = options.touch_tolerance;
   find_options.cull = !options.velocity_b.empty();
   find_options.cull_margin = options.cull_margin;
-  const std::vector<rg::Contact> previous = options.previous.empty() ? std::vector<rg::Contact>{} : read_previous(options.previous);
+  const std::vector<rg::Contact> previous = options.previous.empty() ? std::vector<rg::Contact>{} : read_previous(options.previous, a, b);
   rg::BrepIndexOptions index_options;
   index_options.balance = options.balance;
   const rg::BrepIndex index = rg::build_brep_index(a, index_options);

@@ -21,6 +21,7 @@
 #include "reference/surfaces/mass_properties.hpp"
 #include "reference/surfaces/transformed_patch.hpp"
 #include "reference/surfaces/triangle_mesh.hpp"
+#include "validation/scenes/json_reader.hpp"
 
 namespace contactref::scenes {
 namespace {
@@ -29,117 +30,6 @@ namespace su = contactref::surfaces;
 using json = nlohmann::json;
 
 const char* const kSurfaceTypes = "plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop";
-
-std::string join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
-  return out;
-}
-
-// A short rendering of a JSON value for messages.
-std::string show(const json& value) {
-  std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return fmt::format("{} {}", value.type_name(), text);
-}
-
-// Reads JSON values with their paths, every error naming the file and path.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& path, const std::string& why) const {
-    throw InputError(path.empty() ? fmt::format("{}: {}", file_, why) : fmt::format("{}: {}: {}", file_, path, why));
-  }
-
-  // `value` must be an object whose keys are among `allowed`.
-  void fields(const json& value, const std::string& path, const std::vector<std::string>& allowed) const {
-    if (!value.is_object()) fail(path, fmt::format("expected an object, got {}", show(value)));
-    for (const auto& item : value.items()) {
-      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        fail(child(path, item.key()), fmt::format("unknown field (allowed here: {})", join(allowed)));
-    }
-  }
-
-  static std::string child(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-  static std::string index(const std::string& path, std::size_t k) { return fmt::format("{}[{}]", path, k); }
-
-  const json& required(const json& object, const std::string& path, const std::string& key) const {
-    if (!object.contains(key)) fail(child(path, key), "missing (required)");
-    return object.at(key);
-  }
-  static const json* optional(const json& object, const std::string& key) {
-    return object.contains(key) ? &object.at(key) : nullptr;
-  }
-
-  double number(const json& value, const std::string& path) const {
-    if (!value.is_number()) fail(path, fmt::format("expected a number, got {}", show(value)));
-    const double x = value.get<double>();
-    if (!std::isfinite(x)) fail(path, "is not finite");
-    return x;
-  }
-  double positive(const json& value, const std::string& path) const {
-    const double x = number(value, path);
-    if (!(x > 0)) fail(path, fmt::format("must be positive, got {}", x));
-    return x;
-  }
-  double non_negative(const json& value, const std::string& path) const {
-    const double x = number(value, path);
-    if (!(x >= 0)) fail(path, fmt::format("must be >= 0, got {}", x));
-    return x;
-  }
-  int integer(const json& value, const std::string& path) const {
-    if (!value.is_number_integer()) fail(path, fmt::format("expected an integer, got {}", show(value)));
-    const auto x = value.get<long long>();
-    if (x < 0 || x > std::numeric_limits<int>::max()) fail(path, fmt::format("must be a non-negative index, got {}", x));
-    return int(x);
-  }
-  std::string string(const json& value, const std::string& path) const {
-    if (!value.is_string()) fail(path, fmt::format("expected a string, got {}", show(value)));
-    return value.get<std::string>();
-  }
-  bool boolean(const json& value, const std::string& path) const {
-    if (!value.is_boolean()) fail(path, fmt::format("expected true or false, got {}", show(value)));
-    return value.get<bool>();
-  }
-  const json& array(const json& value, const std::string& path, std::size_t size, const std::string& what) const {
-    if (!value.is_array() || value.size() != size)
-      fail(path, fmt::format("expected an array of {} {}, got {}", size, what, show(value)));
-    return value;
-  }
-  std::vector<double> numbers(const json& value, const std::string& path, std::size_t size) const {
-    array(value, path, size, "numbers");
-    std::vector<double> out;
-    for (std::size_t k = 0; k < size; ++k) out.push_back(number(value[k], index(path, k)));
-    return out;
-  }
-  Vec3<double> vec3(const json& value, const std::string& path) const {
-    const std::vector<double> x = numbers(value, path, 3);
-    return {x[0], x[1], x[2]};
-  }
-  Mat3<double> mat3(const json& value, const std::string& path) const {
-    array(value, path, 3, "rows of 3 numbers");
-    Mat3<double> m;
-    for (std::size_t i = 0; i < 3; ++i) m.row(Eigen::Index(i)) = vec3(value[i], index(path, i)).transpose();
-    return m;
-  }
-  // [angle, [ax, ay, az]]: the rotation matrix (angle in radians).
-  Mat3<double> rotation(const json& value, const std::string& path, double* angle = nullptr,
-                        Vec3<double>* axis = nullptr) const {
-    array(value, path, 2, "entries [angle, [ax, ay, az]]");
-    const double a = number(value[0], index(path, 0));
-    const Vec3<double> w = vec3(value[1], index(path, 1));
-    if (!(w.norm() > 0)) fail(index(path, 1), "the rotation axis must be a non-zero vector");
-    if (angle != nullptr) *angle = a;
-    if (axis != nullptr) *axis = w;
-    return spatial::so3_exp<double>(Vec3<double>(w / w.norm() * a));
-  }
-
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
-};
 
 // A surface as read from the scene, built (possibly twice: before and after
 // the centre-of-mass shift) into a patch complex.
@@ -416,27 +306,6 @@ dynamics::Vec5<double> to_vec5(const std::vector<double>& x) {
   dynamics::Vec5<double> v;
   for (int k = 0; k < 5; ++k) v(k) = x[std::size_t(k)];
   return v;
-}
-
-// Rejects duplicate keys, which nlohmann::json would silently resolve to the last.
-json parse_json(const std::string& text, const std::string& file) {
-  std::vector<std::set<std::string>> keys;
-  const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
-      throw InputError(fmt::format("{}: duplicate field \"{}\" in one object", file, parsed.get<std::string>()));
-    return true;
-  };
-  try {
-    return json::parse(text, callback);
-  } catch (const json::exception& e) {
-    // parse_error names the line and column; out_of_range: a number overflows.
-    std::string what = e.what();
-    const std::size_t bracket = what.find("] ");
-    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw InputError(fmt::format("{}: not valid JSON: {}", file, what));
-  }
 }
 
 }  // namespace
