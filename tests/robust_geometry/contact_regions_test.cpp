@@ -247,6 +247,39 @@ TEST_F(ContactRegions, NestedSolidsTouchingAtAVertexAnEdgeOrAFacePenetrate) {
   EXPECT_FALSE(outside.penetrating());
 }
 
+// Issue 10, item 7: the nesting test's bounding box is exact. B = the box
+// [1e10, 1e10 + 1]^2 x [0, 1] turned a quarter about z by a rotation whose
+// cosine entry is c = 2^-54 and moved back near the origin: exactly,
+// R x + t spans x in [c 1e10, 1 + c (1e10 + 1)] (c 1e10 = 5.55e-7), but in
+// double c x is lost in -y + c x (below half an ulp of 1e10), so a box of B
+// computed in double ends at x = 1, and a margin of 1e-9 times its diagonal
+// (the old test) does not cover 5.55e-7. A = a small box in x in
+// [1 + 1e-7, 1 + 3e-7] lies inside B, apart from its boundary: nested. The
+// independent check is the hand computation above (exact rationals).
+TEST_F(ContactRegions, NestingIsDecidedOnTheExactBoxNotARoundedOne) {
+  // box() orients its faces in double, which fails at 1e10: faces by hand.
+  const auto axis_box = [](const Vector3d& lo, const Vector3d& hi) {
+    PolygonSoup soup;
+    for (const double z : {lo.z(), hi.z()})
+      for (const double y : {lo.y(), hi.y()})
+        for (const double x : {lo.x(), hi.x()}) soup.vertices.emplace_back(x, y, z);
+    soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    return Polyhedron(soup);
+  };
+  const double c = std::ldexp(1.0, -54);
+  Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();
+  pose.topLeftCorner<3, 3>() << c, -1, 0, 1, c, 0, 0, 0, 1;
+  pose.topRightCorner<3, 1>() = Vector3d(1e10 + 1, -1e10, 0);
+  const Polyhedron b = axis_box({1e10, 1e10, 0}, {1e10 + 1, 1e10 + 1, 1});
+  const Vector3d rounded_corner = (pose * Eigen::Vector4d(1e10 + 1, 1e10, 1, 1)).head<3>();
+  ASSERT_EQ(rounded_corner.x(), 1.0) << "c x must be lost to rounding for this test";
+  const Polyhedron a = axis_box({1 + 1e-7, 0.25, 0.25}, {1 + 3e-7, 0.75, 0.75});
+  const IntersectionSet got = intersect(a, build_brep_index(a), b, pose);
+  EXPECT_TRUE(got.regions.empty());
+  EXPECT_TRUE(got.penetrating_b.empty());
+  EXPECT_TRUE(got.a_inside_b);
+}
+
 // B = A (and A translated by zero, +0 and -0): every entity meets its copy:
 // 6 face, 12 edge and 8 vertex pairs; the faces are flush (equal normals),
 // which is overlap, not touching.
