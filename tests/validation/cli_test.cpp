@@ -529,6 +529,10 @@ TEST(CliGeometry, PreviousContactsAreValidatedFieldByField) {
   check("/regions/0/nromals", 1, "regions[0].nromals: unknown field");
   check("/regions", 1, "regions: expected an array");
   std::filesystem::remove(previous);
+  // A device is refused before it is read (it would be read without end).
+  const CliRun device = run_all(cubes + " --previous /dev/zero");
+  EXPECT_EQ(device.exit_code, 2) << device.all;
+  EXPECT_TRUE(contains(device.all, "/dev/zero: cannot open the previous contacts file")) << device.all;
 }
 
 // Issue 10, item 1: the unit cube inside the tetrahedron (5,-1,-1),

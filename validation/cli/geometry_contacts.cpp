@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -48,10 +46,7 @@ nlohmann::ordered_json region_json(const rg::ContactRegion& r) {
 // field is checked against the two solids (an entity index out of range would
 // be read out of bounds); errors name the file and the JSON path.
 std::vector<rg::Contact> read_previous(const std::string& path, const rg::Polyhedron& a, const rg::Polyhedron& b) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the previous contacts");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const nlohmann::json doc = scenes::parse_json(text, path);
+  const nlohmann::json doc = scenes::parse_json(scenes::read_text_file(path, "previous contacts file"), path);
   const scenes::Reader reader(path);
   if (!doc.is_object())
     reader.fail("", "expected {\"regions\": [...]} (the --json output of geometry contacts), got " + scenes::show(doc));

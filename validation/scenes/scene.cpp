@@ -5,11 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/spatial/errors.hpp"
@@ -442,15 +439,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
 }
 
 Scene load_scene(const std::filesystem::path& file, const LoadOptions& options) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error))
-    throw InputError(fmt::format("{}: cannot open the scene file (no such file)", file.string()));
-  std::ifstream stream(file, std::ios::binary);
-  if (!stream) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
-  std::ostringstream text;
-  text << stream.rdbuf();
-  if (!stream.good() && !stream.eof()) throw InputError(fmt::format("{}: cannot read the scene file", file.string()));
-  return parse_scene(text.str(), file, options);
+  return parse_scene(read_text_file(file, "scene file"), file, options);
 }
 
 }  // namespace contactref::scenes
