@@ -10,8 +10,11 @@
 // twist relative to A in A's frame (rad/s about A's origin; m/s of B's point
 // at A's origin) and turns on back-face culling (Eqs. 9-13); --previous reads
 // an earlier --json output as the previous step's temporary contacts
-// (temporal coherence, Eqs. 6-7); --all prints the whole intersection set I
-// instead of the needed regions (without normals).
+// (temporal coherence, Eqs. 6-7), every field checked against A and B (exit 2
+// naming the file and the JSON path); --touch-tolerance must be below half
+// the shortest edge of A and B (robust_geometry::check_touch_tolerance);
+// --all prints the whole intersection set I instead of the needed regions
+// (without normals).
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
