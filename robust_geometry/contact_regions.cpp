@@ -479,12 +479,13 @@ SurfaceSide side_of_surface(const Vec& x, const std::vector<std::array<Vec, 3>>&
 // decides which, touching anywhere else or not. The candidates, in order: A's
 // vertices, then the centroids of A's triangles (an A whose every candidate
 // is within the tolerance of B's surface throws GeometryComputationError).
-// A candidate outside B's bounding box widened by the tolerance is outside B
-// and farther than the tolerance from it: this test is exact (rational
-// comparisons of the exact posed vertices; item 7), and it settles most
-// touching pairs at A's first vertex. Otherwise the candidate's exact
-// squared distance to each of B's triangles is compared with the tolerance's
-// square, and a candidate beyond it is classified exactly (side_of_surface).
+// A vertex of A outside B's bounding box widened by the tolerance is outside
+// B and farther than the tolerance from it: this test is exact (rational
+// comparisons of the exact posed vertices; item 7), made first on every
+// vertex, and it settles most touching pairs at once. Otherwise a
+// candidate's exact squared distance to each of B's triangles is compared
+// with the tolerance's square, and a candidate beyond it is classified
+// exactly (side_of_surface).
 bool a_nested_in_b(const Polyhedron& a, const std::vector<Vec>& points_b,
                    const std::vector<std::array<Vec, 3>>& triangles_b, const FT& tolerance) {
   Vec low = points_b.front(), high = points_b.front();
@@ -493,9 +494,18 @@ bool a_nested_in_b(const Polyhedron& a, const std::vector<Vec>& points_b,
       if (x[k] < low[k]) low[k] = x[k];
       if (high[k] < x[k]) high[k] = x[k];
     }
-  const auto decides = [&](const Vec& x) -> std::optional<bool> {
+  const auto outside_box = [&](const Vec& x) {
     for (std::size_t k = 0; k < 3; ++k)
-      if (x[k] < low[k] - tolerance || high[k] + tolerance < x[k]) return false;
+      if (x[k] < low[k] - tolerance || high[k] + tolerance < x[k]) return true;
+    return false;
+  };
+  const auto exact_vertex = [&](int v) {
+    const auto& x = a.exact_vertex(v);
+    return Vec{x.x(), x.y(), x.z()};
+  };
+  for (int v = 0; v < a.vertex_count(); ++v)  // the cheap test first, on every vertex
+    if (outside_box(exact_vertex(v))) return false;
+  const auto decides = [&](const Vec& x) -> std::optional<bool> {
     if (sign(tolerance) > 0) {
       const Epeck::Point_3 p(x[0], x[1], x[2]);
       const FT tolerance2 = tolerance * tolerance;
@@ -509,17 +519,11 @@ bool a_nested_in_b(const Polyhedron& a, const std::vector<Vec>& points_b,
     if (s == SurfaceSide::on) return std::nullopt;
     return s == SurfaceSide::inside;
   };
-  for (int v = 0; v < a.vertex_count(); ++v) {
-    const auto& x = a.exact_vertex(v);
-    if (const auto nested = decides({x.x(), x.y(), x.z()})) return *nested;
-  }
+  for (int v = 0; v < a.vertex_count(); ++v)
+    if (const auto nested = decides(exact_vertex(v))) return *nested;
   for (const Triangle& t : a.triangles()) {
-    Vec centroid{FT(0), FT(0), FT(0)};
-    for (const int v : t.vertices) {
-      const auto& x = a.exact_vertex(v);
-      centroid = add(centroid, {x.x(), x.y(), x.z()});
-    }
-    if (const auto nested = decides(mul(FT(1) / FT(3), centroid))) return *nested;
+    const Vec sum = add(add(exact_vertex(t.vertices[0]), exact_vertex(t.vertices[1])), exact_vertex(t.vertices[2]));
+    if (const auto nested = decides(mul(FT(1) / FT(3), sum))) return *nested;
   }
   throw GeometryComputationError("nesting test: every vertex and triangle centroid of " + a.name() +
                                  " lies within the touch tolerance of the other solid's surface");
