@@ -24,8 +24,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include "robust_geometry/exact_pieces.hpp"
-
 namespace contactref::robust_geometry {
 
 // Epick for predicates on the input points (exact: CGAL's filtered predicates
@@ -625,16 +623,12 @@ void check_self_intersections(const std::vector<Epick::Point_3>& points, const s
 
 // The unit normal and offset of an exact plane a x + b y + c z + d = 0, with
 // the coefficients scaled by their largest magnitude before normalising.
-// Scaled exactly before rounding (as detail::scaled_to_unit_box): a, b, c, d
-// are products of coordinates and may lie outside double's range.
 Plane approximate(const Epeck::Plane_3& plane) {
-  const detail::Vec n{plane.a(), plane.b(), plane.c()};
-  const detail::FT largest = detail::max_abs(n);
-  const detail::FT d = plane.d() / largest;
-  d.exact();
-  const Eigen::Vector3d scaled = detail::to_double(detail::scaled_to_unit_box(n));
-  const double length = scaled.norm();
-  return {scaled / length, -CGAL::to_double(d) / length};
+  Eigen::Vector3d n(CGAL::to_double(plane.a()), CGAL::to_double(plane.b()), CGAL::to_double(plane.c()));
+  const double scale = n.cwiseAbs().maxCoeff();
+  n /= scale;
+  const double length = n.norm();
+  return {n / length, -(CGAL::to_double(plane.d()) / scale) / length};
 }
 
 }  // namespace

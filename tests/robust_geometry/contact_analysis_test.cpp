@@ -216,11 +216,15 @@ TEST(ContactAnalysis, VertexOnVertexGetsTheBisectorOfTheSeparatingCone) {
 // Issue 10, item 5: the normals at the extremes of the accepted coordinates
 // (magnitudes in [2^-256, 2^256]). The cube [c, c + e]^3 with the octahedron
 // of radius e / 4 on its corner and a copy of the cube resting on it: the
-// exact cross products and plane coefficients scale as e^2 (2^510 or 2^-560,
-// outside double's range), the unit normals do not. The independent check is
-// the unit-size configuration: the same normals (scale-free directions,
-// rounded from exact vectors scaled to the unit box: within a few ulps), each
-// of unit length.
+// exact cross products and plane coefficients scale as powers of e (near
+// 2^1028 or 2^-1120 for the separating cone's rays: outside double's range),
+// the unit normals must not. The independent check is the unit-size
+// configuration: e is a power of two and every coordinate is exact, so each
+// exact direction differs from the unit configuration's by a power-of-two
+// factor and is the same rational once scaled to the unit box: the normals
+// must agree bit for bit. Each has unit length within 4 eps (half an ulp for
+// each rounding: the scaled components, the sum of squares, the square root,
+// the division), and so have the faces' double planes (Polyhedron::plane).
 TEST(ContactAnalysis, NormalsAtTheExtremesOfTheCoordinateRangeAreUnitAndScaleFree) {
   const auto normals_at_scale = [](double c, double e) {
     const Polyhedron cube = box({c, c, c}, {c + e, c + e, c + e});
@@ -251,7 +255,7 @@ TEST(ContactAnalysis, NormalsAtTheExtremesOfTheCoordinateRangeAreUnitAndScaleFre
     ASSERT_EQ(got.size(), reference.size()) << "e = " << e;
     for (std::size_t k = 0; k < got.size(); ++k) {
       EXPECT_NEAR(got[k].norm(), 1, 4 * std::numeric_limits<double>::epsilon()) << "e = " << e;
-      EXPECT_LT((got[k] - reference[k]).norm(), 8 * std::numeric_limits<double>::epsilon()) << "e = " << e;
+      EXPECT_EQ(got[k], reference[k]) << "e = " << e;
     }
   }
 }
