@@ -217,7 +217,8 @@ TEST_F(ContactRegions, NestedSolidsAreReportedAsPenetration) {
 // another); the prism x + z >= 0, x, z <= 2 (y in [-1, 2]) through the cube's
 // edge x = z = 0; the box [0, 2]^3 around three of its faces. With A = the
 // cube no piece of B enters A (only the nesting test can see it); with A =
-// the container every piece of the cube inside it is penetration.
+// the container every piece of the cube inside it is penetration. Also a
+// non-convex solid nested while touching, and a pair touching from outside.
 TEST_F(ContactRegions, NestedSolidsTouchingAtAVertexAnEdgeOrAFacePenetrate) {
   const std::vector<std::pair<std::string, Polyhedron>> containers = {
       {"vertex", tetrahedron({-4, 2, 2}, {2, -4, 2}, {2, 2, -4}, {2, 2, 2})},
@@ -239,8 +240,18 @@ TEST_F(ContactRegions, NestedSolidsTouchingAtAVertexAnEdgeOrAFacePenetrate) {
   for (std::size_t k = 0; k < 2; ++k)
     EXPECT_TRUE(intersect(cube, index, containers[k].second, Eigen::Matrix4d::Identity()).a_inside_b)
         << containers[k].first;
-  // The same containers moved off by one unit along their touching normal
-  // only touch the cube from outside: not nested.
+  // A non-convex solid: the L-prism (l_prism.off: [0,2]x[0,1]x[0,1] and
+  // [0,1]x[1,2]x[0,1]) inside the tetrahedron x + y + z <= 4, x, y, z >= -1,
+  // touching it at its two outer corners (2,1,1) and (1,2,1).
+  const Polyhedron l_prism = read_polyhedron(kPolyhedra / "l_prism.off");
+  const IntersectionSet l_in_tet = intersect(l_prism, build_brep_index(l_prism),
+                                             tetrahedron({-1, -1, -1}, {6, -1, -1}, {-1, 6, -1}, {-1, -1, 6}),
+                                             Eigen::Matrix4d::Identity());
+  EXPECT_EQ(l_in_tet.regions.size(), std::size_t(2));
+  EXPECT_TRUE(l_in_tet.penetrating_b.empty());
+  EXPECT_TRUE(l_in_tet.a_inside_b);
+  // A tetrahedron on the other side of the plane x + y + z = 0 touches the
+  // cube at the same vertex from outside: not nested, not penetrating.
   const IntersectionSet outside =
       intersect(cube, index, tetrahedron({-4, 2, 2}, {2, -4, 2}, {2, 2, -4}, {-4, -4, -4}), Eigen::Matrix4d::Identity());
   EXPECT_FALSE(outside.regions.empty());
