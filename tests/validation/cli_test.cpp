@@ -522,6 +522,7 @@ TEST(CliGeometry, PreviousContactsAreValidatedFieldByField) {
   check("/regions/0/entity_a/kind", "corner", "regions[0].entity_a.kind");
   check("/regions/0/points", nlohmann::json::parse("[[0, 0, 1], [1, 0, 1]]"), "regions[0].points");
   check("/regions/0/points/1", nlohmann::json::parse("[0, 1]"), "regions[0].points[1]");
+  check("/regions/0/points/2", nlohmann::json::parse("[1e308, 0, 1]"), "regions[0].points[2]");
   check("/regions/0/normals", nlohmann::json::parse("[[0, 0, 0]]"), "regions[0].normals[0]");
   check("/regions/0/normals", nlohmann::json::parse("[[1e308, 1e308, 0]]"), "regions[0].normals[0]");
   check("/regions/0/normals", nlohmann::json::parse("[[0, 0, 1], [0, 0, 1]]"), "regions[0].normals");

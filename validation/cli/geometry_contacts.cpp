@@ -76,7 +76,14 @@ std::vector<rg::Contact> read_previous(const std::string& path, const rg::Polyhe
   const auto points = [&](const nlohmann::json& j, const std::string& where) {
     if (!j.is_array()) reader.fail(where, "expected an array of points [x, y, z], got " + scenes::show(j));
     std::vector<Eigen::Vector3d> out;
-    for (std::size_t k = 0; k < j.size(); ++k) out.push_back(reader.vec3(j[k], scenes::Reader::index(where, k)));
+    for (std::size_t k = 0; k < j.size(); ++k) {
+      // Within the solids' coordinate range (polyhedron.hpp), so that the
+      // centroids that match regions (contact_analysis.hpp) stay finite.
+      const std::string at = scenes::Reader::index(where, k);
+      out.push_back(reader.vec3(j[k], at));
+      if (!(out.back().cwiseAbs().maxCoeff() <= std::ldexp(1.0, 256)))
+        reader.fail(at, "a coordinate is outside the supported magnitudes (at most 2^256)");
+    }
     return out;
   };
   std::vector<rg::Contact> out;
