@@ -5,6 +5,7 @@
 // contacts of `geometry contacts`) share it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
