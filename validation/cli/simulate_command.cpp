@@ -10,8 +10,9 @@
 //                   drift of the centre of mass, scene and build
 // Numbers are written with 17 significant digits (exact round trip).
 // Exit code: 0 when the run completed or ended by a physical event (the
-// bodies separated, the contact left the surface), 1 when it failed, 2 for
-// a bad scene.
+// bodies separated, the contact left the surface) or at an extraordinary
+// vertex (the end of the model until contact transitions), 1 when it
+// failed, 2 for a bad scene.
 #include <fmt/format.h>
 
 #include <chrono>
