@@ -525,6 +525,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
              << " J (the step does not resolve the motion, e.g. near a chart's pole)";
           cause = os.str();
           there.reset();
+          ++statistics_.energy_rejected_steps;
         }
       }
       if (!cause.empty() || (exiting_body && !at_minimum)) {  // back up and halve (Section 3.7)

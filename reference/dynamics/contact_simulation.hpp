@@ -136,7 +136,8 @@ const char* to_string(EventKind kind);
 
 template <class T>
 struct SimulationStatistics {
-  long accepted_steps = 0, rejected_steps = 0;  // rejected: boundary back-ups and error-control failures
+  long accepted_steps = 0, rejected_steps = 0;  // rejected: boundary back-ups, error-control and evaluation failures
+  long energy_rejected_steps = 0;  // of those, RK4 steps that failed the energy test
   long derivative_evaluations = 0;
   long passes = 0;  // of the step loop (each accepts, rejects, locates or transits; see the watchdog)
   long transitions = 0, smooth_piece_crossings = 0;

@@ -227,6 +227,7 @@ int run_simulate(const SimulateOptions& options) {
                      {"com_shift", vec_json(body.com_shift)}};
   summary["statistics"] = {{"accepted_steps", st.accepted_steps},
                            {"rejected_steps", st.rejected_steps},
+                           {"energy_rejected_steps", st.energy_rejected_steps},
                            {"derivative_evaluations", st.derivative_evaluations},
                            {"transitions", st.transitions},
                            {"smooth_piece_crossings", st.smooth_piece_crossings},
@@ -266,8 +267,10 @@ int run_simulate(const SimulateOptions& options) {
   } else {
     std::cout << fmt::format("status     {}{}\n", dy::to_string(result.status),
                              result.message.empty() ? "" : ": " + result.message);
-    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected; step in [{:.3g}, {:.3g}] s; {:.3g} s wall\n",
-                             last.time, st.accepted_steps, st.rejected_steps, st.smallest_step, st.largest_step, wall);
+    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected ({} by the RK4 energy test); step in "
+                             "[{:.3g}, {:.3g}] s; {:.3g} s wall\n",
+                             last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, st.smallest_step,
+                             st.largest_step, wall);
     std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings\n", st.transitions,
                              st.smooth_piece_crossings);
     std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J, max relative change {}\n", drift.energy0,
