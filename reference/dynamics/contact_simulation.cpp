@@ -198,8 +198,9 @@ class Simulator {
   };
   Crossing locate(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h, const State& end);
   // BoundaryLocation::kLinear (Section 3.5): the state projected along the
-  // parameter velocity onto the first region edge it reaches within h, if any.
-  std::optional<Crossing> project_linearly(const State& y, const State& k1, const T& h);
+  // parameter velocity onto the first edge that the step crossed and that q'
+  // reaches within h, if any.
+  std::optional<Crossing> project_linearly(const State& y, const State& k1, const T& h, const State& end);
 
   // After a located crossing: a transition if the point is on its patch's
   // edge and `direction` (the parameter motion of the step beyond the
@@ -265,12 +266,13 @@ bool Simulator<T>::outside_chart(const ContactState<T>& state, const State& y, i
 
 template <class T>
 std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(const State& y, const State& k1,
-                                                                             const T& h) {
+                                                                             const T& h, const State& end) {
   std::optional<Crossing> first;
   for (int body = 1; body <= 2; ++body) {
     const std::vector<Vec2<T>>& polygon = region(body);
     for (std::size_t k = 0; k < polygon.size(); ++k) {
       const auto distance = [&](const State& x) { return edge_distance(polygon, k, parameters<T>(x.template head<5>(), body)); };
+      if (!(distance(end) < -polygon_slack(polygon))) continue;  // onto the edges the step crossed
       const T g0 = distance(y);
       const T rate = distance(State(y + k1)) - g0;  // d distance / d tau (distance is affine in q)
       if (!(rate < T(0))) continue;
@@ -289,7 +291,7 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& d
     // within the step; otherwise the step left along a curve (acceleration
     // across an edge the velocity does not reach in h) and the projection has
     // no edge to land on: the integrated location below, never an Euler step.
-    if (const std::optional<Crossing> projected = project_linearly(y, k1, h)) return *projected;
+    if (const std::optional<Crossing> projected = project_linearly(y, k1, h, end)) return *projected;
   }
   Crossing first{h, State()};
   bool found = false;
@@ -408,7 +410,11 @@ void Simulator<T>::fail(const ContactState<T>& state, const std::string& cause) 
     // The contact moves about |x'| h_min in a minimum step; twice that
     // covers the stages' excursions. (Not |x''|: it is what fails, and it is
     // huge near any singular state, conforming contact included.)
-    const T reach = T(2) * parameters(state.qdot, body).norm() * options_.h_min;
+    // Only within the vertex's corner of the face: the half of the unit
+    // triangle's legs where its corner sub-patch (split faces) or Stam's
+    // rings down from a + b = 1/2 lie; a fast contact farther away failed
+    // for another reason.
+    const T reach = std::min(T(2) * parameters(state.qdot, body).norm() * options_.h_min, T(0.5));
     for (const typename Patch<T>::SingularCorner& singular : patch.singular_corners()) {
       const T distance = (x - polygon[std::size_t(singular.corner)]).norm();
       if (distance > reach + polygon_slack(polygon)) continue;

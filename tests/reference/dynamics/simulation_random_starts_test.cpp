@@ -118,6 +118,7 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
 
   const char* variant = std::getenv("CONTACTREF_RANDOM_STARTS");
   const int wanted = variant ? std::atoi(variant) : 1000;
+  std::cout << "CONTACTREF_RANDOM_STARTS=" << wanted << "\n";
   std::mt19937_64 random(20261124);
   std::uniform_real_distribution<double> symmetric(-1, 1);
   int valid = 0, attempts = 0;
@@ -135,9 +136,14 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
     (setup.loop_is_body1 ? initial.patch1 : initial.patch2) = face;
     initial.q << (setup.loop_is_body1 ? x : other), (setup.loop_is_body1 ? other : x), kPi * symmetric(random);
     for (int k = 0; k < 5; ++k) initial.qdot(k) = (random() % 3 == 0) ? 0.0 : symmetric(random);
+    // Both integrators and both boundary locations.
+    SimulationOptions<double> variant_options = options;
+    variant_options.integrator = random() % 2 ? IntegratorKind::kRk4 : IntegratorKind::kDormandPrince54;
+    variant_options.tolerance = 1e-6;
+    variant_options.boundary = random() % 4 ? BoundaryLocation::kIntegrated : BoundaryLocation::kLinear;
     SimulationResult<double> result;
     try {
-      result = simulate(setup.system, initial, options);
+      result = simulate(setup.system, initial, variant_options);
     } catch (const InputError&) {
       continue;  // not a valid start (outside a domain)
     } catch (const ComputationError&) {
@@ -154,7 +160,10 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
     }
     // A watchdog stop is a livelock that was caught, not a valid ending.
     EXPECT_EQ(result.message.find("watchdog"), std::string::npos)
-        << result.message << "\n q = " << initial.q.transpose() << ", q' = " << initial.qdot.transpose();
+        << result.message << "\n q = " << initial.q.transpose() << ", q' = " << initial.qdot.transpose()
+        << " patches " << initial.patch1 << " " << initial.patch2 << " integrator " << int(variant_options.integrator)
+        << " boundary " << int(variant_options.boundary) << " accepted " << result.statistics.accepted_steps
+        << " rejected " << result.statistics.rejected_steps << " smallest " << result.statistics.smallest_step;
   }
   EXPECT_EQ(valid, wanted);
   for (const auto& [status, count] : statuses) std::cout << status << ": " << count << "\n";
