@@ -364,20 +364,18 @@ template <class T>
 std::unique_ptr<Patch<T>> make_loop_patch(const MeshTopology& topology, const std::vector<Vec3<T>>& positions, int face,
                                           const std::string& name) {
   const auto& corners = topology.face(face);
-  std::vector<int> extraordinary;
-  std::vector<typename Patch<T>::SingularCorner> singular;
+  std::vector<typename Patch<T>::SingularCorner> singular;  // the extraordinary corners
   for (int k = 0; k < 3; ++k) {
     const int vertex = corners[std::size_t(k)];
     if (topology.valence(vertex) == 6) continue;
-    extraordinary.push_back(k);
     singular.push_back({k, "vertex " + std::to_string(vertex) + " (valence " + std::to_string(topology.valence(vertex)) + ")"});
   }
-  if (extraordinary.empty()) {
+  if (singular.empty()) {
     const DynamicMatrix<T> control = gather(positions, loop_patch_neighbourhood(topology, corners[0], corners[1], corners[2]));
     return std::make_unique<LoopRegularPatch<T>>(RegularControl<T>(control.transpose()), name);
   }
-  if (extraordinary.size() == 1) {
-    const int c = extraordinary[0];
+  if (singular.size() == 1) {
+    const int c = singular[0].corner;
     const std::vector<int> ids = loop_patch_neighbourhood(topology, corners[std::size_t(c)], corners[std::size_t((c + 1) % 3)],
                                                           corners[std::size_t((c + 2) % 3)]);
     return std::make_unique<LoopExtraordinaryPatch<T>>(gather(positions, ids), c, singular[0].vertex, name);
