@@ -51,9 +51,14 @@ TEST(SimulateReproducers, MarbleReachingAnExtraordinaryVertexEndsWithThatStatus)
   const dy::SimulationResult<double> result = run("a8_marble_near_ev");
   EXPECT_EQ(result.status, dy::SimulationStatus::kExtraordinaryVertex) << result.message;
   EXPECT_NE(result.message.find("extraordinary vertex"), std::string::npos) << result.message;
-  EXPECT_NE(result.message.find("(valence 4)"), std::string::npos) << result.message;
+  // The bowl's vertex 3 has valence 4 (bowl_b2.obj); face 1 is a corner of it.
+  EXPECT_NE(result.message.find("extraordinary vertex 3 (valence 4) at corner 0 of "), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("face 1 (split into four sub-patches) (body 2"), std::string::npos) << result.message;
   ASSERT_FALSE(result.events.empty());
   EXPECT_EQ(result.events.back().kind, dy::EventKind::kExtraordinaryVertex);
+  EXPECT_EQ(result.events.back().time, result.final_state.time);
+  EXPECT_NE(result.message.find("at t = " + std::to_string(result.final_state.time).substr(0, 6)), std::string::npos)
+      << result.message;
   EXPECT_LT(result.final_state.time, 0.01);
 }
 

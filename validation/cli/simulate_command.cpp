@@ -229,6 +229,7 @@ int run_simulate(const SimulateOptions& options) {
                            {"rejected_steps", st.rejected_steps},
                            {"energy_rejected_steps", st.energy_rejected_steps},
                            {"derivative_evaluations", st.derivative_evaluations},
+                           {"loop_passes", st.passes},
                            {"transitions", st.transitions},
                            {"smooth_piece_crossings", st.smooth_piece_crossings},
                            {"smallest_step", st.smallest_step},
