@@ -159,8 +159,10 @@ struct SimulationResult {
 // InputError: bad options (h_min <= 0, h_min > h_max, duration < 0, non-finite,
 // h_min below min_resolvable_step of the run's end time),
 // an initial state outside its patches' domains or not finite, patches out of
-// range. Errors during the run (conforming contact, a non-regular point) end it
-// with kFailed and the message; the samples so far are kept.
+// range. Errors during the run (conforming contact, a non-regular point) are
+// retried with smaller steps; at h_min they end it with kFailed and the cause
+// (kExtraordinaryVertex near a Loop extraordinary vertex); the samples so far
+// are kept.
 template <class T>
 SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
                              const SimulationOptions<T>& options,
