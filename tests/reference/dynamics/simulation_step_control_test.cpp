@@ -123,6 +123,14 @@ TEST(SimulationStepControl, Rk4StepsBeyondTheStabilityLimitAreRetriedSmaller) {
   const double e0 = result.samples.front().energy;
   for (const SimulationSample<double>& sample : result.samples)
     EXPECT_LE(sample.energy, e0 + test::tolerance<double>(100) * std::abs(e0)) << "t = " << sample.state.time;
+  // With h_min = h_max = 1 s the step cannot be retried smaller: reported.
+  options.h_min = options.h_max;
+  const SimulationResult<double> stuck = simulate(system, bottom_at(0.1, 0, 0, 0), options);
+  EXPECT_EQ(stuck.status, SimulationStatus::kFailed);
+  EXPECT_NE(stuck.message.find("a step cannot be taken even at h_min = 1 s: the RK4 step of 1 s changes the energy by"),
+            std::string::npos)
+      << stuck.message;
+  EXPECT_EQ(stuck.statistics.energy_rejected_steps, 1);
 }
 
 // Floor patch [0, 1]^2 at z = 0 whose edge t = 0 (y = 0) has no neighbour.
