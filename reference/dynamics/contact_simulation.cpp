@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "reference/dynamics/integrators.hpp"
 #include "reference/dynamics/patch_transition.hpp"
+#include "reference/dynamics/step_acceptance.hpp"
+#include "reference/spatial/newton_euler.hpp"
 #include "reference/spatial/pose.hpp"
 
 namespace contactref::dynamics {
@@ -15,6 +18,7 @@ const char* to_string(SimulationStatus status) {
     case SimulationStatus::kCompleted: return "completed";
     case SimulationStatus::kSeparated: return "separated";
     case SimulationStatus::kLeftSurface: return "left-surface";
+    case SimulationStatus::kExtraordinaryVertex: return "extraordinary-vertex";
     case SimulationStatus::kFailed: return "failed";
   }
   return "?";
@@ -26,6 +30,7 @@ const char* to_string(EventKind kind) {
     case EventKind::kSmoothPiece: return "smooth-piece";
     case EventKind::kSeparation: return "separation";
     case EventKind::kLeftSurface: return "left-surface";
+    case EventKind::kExtraordinaryVertex: return "extraordinary-vertex";
     case EventKind::kFailure: return "failure";
   }
   return "?";
@@ -147,9 +152,11 @@ class Simulator {
   // The dynamics on the pinned patches (update_regions first).
   const ContactDynamics<T>& dynamics() const { return dynamics_; }
 
-  // The regions of both bodies at the state, and the pins.
-  void update_regions(const ContactState<T>& state) {
-    const bool pieces = options_.boundary == BoundaryLocation::kIntegrated;
+  // The regions of both bodies at the state, and the pins. whole_patch: the
+  // patch's domain polygon, evaluated unpinned (the step that crosses a piece
+  // line from a state on it, see run()).
+  void update_regions(const ContactState<T>& state, bool whole_patch) {
+    const bool pieces = options_.boundary == BoundaryLocation::kIntegrated && !whole_patch;
     for (int body = 1; body <= 2; ++body) {
       const Patch<T>& patch = patch_of(system_, state, body);
       const Vec2<T> x = parameters(state.q, body), xdot = parameters(state.qdot, body);
@@ -184,17 +191,37 @@ class Simulator {
   }
 
   // The crossing inside [0, h] of the first region edge that the step from y
-  // leaves: its time tau and state.
+  // (ending at `end`) leaves: its time tau and state.
   struct Crossing {
     T tau;
     State y;
   };
-  Crossing locate(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h);
+  Crossing locate(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h, const State& end);
+  // BoundaryLocation::kLinear (Section 3.5): the state projected along the
+  // parameter velocity onto the first edge that the step crossed and that q'
+  // reaches within h, if any.
+  std::optional<Crossing> project_linearly(const State& y, const State& k1, const T& h, const State& end);
 
   // After a located crossing: a transition if the point is on its patch's
-  // edge moving out (returns true), otherwise nothing (a smooth-piece
-  // crossing).
-  bool transit_if_on_edge(ContactState<T>& state, int body);
+  // edge and `direction` (the parameter motion of the step beyond the
+  // crossing) leaves across it (returns true), otherwise nothing (a
+  // smooth-piece crossing).
+  bool transit_if_on_edge(ContactState<T>& state, int body, const Vec2<T>& direction);
+
+  // The RK4 acceptance test (step_acceptance.hpp): whether the step from
+  // `here` to `there` keeps the energy within its bound.
+  bool energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const;
+  T kinetic_energy(const ContactDynamicsState<T>& evaluated) const {
+    return spatial::kinetic_energy<T>(dynamics().inertia(), evaluated.phi);
+  }
+
+  // Ends the run: `status` with its event, at the state's time.
+  void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
+  // Ends a run that cannot continue: kExtraordinaryVertex when an
+  // extraordinary vertex lies within the reach of a minimum step of the
+  // contact point (the failure is its degenerate parameterisation), otherwise
+  // kFailed with the cause.
+  void fail(const ContactState<T>& state, const std::string& cause);
 
   void accept(ContactState<T>& state, const State& y, const T& h);
   // The residuals of an evaluated state, and its output row when one is due.
@@ -211,6 +238,7 @@ class Simulator {
   T next_output_ = T(0);
   T next_progress_ = T(0);
   T last_step_ = T(0);
+  T kinetic_max_ = T(0);      // the largest kinetic energy of the accepted states (J)
   std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
 };
 
@@ -237,8 +265,34 @@ bool Simulator<T>::outside_chart(const ContactState<T>& state, const State& y, i
 }
 
 template <class T>
+std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(const State& y, const State& k1,
+                                                                             const T& h, const State& end) {
+  std::optional<Crossing> first;
+  for (int body = 1; body <= 2; ++body) {
+    const std::vector<Vec2<T>>& polygon = region(body);
+    for (std::size_t k = 0; k < polygon.size(); ++k) {
+      const auto distance = [&](const State& x) { return edge_distance(polygon, k, parameters<T>(x.template head<5>(), body)); };
+      if (!(distance(end) < -polygon_slack(polygon))) continue;  // onto the edges the step crossed
+      const T g0 = distance(y);
+      const T rate = distance(State(y + k1)) - g0;  // d distance / d tau (distance is affine in q)
+      if (!(rate < T(0))) continue;
+      const T tau = std::max(T(-g0 / rate), T(0));
+      if (tau <= h && (!first || tau < first->tau)) first = Crossing{tau, State(y + tau * k1)};
+    }
+  }
+  return first;
+}
+
+template <class T>
 typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& dyn, const State& y, const State& k1,
-                                                     const T& h) {
+                                                     const T& h, const State& end) {
+  if (options_.boundary == BoundaryLocation::kLinear) {
+    // Section 3.5: q <- q + tau q' when the parameter velocity reaches an edge
+    // within the step; otherwise the step left along a curve (acceleration
+    // across an edge the velocity does not reach in h) and the projection has
+    // no edge to land on: the integrated location below, never an Euler step.
+    if (const std::optional<Crossing> projected = project_linearly(y, k1, h, end)) return *projected;
+  }
   Crossing first{h, State()};
   bool found = false;
   T ignored;
@@ -249,15 +303,6 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& d
     for (std::size_t k = 0; k < polygon.size(); ++k) {
       const auto distance = [&](const State& x) { return edge_distance(polygon, k, parameters<T>(x.template head<5>(), body)); };
       const T g0 = distance(y);
-      if (options_.boundary == BoundaryLocation::kLinear) {
-        // Section 3.5: q <- q + tau q', tau from the parameter velocity.
-        const T rate = distance(State(y + k1)) - g0;  // d distance / d tau (distance is affine in q)
-        if (!(rate < T(0))) continue;
-        const T tau = std::clamp(T(-g0 / rate), T(0), h);
-        if (!found || tau < first.tau) first = {tau, State(y + tau * k1)}, found = true;
-        continue;
-      }
-      const State end = step(dyn, y, k1, h, ignored);
       const T g_end = distance(end);
       if (!(g_end < -slack)) continue;
       if (g0 <= slack) {  // already on this edge and leaving it (a corner, or a grazing exit)
@@ -290,18 +335,20 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& d
 }
 
 template <class T>
-bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body) {
+bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body, const Vec2<T>& direction) {
   const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
   int& patch_index = body == 1 ? state.patch1 : state.patch2;
   const std::vector<Vec2<T>>& polygon = complex.patches[std::size_t(patch_index)]->domain().polygon;
   if (polygon.empty()) return false;
-  const Vec2<T> x = parameters(state.q, body), xdot = parameters(state.qdot, body);
+  const Vec2<T> x = parameters(state.q, body);
   // Edges the point is on (to the located crossing's accuracy) and leaves.
+  // The step's own motion decides "leaves", not q': a contact at rest, or
+  // grazing the edge, leaves where the acceleration takes it.
   const T slack = T(1024) * polygon_slack(polygon);
   std::vector<std::size_t> leaving;
   for (std::size_t k = 0; k < polygon.size(); ++k) {
     const T distance = edge_distance(polygon, k, x);
-    const T rate = edge_distance(polygon, k, Vec2<T>(x + xdot)) - edge_distance(polygon, k, x);
+    const T rate = edge_distance(polygon, k, Vec2<T>(x + direction)) - distance;
     if (distance <= slack && rate < T(0)) leaving.push_back(k);
   }
   if (leaving.empty()) return false;
@@ -338,6 +385,54 @@ bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body) {
 }
 
 template <class T>
+bool Simulator<T>::energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const {
+  using std::abs;
+  const T kinetic0 = kinetic_energy(here), kinetic1 = kinetic_energy(there);
+  const T scale = std::max({kinetic0, kinetic1, kinetic_max_});
+  const T magnitude = kinetic0 + kinetic1 + abs(T(here.energy - kinetic0)) + abs(T(there.energy - kinetic1));
+  return abs(T(there.energy - here.energy)) <= energy_step_bound(scale, magnitude);
+}
+
+template <class T>
+void Simulator<T>::finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body,
+                          std::string message) {
+  result_.status = status;
+  result_.message = std::move(message);
+  result_.events.push_back({kind, state.time, body, -1, -1, -1, -1, result_.message});
+}
+
+template <class T>
+void Simulator<T>::fail(const ContactState<T>& state, const std::string& cause) {
+  for (int body = 1; body <= 2; ++body) {
+    const Patch<T>& patch = patch_of(system_, state, body);
+    const std::vector<Vec2<T>>& polygon = patch.domain().polygon;
+    const Vec2<T> x = parameters(state.q, body);
+    // The contact moves about |x'| h_min in a minimum step; twice that
+    // covers the stages' excursions. (Not |x''|: it is what fails, and it is
+    // huge near any singular state, conforming contact included.)
+    // Only within the vertex's corner of the face: the half of the unit
+    // triangle's legs where its corner sub-patch (split faces) or Stam's
+    // rings down from a + b = 1/2 lie; a fast contact farther away failed
+    // for another reason.
+    const T reach = std::min(T(2) * parameters(state.qdot, body).norm() * options_.h_min, T(0.5));
+    for (const typename Patch<T>::SingularCorner& singular : patch.singular_corners()) {
+      const T distance = (x - polygon[std::size_t(singular.corner)]).norm();
+      if (distance > reach + polygon_slack(polygon)) continue;
+      std::ostringstream os;
+      os << "at t = " << state.time << " s the contact reached the extraordinary " << singular.vertex
+         << " at corner " << singular.corner << " of " << patch.describe() << " (body " << body << ", parameter distance "
+         << distance << ", within the reach " << reach << " of a minimum step), where Stam's parameterisation is singular"
+         << " (contact transitions come later); the step there failed: " << cause;
+      finish(SimulationStatus::kExtraordinaryVertex, EventKind::kExtraordinaryVertex, state, body, os.str());
+      return;
+    }
+  }
+  std::ostringstream os;
+  os << "at t = " << state.time << " s, on patches " << state.patch1 << " and " << state.patch2 << ": " << cause;
+  finish(SimulationStatus::kFailed, EventKind::kFailure, state, 0, os.str());
+}
+
+template <class T>
 void Simulator<T>::wrap_periodic(ContactState<T>& state) const {
   for (int body = 1; body <= 2; ++body) {
     const surfaces::Domain<T>& domain = patch_of(system_, state, body).domain();
@@ -354,35 +449,63 @@ void Simulator<T>::wrap_periodic(ContactState<T>& state) const {
   }
 }
 
+// The loop below makes progress on every pass: it accepts a step (time
+// advances by at least h_min, or to the end), shrinks the step (at most
+// log2(h_max / h_min) + 1 times in a row), accepts a located crossing, changes
+// a patch, or arms the unpinned step over a piece line. The watchdog
+// (stalled_pass_limit) ends a run that strings more of the last kinds
+// together than a minimum step can hold.
 template <class T>
 SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   ContactState<T> state = initial;
   T h = options_.h_max;
   statistics_.smallest_step = options_.h_max;
-  update_regions(state);
+  update_regions(state, false);
   ContactDynamicsState<T> here = dynamics().evaluate(make_state(state.q, state.qdot));
   observe(state, here, true);
+  kinetic_max_ = kinetic_energy(here);
   const T end_time = initial.time + options_.duration;
-  int instant_transitions = 0;  // consecutive transitions without time advancing (a corner)
+  const long watchdog = stalled_pass_limit(options_.h_max, options_.h_min, kMaxCornerTransitions);
+  long stalled = 0;               // passes since the last step of at least h_min
+  int instant_transitions = 0;    // consecutive transitions without time advancing (a corner)
+  bool unpinned = false;          // this step crosses a piece line from a state on it
   try {
     while (state.time < end_time) {
+      ++statistics_.passes;
+      if (++stalled > watchdog) {
+        std::ostringstream os;
+        os << "watchdog: " << watchdog << " passes of the step loop without a step of h_min = " << options_.h_min
+           << " s (" << statistics_.transitions << " transitions, " << statistics_.smooth_piece_crossings
+           << " smooth-piece crossings so far): the crossings do not resolve at the minimum step";
+        fail(state, os.str());
+        break;
+      }
       if (progress_ && state.time >= next_progress_) {
         progress_(state.time);
         next_progress_ = state.time + std::max(options_.output_interval, options_.duration / 100);
       }
       if (here.separating) {
-        result_.status = SimulationStatus::kSeparated;
-        result_.message = "the normal force became negative: the bodies separate (flight is not simulated here)";
-        result_.events.push_back({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, result_.message});
+        finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0,
+               "the normal force became negative: the bodies separate (flight is not simulated here)");
         break;
       }
       const T h_try = std::min(h, T(end_time - state.time));
+      const bool at_minimum = h_try <= options_.h_min;
       const ContactDynamics<T>& dyn = dynamics();
       const State y = make_state(state.q, state.qdot);
-      T error;
-      const State end = step(dyn, y, here.derivative, h_try, error);
-      const bool at_minimum = h_try <= options_.h_min;
-      if (error > T(1) && !at_minimum) {  // Dormand-Prince error control
+      // Section 3.7 shrinks a step that cannot be taken: a failed evaluation
+      // at a stage (conforming contact, a non-regular point) is retried at
+      // half the step down to h_min, where its cause is reported.
+      T error = T(0);
+      State end;
+      std::optional<ContactDynamicsState<T>> there;
+      std::string cause;
+      try {
+        end = step(dyn, y, here.derivative, h_try, error);
+      } catch (const ComputationError& e) {
+        cause = e.what();
+      }
+      if (cause.empty() && error > T(1) && !at_minimum) {  // Dormand-Prince error control
         using std::pow;
         h = std::max(options_.h_min, T(h_try * std::max(T(0.2), T(0.9 * pow(error, T(-0.2))))));
         ++statistics_.rejected_steps;
@@ -390,25 +513,54 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       }
       int exiting_body = 0;
       bool left_chart = false;
-      for (int body = 1; body <= 2 && !exiting_body; ++body) {
+      for (int body = 1; body <= 2 && !exiting_body && cause.empty(); ++body) {
         if (exit_edge(region(body), end, body) >= 0) exiting_body = body;
         if (outside_chart(state, end, body)) exiting_body = body, left_chart = true;
       }
-      if (exiting_body && !at_minimum) {  // back up and halve (Section 3.7)
+      if (cause.empty() && !exiting_body) {
+        try {
+          there = dynamics().evaluate(end);
+        } catch (const ComputationError& e) {
+          cause = e.what();
+        }
+        if (there && options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, *there)) {
+          std::ostringstream os;
+          os << "the RK4 step of " << h_try << " s changes the energy by " << T(there->energy - here.energy)
+             << " J, more than 1/72 of the kinetic energy scale "
+             << std::max({kinetic_energy(here), kinetic_energy(*there), kinetic_max_})
+             << " J (the step does not resolve the motion, e.g. near a chart's pole)";
+          cause = os.str();
+          there.reset();
+          ++statistics_.energy_rejected_steps;
+        }
+      }
+      if (!cause.empty() || (exiting_body && !at_minimum)) {  // back up and halve (Section 3.7)
+        if (at_minimum) {
+          std::ostringstream os;
+          os << "a step cannot be taken even at h_min = " << options_.h_min << " s: " << cause;
+          fail(state, os.str());
+          break;
+        }
         h = std::max(options_.h_min, T(h_try / 2));
         ++statistics_.rejected_steps;
         continue;
       }
       if (left_chart) {
-        result_.status = SimulationStatus::kLeftSurface;
-        result_.message = "the contact reached the end of the chart of body " + std::to_string(exiting_body) + " (" +
-                          patch_of(system_, state, exiting_body).describe() + ")";
-        result_.events.push_back({EventKind::kLeftSurface, state.time, exiting_body, -1, -1, -1, -1, result_.message});
+        finish(SimulationStatus::kLeftSurface, EventKind::kLeftSurface, state, exiting_body,
+               "the contact reached the end of the chart of body " + std::to_string(exiting_body) + " (" +
+                   patch_of(system_, state, exiting_body).describe() + ")");
         break;
       }
       if (!exiting_body) {
         accept(state, end, h_try);
+        here = *there;
+        kinetic_max_ = std::max(kinetic_max_, kinetic_energy(here));
+        stalled = 0;
         instant_transitions = 0;
+        if (unpinned) {  // back to the piece the state is in
+          unpinned = false;
+          update_regions(state, false);
+        }
         if (options_.integrator == IntegratorKind::kRk4) {
           h = std::min(options_.h_max, T(2 * h_try));
         } else {
@@ -416,40 +568,48 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
           const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
           h = std::clamp(T(h_try * std::min(T(5), factor)), options_.h_min, options_.h_max);
         }
-      } else {
-        const Crossing crossing = locate(dyn, y, here.derivative, h_try);
-        if (crossing.tau > T(0)) {
-          accept(state, crossing.y, crossing.tau);
-          instant_transitions = 0;
-        }
-        bool transited = false;
-        for (int body = 1; body <= 2; ++body) transited = transit_if_on_edge(state, body) || transited;
-        if (!left_surface_.empty()) {
-          result_.status = SimulationStatus::kLeftSurface;
-          result_.message = left_surface_;
-          result_.events.push_back({EventKind::kLeftSurface, state.time, 0, -1, -1, -1, -1, result_.message});
-          break;
-        }
-        if (!transited) ++statistics_.smooth_piece_crossings;
-        if (transited && crossing.tau == T(0) && ++instant_transitions > kMaxCornerTransitions) {
-          throw ComputationError("more transitions at one instant than patches meet at a vertex");
-        }
-        h = options_.h_min;
-        // The next step starts on the next piece: its derivative there is the
-        // one-sided limit (q'' jumps with the surfaces' third derivatives).
-        update_regions(state);
+        observe(state, here, false);
+        continue;
       }
+      const Crossing crossing = locate(dyn, y, here.derivative, h_try, end);
+      if (crossing.tau > T(0)) {
+        accept(state, crossing.y, crossing.tau);
+        instant_transitions = 0;
+      }
+      // The motion beyond the crossing decides which edges it leaves.
+      bool transited = false;
+      for (int body = 1; body <= 2; ++body) {
+        const Vec2<T> direction = parameters<T>(end.template head<5>(), body) -
+                                  parameters<T>(crossing.y.template head<5>(), body);
+        transited = transit_if_on_edge(state, body, direction) || transited;
+      }
+      if (!left_surface_.empty()) {
+        finish(SimulationStatus::kLeftSurface, EventKind::kLeftSurface, state, 0, left_surface_);
+        break;
+      }
+      if (transited && crossing.tau == T(0) && ++instant_transitions > kMaxCornerTransitions) {
+        throw ComputationError("more transitions at one instant than patches meet at a vertex");
+      }
+      // A crossing at the start of the step that is no transition: the state
+      // is on a piece line and the step leaves the piece that q' chose (the
+      // contact is at rest, grazes the line or passes a piece corner). The
+      // next step crosses it with the patch evaluated as it is, piece by
+      // piece (order is lost for that one step of h_min), instead of locating
+      // the same crossing again.
+      unpinned = !transited && crossing.tau == T(0);
+      if (!transited) ++statistics_.smooth_piece_crossings;
+      h = options_.h_min;
+      // The next step starts on the next piece: its derivative there is the
+      // one-sided limit (q'' jumps with the surfaces' third derivatives).
+      update_regions(state, unpinned);
       here = dynamics().evaluate(make_state(state.q, state.qdot));
       observe(state, here, false);
     }
   } catch (const ComputationError& error) {
-    result_.status = SimulationStatus::kFailed;
-    std::ostringstream os;
-    os << "at t = " << state.time << " s, on patches " << state.patch1 << " and " << state.patch2 << ": " << error.what();
-    result_.message = os.str();
-    result_.events.push_back({EventKind::kFailure, state.time, 0, -1, -1, -1, -1, result_.message});
+    fail(state, error.what());
   }
-  if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed)
+  if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed &&
+      result_.status != SimulationStatus::kExtraordinaryVertex)
     observe(state, dynamics().evaluate(make_state(state.q, state.qdot)), true);
   result_.final_state = state;
   return result_;
@@ -527,6 +687,13 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
                              const SimulationOptions<T>& options, const std::function<void(const T&)>& progress) {
   check_options(options);
   check_initial(system, initial);
+  if (options.h_min < min_resolvable_step(initial.time, options.duration)) {
+    std::ostringstream os;
+    os << "simulation: h_min = " << options.h_min << " s cannot finish the run: below "
+       << min_resolvable_step(initial.time, options.duration) << " s (2^10 eps of the end time "
+       << initial.time + options.duration << " s) a step does not move the clock reliably";
+    throw InputError(os.str());
+  }
   Simulator<T> simulator(system, options, progress);
   return simulator.run(initial);
 }

@@ -11,27 +11,49 @@
 //    for boundaries, and its error estimate below `tolerance` (otherwise the
 //    standard controller shrinks the step; it grows it after success, never
 //    beyond h_max nor below h_min).
+//  - A step whose evaluation fails at a stage (conforming contact, a point
+//    that is not regular) is retried at half the step as well; RK4 steps
+//    must also pass an energy test (the frictionless ODE conserves energy:
+//    step_acceptance.hpp, energy_step_bound) or are retried smaller. At h_min
+//    the run ends with the cause (kFailed), or kExtraordinaryVertex when the
+//    contact is within a minimum step of a Loop extraordinary vertex.
 //  - At h_min the crossing is located (Section 3.5: "the current parameter
 //    velocity is used to project the contact location onto the exact
 //    boundary"): BoundaryLocation::kLinear does exactly that,
-//    q <- q + tau q' with tau from the parameter velocity, and advances time
-//    by tau; kIntegrated (the default) starts from that tau and refines it
-//    until one integrator step of length tau lands on the boundary, so that
-//    the crossing state has the integrator's accuracy, not O(tau^2).
+//    q <- q + tau q' (and q' <- q' + tau q'') with tau from the parameter
+//    velocity, and advances time by tau, when the parameter velocity reaches
+//    an edge of the region within the step. When it does not (the contact is
+//    at rest, moves along the edge or away from it, and the acceleration
+//    carries it out), the paper's projection has no edge to land on and the
+//    crossing is located as by kIntegrated. kIntegrated (the default) finds
+//    the step length tau by regula falsi such that one integrator step of
+//    length tau lands on the boundary, so that the crossing state has the
+//    integrator's accuracy, not O(tau^2).
 //  - Smooth pieces (surfaces::Patch::smooth_piece): the right-hand side of
 //    Eq. 20 uses the surfaces' third derivatives, which jump where the
 //    polynomial pieces of a Loop patch meet (split faces, the rings about an
 //    extraordinary vertex). A step across such a line loses the integrator's
 //    order, so it is located like a patch edge and the step restarts there
-//    (no change of coordinates).
+//    (no change of coordinates). A crossing located at the very start of a
+//    step that is no patch transition (a state on the line at rest, grazing
+//    it, or at a piece corner, whose q' chose the piece it is leaving) is
+//    stepped over once with the patch evaluated piece by piece (order lost
+//    for that step of h_min).
 //  - At a patch edge the contact moves to the neighbour (patch_transition.hpp),
 //    logged as an event; at a corner the edge that ends at the corner is
-//    taken (counter-clockwise), at most n - 1 times at one instant.
+//    taken (counter-clockwise), at most n - 1 times at one instant. The edges
+//    it leaves are decided by the motion of the step beyond the crossing
+//    (not q', which is tangent to the edge when grazing and zero at rest).
 //  - Periodic chart parameters wrap into their interval; the end of a
 //    non-periodic chart or an edge without neighbour ends the run
 //    (kLeftSurface).
 //  - After every accepted step the normal force is checked (Eq. 19): a
 //    negative one ends the run with kSeparated (flight is out of scope here).
+//  - Every pass of the step loop advances time by at least h_min, shrinks the
+//    step, accepts a located crossing, changes a patch or steps over a piece
+//    line; a watchdog (step_acceptance.hpp, stalled_pass_limit) ends a run
+//    with kFailed (or kExtraordinaryVertex) when more passes than that follow
+//    each other without a step of h_min.
 #include <functional>
 #include <string>
 #include <vector>
@@ -93,7 +115,7 @@ struct SimulationSample {
   T step;               // the step that produced this state (s); 0 for the first row
 };
 
-enum class EventKind { kTransition, kSmoothPiece, kSeparation, kLeftSurface, kFailure };
+enum class EventKind { kTransition, kSmoothPiece, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure };
 
 template <class T>
 struct SimulationEvent {
@@ -104,14 +126,20 @@ struct SimulationEvent {
   std::string message;
 };
 
-enum class SimulationStatus { kCompleted, kSeparated, kLeftSurface, kFailed };
+// kExtraordinaryVertex: the run could not continue (a failed evaluation or
+// energy test at h_min, or the watchdog) with an extraordinary vertex of a
+// Loop patch (Patch::singular_corners) within the reach of a minimum step of
+// the contact point; the message names the vertex, the patch and the time.
+enum class SimulationStatus { kCompleted, kSeparated, kLeftSurface, kExtraordinaryVertex, kFailed };
 const char* to_string(SimulationStatus status);
 const char* to_string(EventKind kind);
 
 template <class T>
 struct SimulationStatistics {
-  long accepted_steps = 0, rejected_steps = 0;  // rejected: boundary back-ups and error-control failures
+  long accepted_steps = 0, rejected_steps = 0;  // rejected: boundary back-ups, error-control and evaluation failures
+  long energy_rejected_steps = 0;  // of those, RK4 steps that failed the energy test
   long derivative_evaluations = 0;
+  long passes = 0;  // of the step loop (each accepts, rejects, locates or transits; see the watchdog)
   long transitions = 0, smooth_piece_crossings = 0;
   T smallest_step = T(0), largest_step = T(0);
   T max_gap = T(0), max_normal_misalignment = T(0);  // over every accepted step
@@ -128,10 +156,13 @@ struct SimulationResult {
 };
 
 // progress(time) is called about once per simulated output interval (may be empty).
-// InputError: bad options (h_min <= 0, h_min > h_max, duration < 0, non-finite),
+// InputError: bad options (h_min <= 0, h_min > h_max, duration < 0, non-finite,
+// h_min below min_resolvable_step of the run's end time),
 // an initial state outside its patches' domains or not finite, patches out of
-// range. Errors during the run (conforming contact, a non-regular point) end it
-// with kFailed and the message; the samples so far are kept.
+// range. Errors during the run (conforming contact, a non-regular point) are
+// retried with smaller steps; at h_min they end it with kFailed and the cause
+// (kExtraordinaryVertex near a Loop extraordinary vertex); the samples so far
+// are kept.
 template <class T>
 SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
                              const SimulationOptions<T>& options,

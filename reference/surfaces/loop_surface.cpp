@@ -112,8 +112,9 @@ Vec2<T> nudged(const Vec2<T>& x, const Vec2<T>& direction, const T& piece_size) 
 template <class T>
 class LoopExtraordinaryPatch final : public Patch<T> {
  public:
-  LoopExtraordinaryPatch(const DynamicMatrix<T>& control, int corner, std::string name)
-      : eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
+  LoopExtraordinaryPatch(const DynamicMatrix<T>& control, int corner, std::string vertex, std::string name)
+      : singular_{{corner, std::move(vertex)}},
+        eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
     std::tie(J_, offset_) = corner_map<T>(corner);
     corner_jet_map_ = AffineJetMap<T>(J_);
     limit_ = (eig_.limit_mask.transpose() * control).transpose();
@@ -150,6 +151,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   std::string describe() const override {
     return name_ + " (extraordinary, valence " + std::to_string(eig_.valence) + ")";
   }
+  std::vector<typename Patch<T>::SingularCorner> singular_corners() const override { return singular_; }
   // The piece of Stam's evaluation: one of three triangles in the ring
   // 2^-n <= a + b <= 2^(1-n) (local parameters; the corner map has det 1).
   std::vector<Vec2<T>> smooth_piece(const T& u, const T& v, const Vec2<T>& direction) const override {
@@ -229,6 +231,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     return jet;
   }
 
+  std::vector<typename Patch<T>::SingularCorner> singular_;
   const LoopEigenstructure<T>& eig_;
   DynamicMatrix<T> eigen_control_;                // K x 3: V^-1 C0 (diagonalisable A)
   std::vector<DynamicMatrix<T>> level_control_;  // A^j C0 less the limit, j = 0..kLevels (otherwise)
@@ -245,8 +248,10 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 template <class T>
 class LoopSplitPatch final : public Patch<T> {
  public:
-  LoopSplitPatch(std::array<std::unique_ptr<Patch<T>>, 4> children, std::string name)
+  LoopSplitPatch(std::array<std::unique_ptr<Patch<T>>, 4> children,
+                 std::vector<typename Patch<T>::SingularCorner> singular, std::string name)
       : children_(std::move(children)),
+        singular_(std::move(singular)),
         child_jet_maps_{child_jet_map(0), child_jet_map(1), child_jet_map(2), child_jet_map(3)},
         domain_(unit_triangle<T>()),
         name_(std::move(name)) {}
@@ -263,6 +268,7 @@ class LoopSplitPatch final : public Patch<T> {
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override { return name_ + " (split into four sub-patches)"; }
+  std::vector<typename Patch<T>::SingularCorner> singular_corners() const override { return singular_; }
   // The child's piece, mapped back: (u, v) = ((s, t) - offset) / (2 sign)
   // (the middle child's map is a point reflection, which keeps the orientation).
   std::vector<Vec2<T>> smooth_piece(const T& u, const T& v, const Vec2<T>& direction) const override {
@@ -298,6 +304,7 @@ class LoopSplitPatch final : public Patch<T> {
   }
 
   std::array<std::unique_ptr<Patch<T>>, 4> children_;
+  std::vector<typename Patch<T>::SingularCorner> singular_;  // the face's extraordinary corners
   std::array<AffineJetMap<T>, 4> child_jet_maps_;
   Domain<T> domain_;
   std::string name_;
@@ -314,6 +321,7 @@ DynamicMatrix<T> gather(const std::vector<Vec3<T>>& positions, const std::vector
 // of the faces around its three corners.
 template <class T>
 std::unique_ptr<Patch<T>> make_split_patch(const MeshTopology& topology, const std::vector<Vec3<T>>& positions, int face,
+                                           std::vector<typename Patch<T>::SingularCorner> singular,
                                            const std::string& name) {
   std::set<int> local_faces;
   for (int corner : topology.face(face)) {
@@ -347,7 +355,7 @@ std::unique_ptr<Patch<T>> make_split_patch(const MeshTopology& topology, const s
   std::array<std::unique_ptr<Patch<T>>, 4> children;
   for (int k = 0; k < 4; ++k)
     children[std::size_t(k)] = make_loop_patch<T>(fine, fine_positions, 4 * face_local + k, name + " child " + std::to_string(k));
-  return std::make_unique<LoopSplitPatch<T>>(std::move(children), name);
+  return std::make_unique<LoopSplitPatch<T>>(std::move(children), std::move(singular), name);
 }
 
 }  // namespace
@@ -356,20 +364,23 @@ template <class T>
 std::unique_ptr<Patch<T>> make_loop_patch(const MeshTopology& topology, const std::vector<Vec3<T>>& positions, int face,
                                           const std::string& name) {
   const auto& corners = topology.face(face);
-  std::vector<int> extraordinary;
-  for (int k = 0; k < 3; ++k)
-    if (topology.valence(corners[std::size_t(k)]) != 6) extraordinary.push_back(k);
-  if (extraordinary.empty()) {
+  std::vector<typename Patch<T>::SingularCorner> singular;  // the extraordinary corners
+  for (int k = 0; k < 3; ++k) {
+    const int vertex = corners[std::size_t(k)];
+    if (topology.valence(vertex) == 6) continue;
+    singular.push_back({k, "vertex " + std::to_string(vertex) + " (valence " + std::to_string(topology.valence(vertex)) + ")"});
+  }
+  if (singular.empty()) {
     const DynamicMatrix<T> control = gather(positions, loop_patch_neighbourhood(topology, corners[0], corners[1], corners[2]));
     return std::make_unique<LoopRegularPatch<T>>(RegularControl<T>(control.transpose()), name);
   }
-  if (extraordinary.size() == 1) {
-    const int c = extraordinary[0];
+  if (singular.size() == 1) {
+    const int c = singular[0].corner;
     const std::vector<int> ids = loop_patch_neighbourhood(topology, corners[std::size_t(c)], corners[std::size_t((c + 1) % 3)],
                                                           corners[std::size_t((c + 2) % 3)]);
-    return std::make_unique<LoopExtraordinaryPatch<T>>(gather(positions, ids), c, name);
+    return std::make_unique<LoopExtraordinaryPatch<T>>(gather(positions, ids), c, singular[0].vertex, name);
   }
-  return make_split_patch<T>(topology, positions, face, name);
+  return make_split_patch<T>(topology, positions, face, std::move(singular), name);
 }
 
 template <class T>

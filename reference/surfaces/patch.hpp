@@ -40,6 +40,14 @@ class Patch {
     (void)inside;
     return evaluate(s, t);
   }
+  // The corners of the domain polygon where the parameterisation is singular:
+  // a Loop patch's extraordinary vertices (Stam's derivatives are not
+  // defined there and degenerate about them). Default: none.
+  struct SingularCorner {
+    int corner;          // index into domain().polygon
+    std::string vertex;  // names the vertex: "vertex 7 (valence 4)"
+  };
+  virtual std::vector<SingularCorner> singular_corners() const { return {}; }
 };
 
 // Throws ComputationError unless c_s x c_t != 0 at the jet, i.e. unless

@@ -388,6 +388,20 @@ std::string polyhedron(const std::string& name) {
 // 1/2: V = 1/8, centroid (3/4, 3/4, 3/4), M = V (a^2 + b^2) / 12 on the
 // diagonal, and moving B along +x shrinks V at the rate of the overlap's face
 // area 1/4 (B's boundary inside A: three faces of area 1/4, normals -x, -y, -z).
+// Issue 10 items 8 and 12 (tests/data/simulation): a step that cannot move
+// the clock is bad input naming the field (exit 2); reaching an
+// extraordinary vertex is an ending with its status (exit 0), not a hang.
+TEST(CliSimulate, ReproducersEndWithTheirStatusAndExitCode) {
+  const std::string data = std::string(CONTACTREF_SOURCE_DIR) + "/tests/data/simulation/";
+  const std::string out = (std::filesystem::temp_directory_path() / "contactref_cli_a8").string();
+  CliRun r = run_all("simulate '" + data + "r6_sphere_hmax_1e-300.json' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "r6_sphere_hmax_1e-300.json: integrator.h_min: h_min = 1e-300 s cannot finish")) << r.all;
+  r = run_all("simulate '" + data + "a8_marble_near_ev.json' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.all, "status     extraordinary-vertex: at t = ")) << r.all;
+}
+
 TEST(CliGeometry, IntersectOfOffsetCubesMatchesTheClosedForm) {
   const CliRun r = run(
       "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("cube.off") + " --pose-b 0.5,0.5,0.5,0,0,0 --json",

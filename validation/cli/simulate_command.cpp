@@ -10,8 +10,9 @@
 //                   drift of the centre of mass, scene and build
 // Numbers are written with 17 significant digits (exact round trip).
 // Exit code: 0 when the run completed or ended by a physical event (the
-// bodies separated, the contact left the surface), 1 when it failed, 2 for
-// a bad scene.
+// bodies separated, the contact left the surface) or at an extraordinary
+// vertex (the end of the model until contact transitions), 1 when it
+// failed, 2 for a bad scene.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -226,7 +227,9 @@ int run_simulate(const SimulateOptions& options) {
                      {"com_shift", vec_json(body.com_shift)}};
   summary["statistics"] = {{"accepted_steps", st.accepted_steps},
                            {"rejected_steps", st.rejected_steps},
+                           {"energy_rejected_steps", st.energy_rejected_steps},
                            {"derivative_evaluations", st.derivative_evaluations},
+                           {"loop_passes", st.passes},
                            {"transitions", st.transitions},
                            {"smooth_piece_crossings", st.smooth_piece_crossings},
                            {"smallest_step", st.smallest_step},
@@ -265,8 +268,10 @@ int run_simulate(const SimulateOptions& options) {
   } else {
     std::cout << fmt::format("status     {}{}\n", dy::to_string(result.status),
                              result.message.empty() ? "" : ": " + result.message);
-    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected; step in [{:.3g}, {:.3g}] s; {:.3g} s wall\n",
-                             last.time, st.accepted_steps, st.rejected_steps, st.smallest_step, st.largest_step, wall);
+    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected ({} by the RK4 energy test); step in "
+                             "[{:.3g}, {:.3g}] s; {:.3g} s wall\n",
+                             last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, st.smallest_step,
+                             st.largest_step, wall);
     std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings\n", st.transitions,
                              st.smooth_piece_crossings);
     std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J, max relative change {}\n", drift.energy0,

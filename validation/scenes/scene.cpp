@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/dynamics/contact_dynamics.hpp"
+#include "reference/dynamics/step_acceptance.hpp"
 #include "reference/spatial/errors.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
@@ -385,6 +386,10 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   if (const json* i = Reader::optional(document, "integrator")) read_integrator(in, *i, scene.options);
   scene.options.duration = 1;
   if (const json* d = Reader::optional(document, "duration")) scene.options.duration = in.non_negative(*d, "duration");
+  if (const double floor = dynamics::min_resolvable_step(0.0, scene.options.duration); scene.options.h_min < floor)
+    in.fail("integrator.h_min", fmt::format("h_min = {} s cannot finish a run of duration {} s: steps below {} s "
+                                            "(2^10 eps of the duration) do not move the clock reliably",
+                                            scene.options.h_min, scene.options.duration, floor));
   if (const json* o = Reader::optional(document, "output")) {
     in.fields(*o, "output", {"interval"});
     if (const json* interval = Reader::optional(*o, "interval"))

@@ -84,7 +84,9 @@
 //
 // INTEGRATOR:
 //   "type": "rk4" | "dormand-prince" optional; default "rk4"
-//   "h_max": 0.016, "h_min": 0.001   s, 0 < h_min <= h_max; defaults 0.016 and 0.001
+//   "h_max": 0.016, "h_min": 0.001   s, 0 < h_min <= h_max; defaults 0.016 and 0.001; h_min at
+//                                    least 2^10 eps duration (dynamics::min_resolvable_step),
+//                                    or the steps would not move the clock
 //   "tolerance": 1e-10               dormand-prince only, > 0: per-step error bound; default 1e-10
 //   "boundary": "integrated" | "linear"  how a patch-boundary crossing is located
 //                                    (dynamics::BoundaryLocation); default "integrated"
