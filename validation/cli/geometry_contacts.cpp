@@ -8,6 +8,7 @@
 
 #include "reference/spatial/errors.hpp"
 #include "robust_geometry/contact_analysis.hpp"
+#include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 
@@ -152,6 +153,7 @@ int run_contacts(const ContactsCommandOptions& options) {
       out["regions"].push_back(r);
     }
   }
+  require_finite(out, "geometry contacts of " + options.a + " and " + options.b);
   if (options.json) {
     std::cout << out.dump(2) << "\n";
     return 0;

@@ -13,6 +13,7 @@
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
 #include "reference/spatial/spatial_inertia.hpp"
@@ -345,6 +346,8 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
       props = body.loop ? su::mass_properties(*body.loop, body.density) : su::mass_properties(body.patch(0), body.density);
     } catch (const InputError& e) {
       in.fail(p, e.what());
+    } catch (const ComputationError& e) {  // an overflow: the body's mass properties cannot be represented
+      in.fail(p, e.what());
     }
     body.mass = props.mass;
     body.volume = props.volume;
@@ -573,15 +576,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
 }
 
 Scene load_scene(const std::filesystem::path& file, const LoadOptions& options) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error))
-    throw InputError(fmt::format("{}: cannot open the scene file (no such file)", file.string()));
-  std::ifstream stream(file, std::ios::binary);
-  if (!stream) throw InputError(fmt::format("{}: cannot open the scene file", file.string()));
-  std::ostringstream text;
-  text << stream.rdbuf();
-  if (!stream.good() && !stream.eof()) throw InputError(fmt::format("{}: cannot read the scene file", file.string()));
-  return parse_scene(text.str(), file, options);
+  return parse_scene(read_input_file(file, "the scene file"), file, options);
 }
 
 }  // namespace contactref::scenes
