@@ -160,8 +160,9 @@ MassProperties<T> finish(const Moments<T>& sums, const Vec3<T>& origin, const T&
   // origin): for double, beyond about 1e61 m the second moments overflow.
   const auto overflow = [&](const char* quantity) {
     std::ostringstream os;
-    os << name << ": " << quantity << " overflows: not representable in this precision (the moments of volume grow "
-       << "as the surface's size cubed to the fifth power; density " << double(density) << " kg/m^3)";
+    os << name << ": " << quantity << " overflows: not representable in this precision (volume and its first and "
+       << "second moments grow as the 3rd, 4th and 5th power of the surface's size; density " << double(density)
+       << " kg/m^3)";
     throw ComputationError(os.str());
   };
   if (!isfinite(sums.volume) || !isfinite(sums.absolute) || !isfinite(sums.area)) overflow("the volume");

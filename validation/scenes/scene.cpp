@@ -561,10 +561,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
     dynamics::ContactDynamicsState<double> state;
     try {
       state = dynamics.evaluate(dynamics::make_state(scene.initial.q, scene.initial.qdot));
-    } catch (const ComputationError& e) {
-      in.fail("contact.q", fmt::format("the surfaces do not touch at an isolated point here (conforming contact: the "
-                                       "contact coordinates do not determine the motion): {}",
-                                       e.what()));
+    } catch (const ComputationError& e) {  // its message says why (a conforming contact, an overflow, ...)
+      in.fail("contact.q", fmt::format("the initial state cannot be evaluated: {}", e.what()));
     }
     if (state.f_n < 0) {
       in.fail("contact", fmt::format("the initial normal force is {:.6g} N < 0: the bodies would separate immediately "
