@@ -10,10 +10,12 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "reference/surfaces/unit_normal.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
 
@@ -296,6 +298,26 @@ TEST(LoopSurface, ExtraordinaryVertexAtNamesExactlyTheExtraordinaryCorners) {
       EXPECT_EQ(surface.extraordinary_vertex_at(f, 0x1p-60, 0), -1);
     }
   }
+}
+
+// The normal `surface eval` prints: the same unit vector for tangents at any
+// scale (exact: scaling by powers of two commutes with every rounding), none
+// for parallel tangents. The unscaled cross product overflows at 2^600 and
+// underflows to zero at 2^-600.
+TEST(UnitNormal, IsScaleInvariantAndAbsentForParallelTangents) {
+  const Vec3<double> a(0.3, -1.2, 0.5), b(0.7, 0.4, -0.9);
+  const std::optional<Vec3<double>> reference = unit_normal(a, b);
+  ASSERT_TRUE(reference.has_value());
+  EXPECT_NEAR(reference->norm(), 1.0, 4 * std::numeric_limits<double>::epsilon());
+  EXPECT_GT(reference->dot(a.cross(b)), 0);
+  for (int e : {-1000, -600, 600, 1000}) {
+    const std::optional<Vec3<double>> scaled = unit_normal(Vec3<double>(std::ldexp(1.0, e) * a), Vec3<double>(b));
+    ASSERT_TRUE(scaled.has_value()) << e;
+    EXPECT_EQ(*scaled, *reference) << e;
+    EXPECT_EQ(*unit_normal(Vec3<double>(std::ldexp(1.0, e) * a), Vec3<double>(std::ldexp(1.0, e) * b)), *reference) << e;
+  }
+  EXPECT_FALSE(unit_normal(a, Vec3<double>(-2 * a)).has_value());
+  EXPECT_FALSE(unit_normal(a, Vec3<double>(Vec3<double>::Zero())).has_value());
 }
 
 std::string mesh_error(const std::string& obj) {
