@@ -1,5 +1,5 @@
 // `contactref surface eval|properties`: evaluate Loop or bicubic Bezier
-// patches to third order, and (with reference/surfaces/mass_properties.hpp)
+// patches to third order (with the unit normal), and (with reference/surfaces/mass_properties.hpp)
 // the mass properties of a closed Loop surface.
 #include <fmt/format.h>
 
@@ -163,7 +163,9 @@ int run_properties(const PropertiesOptions& options) {
 Action configure_surface(CLI::App& app) {
   app.require_subcommand(1, 1);
   auto eval = std::make_shared<EvalOptions>();
-  CLI::App* eval_app = app.add_subcommand("eval", "point and partial derivatives to third order, one JSON object per line");
+  CLI::App* eval_app = app.add_subcommand(
+      "eval", "point, unit normal and partial derivatives to third order, one JSON object per line (at an "
+              "extraordinary vertex: the limit point and normal, null derivatives)");
   eval_app->add_option("--mesh", eval->mesh, "closed triangle mesh (OBJ or OFF): its Loop subdivision surface");
   eval_app->add_option("--bezier", eval->bezier, "bicubic Bezier net: 16 lines \"x y z\", row index with u");
   eval_app->add_option("--points", eval->points, "file of lines \"face u v\"");
