@@ -3,6 +3,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "reference/spatial/errors.hpp"
 #include "reference/surfaces/loop_rules.hpp"
@@ -224,7 +225,10 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       }
     }
     if (!jet.d.allFinite()) {
-      throw ComputationError(describe() + ": derivatives overflow this close to the extraordinary vertex");
+      std::ostringstream os;
+      os << describe() << ": derivatives overflow this close to the extraordinary vertex or with control points "
+         << "this large, at local parameters (" << a << ", " << b << ")";
+      throw ComputationError(os.str());
     }
     return jet;
   }

@@ -306,6 +306,34 @@ TEST(CliSurface, PropertiesThatOverflowExit1NamingTheQuantity) {
   EXPECT_FALSE(contains(r.all, "inf")) << r.all;
 }
 
+// Issue 10 item 6: the last check on every printed document. The icosphere
+// scaled by 1.5e308 passes every input check (its coordinates are finite),
+// but the regular face 79's quartic overflows at (0.3, 0.3) in its monomial
+// sums; the command exits 1 naming the entry and prints nothing.
+TEST(CliSurface, EvaluationThatOverflowsExit1NamingTheEntry) {
+  std::ifstream in(kMeshes + "icosphere1.obj");
+  std::ostringstream scaled;
+  scaled.precision(17);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string keyword;
+    double x = 0, y = 0, z = 0;
+    if (words >> keyword && keyword == "v" && words >> x >> y >> z) {
+      scaled << "v " << x * 1.5e308 << " " << y * 1.5e308 << " " << z * 1.5e308 << "\n";
+    } else {
+      scaled << line << "\n";
+    }
+  }
+  const auto huge = std::filesystem::temp_directory_path() / "contactref_icosphere_1.5e308.obj";
+  std::ofstream(huge) << scaled.str();
+  CliRun r = run("surface eval --mesh '" + huge.string() + "' --face 79 --u 0.3 --v 0.3", false);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "");
+  r = run_all("surface eval --mesh '" + huge.string() + "' --face 79 --u 0.3 --v 0.3");
+  EXPECT_TRUE(contains(r.all, "surface eval of " + huge.string() + " at face 79, (u, v) = (0.3, 0.3): ")) << r.all;
+  EXPECT_TRUE(contains(r.all, "nothing is printed")) << r.all;
+}
+
 // Issue 10 items 6 and 13: a Bezier net whose derivatives would overflow
 // (R3), a density that is not a number, an OFF file with colour fields
 // (R10), and paths that are not regular files (R9) get messages naming the
