@@ -2,6 +2,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "reference/spatial/adjoint.hpp"
 
@@ -92,6 +93,17 @@ ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const 
   // dE_1_1c = [Theta_s s' + Theta_t t', c_s s' + c_t t'; 0 0].
   const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
   k.Hdot_1 = spatial::adjoint_derivative(k.E_1_1c, dE_1_1c) * k.H_1c + Ad_1_1c * k.Hdot_1c;
+  // The jets are finite, but products with large rates or curvatures may not be.
+  const std::pair<const char*, bool> results[] = {{"E_2_1", k.E_2_1.allFinite()}, {"H_1c", k.H_1c.allFinite()},
+                                                  {"H_1", k.H_1.allFinite()},     {"Hdot_1c", k.Hdot_1c.allFinite()},
+                                                  {"Hdot_1", k.Hdot_1.allFinite()}};
+  for (const auto& [name, finite] : results) {
+    if (finite) continue;
+    std::ostringstream os;
+    os << "contact kinematics: " << name << " overflows (not representable) at q = (" << q.transpose() << "), q' = ("
+       << qdot.transpose() << ")";
+    throw ComputationError(os.str());
+  }
   return k;
 }
 

@@ -43,7 +43,7 @@ struct ContactKinematics {
 
 // Everything above at (q, q'). Throws InputError for a non-finite q or q', and
 // ComputationError naming the body where a patch is not regular or its
-// evaluation is not finite. A q outside a patch domain is the caller's
+// evaluation is not finite, or naming the result that overflows. A q outside a patch domain is the caller's
 // responsibility (patches evaluate their polynomial extension there).
 template <class T>
 ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,

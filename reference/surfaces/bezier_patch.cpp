@@ -1,8 +1,14 @@
 #include "reference/surfaces/bezier_patch.hpp"
 
 #include <cmath>
-#include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
+#include <vector>
+
+#include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
+#include "reference/spatial/number_text.hpp"
 
 namespace contactref::surfaces {
 
@@ -17,25 +23,61 @@ std::array<std::array<T, 4>, 4> cubic_bernstein_derivatives(const T& x) {
            {T(-6), T(18), T(-18), T(6)}}};
 }
 
+namespace {
+
+// Every entry of the jet is a sum over the net with weights d^p B_i(s) d^q B_j(t)
+// whose absolute values sum to at most 144 on [0, 1]^2 (sum_i |d^p B_i| <= 1, 6,
+// 24, 48 for p = 0..3; the largest product with p + q <= 3 is 24 * 6, for
+// duuv and duvv), and so is every partial sum of evaluate(): with coordinates
+// at most 2^(max_exponent - 8), 144 times that stays below the largest T.
+template <class T>
+void check_control_point(const Vec3<T>& point, std::size_t k) {
+  using std::abs;
+  using std::isfinite;
+  using std::ldexp;
+  const int exponent = std::numeric_limits<T>::max_exponent - 8;  // 2^1016 for double
+  const T limit = ldexp(T(1), exponent);
+  const std::string name = "control point " + std::to_string(k) + " (row " + std::to_string(k / 4) + ", column " +
+                           std::to_string(k % 4) + ")";
+  for (int i = 0; i < 3; ++i) {
+    if (!isfinite(point(i))) throw InputError(name + " is not finite");
+    if (abs(point(i)) > limit) {
+      std::ostringstream os;
+      os << name << " has a coordinate " << double(point(i)) << " beyond 2^" << exponent << " = " << double(limit)
+         << ": its derivatives (up to 144 times the control points) would overflow";
+      throw InputError(os.str());
+    }
+  }
+}
+
+}  // namespace
+
 std::array<Vec3<double>, 16> read_bezier_net(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError(path.string() + ": cannot open the Bezier control net");
+  std::istringstream file(read_input_file(path, "the Bezier control net"));
   std::array<Vec3<double>, 16> net;
   std::size_t count = 0;
   std::string text;
   for (int line = 1; std::getline(file, text); ++line) {
+    const std::string where = path.string() + ":" + std::to_string(line) + ": ";
     std::istringstream words(text.substr(0, text.find('#')));
-    std::string first;
-    if (!(words >> first)) continue;
-    words.seekg(0);
-    double x = 0, y = 0, z = 0;
-    std::string extra;
-    if (!(words >> x >> y >> z) || (words >> extra))
-      throw InputError(path.string() + ":" + std::to_string(line) + ": expected three numbers \"x y z\"");
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z))
-      throw InputError(path.string() + ":" + std::to_string(line) + ": control point is not finite");
-    if (count == 16) throw InputError(path.string() + ":" + std::to_string(line) + ": more than 16 control points");
-    net[count++] = Vec3<double>(x, y, z);
+    std::vector<std::string> fields;
+    for (std::string word; words >> word;) fields.push_back(word);
+    if (fields.empty()) continue;
+    if (fields.size() != 3) throw InputError(where + "expected three numbers \"x y z\"");
+    Vec3<double> point;
+    for (int k = 0; k < 3; ++k) {
+      const std::optional<double> x = parse_double(fields[std::size_t(k)]);
+      if (!x) throw InputError(where + "expected three numbers \"x y z\", '" + fields[std::size_t(k)] + "' is not a number");
+      if (!std::isfinite(*x)) throw InputError(where + "coordinate " + non_finite_reason(fields[std::size_t(k)]));
+      point(k) = *x;
+    }
+    if (count == 16) throw InputError(where + "more than 16 control points");
+    try {
+      check_control_point(point, count);
+    } catch (const InputError& e) {
+      throw InputError(where + e.what());
+    }
+    net[count++] = point;
   }
   if (count != 16) throw InputError(path.string() + ": a bicubic net needs 16 control points, found " + std::to_string(count));
   return net;
@@ -45,11 +87,7 @@ template <class T>
 BezierPatch<T>::BezierPatch(const std::array<Vec3<T>, 16>& control)
     : control_(control),
       domain_(Domain<T>::make_polygon({Vec2<T>(0, 0), Vec2<T>(1, 0), Vec2<T>(1, 1), Vec2<T>(0, 1)})) {
-  for (std::size_t k = 0; k < 16; ++k) {
-    if (!control[k].allFinite())
-      throw InputError("bezier: control point " + std::to_string(k) + " (row " + std::to_string(k / 4) + ", column " +
-                       std::to_string(k % 4) + ") is not finite");
-  }
+  for (std::size_t k = 0; k < 16; ++k) check_control_point(control[k], k);
 }
 
 template <class T>

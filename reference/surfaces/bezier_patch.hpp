@@ -12,7 +12,9 @@ namespace contactref::surfaces {
 template <class T>
 class BezierPatch final : public Patch<T> {
  public:
-  // control[4 i + j] = P_ij. Throws InputError for a non-finite point.
+  // control[4 i + j] = P_ij. Throws InputError for a non-finite point, or a
+  // coordinate beyond 2^(max_exponent - 8) (2^1016 in double), where the
+  // derivatives could overflow (bezier_patch.cpp).
   explicit BezierPatch(const std::array<Vec3<T>, 16>& control);
   PatchJet<T> evaluate(const T& s, const T& t) const override;
   const Domain<T>& domain() const override { return domain_; }
@@ -26,7 +28,7 @@ class BezierPatch final : public Patch<T> {
 
 // Reads a bicubic net: 16 lines "x y z" (P_00, P_01, ..., P_33, row index
 // with s); blank lines and '#' comments are skipped. Throws InputError naming
-// the file and line.
+// the file and line (the control points checked as by BezierPatch).
 std::array<Vec3<double>, 16> read_bezier_net(const std::filesystem::path& path);
 
 // d^k/dx^k of the four cubic Bernstein polynomials at x, k = 0..3:

@@ -3,6 +3,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "reference/spatial/errors.hpp"
 #include "reference/surfaces/loop_rules.hpp"
@@ -226,7 +227,10 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       }
     }
     if (!jet.d.allFinite()) {
-      throw ComputationError(describe() + ": derivatives overflow this close to the extraordinary vertex");
+      std::ostringstream os;
+      os << describe() << ": derivatives overflow this close to the extraordinary vertex or with control points "
+         << "this large, at local parameters (" << a << ", " << b << ")";
+      throw ComputationError(os.str());
     }
     return jet;
   }
@@ -385,7 +389,8 @@ std::unique_ptr<Patch<T>> make_loop_patch(const MeshTopology& topology, const st
 
 template <class T>
 LoopSurface<T>::LoopSurface(const TriangleMesh& mesh, const std::string& name)
-    : topology_((check_mesh_geometry(mesh, name), MeshTopology(int(mesh.vertices.size()), mesh.faces, false, name))) {
+    : topology_((check_mesh_geometry(mesh, name), MeshTopology(int(mesh.vertices.size()), mesh.faces, false, name))),
+      name_(name) {
   for (int v = 0; v < topology_.vertex_count(); ++v) {
     if (topology_.valence(v) < 3 || topology_.valence(v) > kMaxLoopValence) {
       throw InputError(name + ": vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
@@ -409,6 +414,15 @@ LoopSurface<T>::LoopSurface(const TriangleMesh& mesh, const std::string& name)
 }
 
 template <class T>
+int LoopSurface<T>::extraordinary_vertex_at(int face, const T& u, const T& v) const {
+  // Corner k of the face sits at (0, 0), (1, 0), (0, 1).
+  const int corner = u == T(0) && v == T(0) ? 0 : u == T(1) && v == T(0) ? 1 : u == T(0) && v == T(1) ? 2 : -1;
+  if (corner < 0) return -1;
+  const int vertex = topology_.face(face)[std::size_t(corner)];
+  return topology_.valence(vertex) == 6 ? -1 : vertex;
+}
+
+template <class T>
 Vec3<T> LoopSurface<T>::limit_position(int vertex) const {
   const std::vector<int> ring = topology_.ring(vertex);
   const int N = int(ring.size());
@@ -420,6 +434,12 @@ Vec3<T> LoopSurface<T>::limit_position(int vertex) const {
 
 template <class T>
 Vec3<T> LoopSurface<T>::limit_normal(int vertex) const {
+  const auto [t1, t2] = limit_tangents(vertex);
+  return t1.cross(t2);
+}
+
+template <class T>
+std::pair<Vec3<T>, Vec3<T>> LoopSurface<T>::limit_tangents(int vertex) const {
   using std::cos;
   using std::sin;
   const std::vector<int> ring = topology_.ring(vertex);
@@ -430,7 +450,7 @@ Vec3<T> LoopSurface<T>::limit_normal(int vertex) const {
     t1 += cos(angle) * positions_[std::size_t(ring[std::size_t(i)])];
     t2 += sin(angle) * positions_[std::size_t(ring[std::size_t(i)])];
   }
-  return t1.cross(t2);
+  return {t1, t2};
 }
 
 template class LoopSurface<double>;

@@ -41,17 +41,27 @@ class LoopSurface {
   LoopPatchKind kind(int face) const { return kinds_[std::size_t(face)]; }
   const MeshTopology& topology() const { return topology_; }
   const std::vector<Vec3<T>>& control_points() const { return positions_; }
+  // The name given at construction (the mesh file), for messages.
+  const std::string& name() const { return name_; }
+
+  // The extraordinary control vertex (valence != 6) at parameter (u, v) of
+  // face `face` (a corner of the unit triangle), or -1. The patch's
+  // derivatives are not defined there; its limit position and normal are.
+  int extraordinary_vertex_at(int face, const T& u, const T& v) const;
 
   // The limit position and limit normal (unnormalised, outward) of control
-  // vertex v, from the limit and tangent masks (independent of the patches).
+  // vertex v, from the limit and tangent masks (independent of the patches);
+  // the normal is the cross product of the two limit tangents.
   Vec3<T> limit_position(int vertex) const;
   Vec3<T> limit_normal(int vertex) const;
+  std::pair<Vec3<T>, Vec3<T>> limit_tangents(int vertex) const;
 
  private:
   MeshTopology topology_;
   std::vector<Vec3<T>> positions_;
   PatchComplex<T> complex_;
   std::vector<LoopPatchKind> kinds_;
+  std::string name_;
 };
 
 // The patch of face `face` of a mesh (any of the three kinds). Exposed for the

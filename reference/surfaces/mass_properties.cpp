@@ -1,6 +1,7 @@
 #include "reference/surfaces/mass_properties.hpp"
 
 #include <boost/math/special_functions/legendre.hpp>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -154,6 +155,19 @@ void check_input(const T& density, const MassPropertiesOptions<T>& options, cons
 template <class T>
 MassProperties<T> finish(const Moments<T>& sums, const Vec3<T>& origin, const T& density, const T& error_bound,
                          const std::string& name) {
+  using std::isfinite;
+  // The integrands grow as R^3, R^4, R^5 (R: the surface's extent about the
+  // origin): for double, beyond about 1e61 m the second moments overflow.
+  const auto overflow = [&](const char* quantity) {
+    std::ostringstream os;
+    os << name << ": " << quantity << " overflows: not representable in this precision (volume and its first and "
+       << "second moments grow as the 3rd, 4th and 5th power of the surface's size; density " << double(density)
+       << " kg/m^3)";
+    throw ComputationError(os.str());
+  };
+  if (!isfinite(sums.volume) || !isfinite(sums.absolute) || !isfinite(sums.area)) overflow("the volume");
+  if (!sums.first.allFinite()) overflow("the centre of mass (the first moment of volume)");
+  if (!sums.second.allFinite()) overflow("the inertia (the second moment of volume)");
   if (!(sums.volume > 0)) {
     std::ostringstream os;
     os << name << ": the surface is inside out or degenerate (volume " << sums.volume
@@ -168,6 +182,10 @@ MassProperties<T> finish(const Moments<T>& sums, const Vec3<T>& origin, const T&
   const Mat3<T> second = sums.second - sums.volume * (offset * offset.transpose());
   result.inertia_com = density * (second.trace() * Mat3<T>::Identity() - second);
   result.error_bound = error_bound;
+  if (!isfinite(result.mass)) overflow("the mass (density times volume)");
+  if (!result.centre_of_mass.allFinite()) overflow("the centre of mass");
+  if (!result.inertia_com.allFinite()) overflow("the inertia (density times the second moment of volume)");
+  if (!isfinite(result.error_bound)) overflow("the error bound of the volume");
   return result;
 }
 
@@ -185,7 +203,7 @@ T round_off(const Moments<T>& sums, int additions) {
 template <class T>
 MassProperties<T> mass_properties(const LoopSurface<T>& surface, const T& density, const MassPropertiesOptions<T>& options) {
   using std::max;
-  const std::string name = "mass_properties (Loop surface)";
+  const std::string name = surface.name();
   check_input(density, options, name);
   // The origin: the centroid of the control points; R bounds |x - origin| on
   // the surface, which lies in their convex hull.

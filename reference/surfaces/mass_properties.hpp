@@ -71,7 +71,9 @@ template <class T>
 TriangleRule<T> triangle_rule();
 
 // Throws InputError unless density is finite and positive, and when the
-// volume is not positive (the surface is inside out).
+// volume is not positive (the surface is inside out); ComputationError, naming
+// the quantity, when a moment or a result overflows. Messages start with the
+// surface's name.
 template <class T>
 MassProperties<T> mass_properties(const LoopSurface<T>& surface, const T& density,
                                   const MassPropertiesOptions<T>& options = {});

@@ -1,11 +1,14 @@
 #include "reference/surfaces/triangle_mesh.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
+#include "reference/spatial/number_text.hpp"
 
 namespace contactref::surfaces {
 namespace {
@@ -30,10 +33,10 @@ auto parse_word(const std::string& word, const std::string& name, int line, cons
 }
 
 double parse_coordinate(const std::string& word, const std::string& name, int line) {
-  const double value =
-      parse_word(word, name, line, "a number", [](const std::string& w, std::size_t* used) { return std::stod(w, used); });
-  if (!std::isfinite(value)) fail(name, line, "coordinate '" + word + "' is not finite");
-  return value;
+  const std::optional<double> value = parse_double(word);
+  if (!value) fail(name, line, "'" + word + "' is not a number");
+  if (!std::isfinite(*value)) fail(name, line, "coordinate " + non_finite_reason(word));
+  return *value;
 }
 
 int parse_index(const std::string& word, const std::string& name, int line) {
@@ -125,21 +128,20 @@ TriangleMesh parse_off(const std::string& text, const std::string& name) {
       if (face[std::size_t(k)] < 0 || face[std::size_t(k)] >= vertex_count)
         fail(name, token.second, "vertex index " + token.first + " is out of range (0.." + std::to_string(vertex_count - 1) + ")");
     }
+    // Words after the corners on the face's line are its colour (Geomview OFF): ignored.
+    while (next < tokens.size() && tokens[next].second == count.second) ++next;
     mesh.faces.push_back(face);
   }
   return mesh;
 }
 
 TriangleMesh read_triangle_mesh(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) throw InputError(path.string() + ": cannot open the mesh file");
-  std::stringstream buffer;
-  buffer << file.rdbuf();
   std::string extension = path.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (extension == ".obj") return parse_obj(buffer.str(), path.string());
-  if (extension == ".off") return parse_off(buffer.str(), path.string());
-  throw InputError(path.string() + ": unknown mesh format '" + extension + "' (use .obj or .off)");
+  if (extension != ".obj" && extension != ".off")
+    throw InputError(path.string() + ": unknown mesh format '" + extension + "' (use .obj or .off)");
+  const std::string text = read_input_file(path, "the mesh file");
+  return extension == ".obj" ? parse_obj(text, path.string()) : parse_off(text, path.string());
 }
 
 void check_mesh_geometry(const TriangleMesh& mesh, const std::string& name) {
@@ -147,12 +149,19 @@ void check_mesh_geometry(const TriangleMesh& mesh, const std::string& name) {
     if (!mesh.vertices[v].allFinite()) fail(name, 0, "vertex " + std::to_string(v) + " has a non-finite coordinate");
   double scale = 0;
   for (const auto& x : mesh.vertices) scale = std::max(scale, x.cwiseAbs().maxCoeff());
+  // Coordinates divided by the power of two 2^e >= scale (exactly), so that
+  // the cross product cannot overflow however large the mesh.
+  int exponent = 0;
+  std::frexp(scale, &exponent);
+  const auto unit = [&](int v) -> Vec3<double> {
+    return mesh.vertices[std::size_t(v)].unaryExpr([&](double x) { return std::ldexp(x, -exponent); });
+  };
+  const double unit_scale = std::ldexp(scale, -exponent);
   for (std::size_t f = 0; f < mesh.faces.size(); ++f) {
     const auto& [a, b, c] = mesh.faces[f];
-    const Vec3<double> n = (mesh.vertices[std::size_t(b)] - mesh.vertices[std::size_t(a)])
-                               .cross(mesh.vertices[std::size_t(c)] - mesh.vertices[std::size_t(a)]);
-    // Zero area up to the round-off of the cross product of coordinates of size `scale`.
-    if (!(n.norm() > 16 * std::numeric_limits<double>::epsilon() * scale * scale))
+    const Vec3<double> n = (unit(b) - unit(a)).cross(unit(c) - unit(a));
+    // Zero area up to the round-off of the cross product of coordinates of size `unit_scale`.
+    if (!(n.norm() > 16 * std::numeric_limits<double>::epsilon() * unit_scale * unit_scale))
       fail(name, 0, "face " + std::to_string(f) + " (vertices " + std::to_string(a) + ", " + std::to_string(b) + ", " +
                         std::to_string(c) + ") is degenerate (zero area)");
   }

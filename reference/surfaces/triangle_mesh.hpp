@@ -16,8 +16,10 @@ struct TriangleMesh {
 };
 
 // Reads an OBJ ("v x y z", "f a b c" with 1-based indices, "a/b/c" forms and
-// negative indices accepted) or an OFF file, chosen by the extension. Only
-// triangles are accepted. Throws InputError naming the file and line.
+// negative indices accepted) or an OFF file (a colour after a face's corners
+// ignored), chosen by the extension, which is checked before the path is
+// opened; only a regular file is read (input_file.hpp). Only triangles are
+// accepted. Throws InputError naming the file and line.
 TriangleMesh read_triangle_mesh(const std::filesystem::path& path);
 TriangleMesh parse_obj(const std::string& text, const std::string& name);
 TriangleMesh parse_off(const std::string& text, const std::string& name);

@@ -212,10 +212,163 @@ TEST(CliSurface, PropertiesOfASphereLikeMesh) {
   EXPECT_TRUE(contains(bad.all, "density")) << bad.all;
 }
 
-TEST(CliSurface, EvaluationAtAnExtraordinaryVertexIsAComputationFailure) {
-  const CliRun r = run_all("surface eval --mesh '" + kMeshes + "icosphere1.obj' --face 0 --u 0 --v 0");
+// Issue 10 item 14: at an extraordinary vertex the limit position and normal
+// are printed and each derivative is null, and a batch goes on. Face 0 of
+// icosphere1 is (1, 13, 15) and vertex 1 (file line 3) is an icosahedron
+// vertex of valence 5 whose ring is 5-fold symmetric about the axis through
+// it and the centre: by that symmetry (independent of the masks) the limit
+// point and the limit normal both lie along the vertex's direction, up to the
+// round-off of the 17-digit coordinates and of the masks (a few tens of
+// operations on coordinates below 1): 64 eps.
+TEST(CliSurface, EvaluationAtAnExtraordinaryVertexPrintsTheLimitPointAndNormal) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const std::string icosphere = "surface eval --mesh '" + kMeshes + "icosphere1.obj' ";
+  CliRun r = run(icosphere + "--face 0 --u 0 --v 0", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto at_vertex = nlohmann::json::parse(r.output);
+  const double vertex[3] = {-0.52573111211913359, 0.85065080835203999, 0};
+  const double length = std::hypot(vertex[0], vertex[1]);
+  double point_length = 0;
+  for (std::size_t i = 0; i < 3; ++i) point_length += std::pow(at_vertex.at("point").at(i).get<double>(), 2);
+  point_length = std::sqrt(point_length);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NEAR(at_vertex.at("normal").at(i).get<double>(), vertex[i] / length, 64 * eps) << i;
+    EXPECT_NEAR(at_vertex.at("point").at(i).get<double>() / point_length, vertex[i] / length, 64 * eps) << i;
+  }
+  // The limit surface of a control mesh on the unit sphere lies inside it.
+  EXPECT_LT(point_length, 1.0);
+  EXPECT_GT(point_length, 0.9);
+  for (const char* key : {"du", "dv", "duu", "duv", "dvv", "duuu", "duuv", "duvv", "dvvv"})
+    EXPECT_TRUE(at_vertex.at(key).is_null()) << key;
+
+  // Beside the vertex Stam's evaluation (another code path) approaches that
+  // point: near an EV c(x) - c0 is homogeneous of degree a = log2(1/lambda)
+  // = 1.14 at valence 5 (Stam 1998), so |c(x) - c0| = |Dc(x) x| / a <=
+  // (|c_u| + |c_v|) h at x = (h, h); a factor 2 covers the faster-decaying
+  // terms, 8 eps the round-off of c0 (|c0| < 1).
+  const double h = std::ldexp(1.0, -30);
+  std::ostringstream at_h;
+  at_h.precision(17);
+  at_h << "--face 0 --u " << h << " --v " << h;
+  r = run(icosphere + at_h.str(), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto near = nlohmann::json::parse(r.output);
+  double distance = 0, du = 0, dv = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    distance += std::pow(near.at("point").at(i).get<double>() - at_vertex.at("point").at(i).get<double>(), 2);
+    du += std::pow(near.at("du").at(i).get<double>(), 2);
+    dv += std::pow(near.at("dv").at(i).get<double>(), 2);
+  }
+  EXPECT_LT(std::sqrt(distance), 2 * (std::sqrt(du) + std::sqrt(dv)) * h + 8 * eps);
+
+  // A batch with the vertex in the middle prints every point, each with a unit normal.
+  const auto points = std::filesystem::temp_directory_path() / "contactref_ev_points.txt";
+  std::ofstream(points) << "0 0.2 0.2\n0 0 0\n0 0.3 0.1\n";
+  r = run(icosphere + "--points '" + points.string() + "'", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream lines(r.output);
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    const auto jet = nlohmann::json::parse(line);
+    double norm = 0;
+    for (std::size_t i = 0; i < 3; ++i) norm += std::pow(jet.at("normal").at(i).get<double>(), 2);
+    EXPECT_NEAR(std::sqrt(norm), 1.0, 4 * eps) << line;
+  }
+  EXPECT_EQ(count, 3);
+}
+
+// Issue 10 item 6 (R1, R2): results that overflow exit 1 naming the
+// quantity; nothing is printed. The icosahedron scaled by 1e154 has a volume
+// of about 1e462 m^3; at density 1.7e308 the unscaled one (~2.5 m^3) has a
+// mass beyond 1.8e308 kg.
+TEST(CliSurface, PropertiesThatOverflowExit1NamingTheQuantity) {
+  std::ifstream in(kMeshes + "icosahedron.obj");
+  std::ostringstream scaled;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string keyword;
+    double x = 0, y = 0, z = 0;
+    if (words >> keyword && keyword == "v" && words >> x >> y >> z) {
+      scaled << "v " << x * 1e154 << " " << y * 1e154 << " " << z * 1e154 << "\n";
+    } else {
+      scaled << line << "\n";
+    }
+  }
+  const auto big = std::filesystem::temp_directory_path() / "contactref_icosahedron_1e154.obj";
+  std::ofstream(big) << scaled.str();
+  CliRun r = run_all("surface properties --mesh '" + big.string() + "' --json");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.all, "extraordinary vertex")) << r.all;
+  EXPECT_TRUE(contains(r.all, big.string() + ": the volume overflows")) << r.all;
+  EXPECT_FALSE(contains(r.all, "null")) << r.all;
+  r = run_all("surface properties --mesh '" + kMeshes + "icosahedron.obj' --density 1.7e308");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.all, "the mass (density times volume) overflows")) << r.all;
+  EXPECT_FALSE(contains(r.all, "inf")) << r.all;
+}
+
+// Issue 10 item 6: the last check on every printed document. The icosphere
+// scaled by 1.5e308 passes every input check (its coordinates are finite),
+// but the regular face 79's quartic overflows at (0.3, 0.3) in its monomial
+// sums; the command exits 1 naming the entry and prints nothing.
+TEST(CliSurface, EvaluationThatOverflowsExit1NamingTheEntry) {
+  std::ifstream in(kMeshes + "icosphere1.obj");
+  std::ostringstream scaled;
+  scaled.precision(17);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string keyword;
+    double x = 0, y = 0, z = 0;
+    if (words >> keyword && keyword == "v" && words >> x >> y >> z) {
+      scaled << "v " << x * 1.5e308 << " " << y * 1.5e308 << " " << z * 1.5e308 << "\n";
+    } else {
+      scaled << line << "\n";
+    }
+  }
+  const auto huge = std::filesystem::temp_directory_path() / "contactref_icosphere_1.5e308.obj";
+  std::ofstream(huge) << scaled.str();
+  CliRun r = run("surface eval --mesh '" + huge.string() + "' --face 79 --u 0.3 --v 0.3", false);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "");
+  r = run_all("surface eval --mesh '" + huge.string() + "' --face 79 --u 0.3 --v 0.3");
+  EXPECT_TRUE(contains(r.all, "surface eval of " + huge.string() + " at face 79, (u, v) = (0.3, 0.3): ")) << r.all;
+  EXPECT_TRUE(contains(r.all, "nothing is printed")) << r.all;
+}
+
+// Issue 10 items 6 and 13: a Bezier net whose derivatives would overflow
+// (R3), a density that is not a number, an OFF file with colour fields
+// (R10), and paths that are not regular files (R9) get messages naming the
+// file and line or the option.
+TEST(CliSurface, BadInputMessagesNameTheFileLineOrOption) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto net = dir / "contactref_net_huge.txt";
+  {
+    std::ofstream out(net);
+    for (int k = 0; k < 16; ++k) out << k / 4 << " " << k % 4 << " " << (k == 6 ? "-1e308" : "0") << "\n";
+  }
+  CliRun r = run_all("surface eval --bezier '" + net.string() + "' --u 0 --v 0.25");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, net.string() + ":7: control point 6 (row 1, column 2) has a coordinate -1e+308")) << r.all;
+
+  r = run_all("surface properties --mesh '" + kMeshes + "icosahedron.obj' --density nan");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--density: must be finite and positive (got nan)")) << r.all;
+
+  // The tetrahedron with Geomview colours after two faces: legal OFF.
+  const auto coloured = dir / "contactref_coloured.off";
+  std::ofstream(coloured) << "OFF\n4 4 6\n1 1 1\n1 -1 -1\n-1 1 -1\n-1 -1 1\n"
+                             "3 0 1 2 255 0 0\n3 0 3 1 0 255 0 255\n3 0 2 3\n3 1 3 2\n";
+  r = run_all("surface properties --mesh '" + coloured.string() + "' --json");
+  EXPECT_EQ(r.exit_code, 0) << r.all;
+
+  r = run_all("surface properties --mesh /dev/zero");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "/dev/zero: unknown mesh format ''")) << r.all;
+  const auto zero = dir / "contactref_zero_link.obj";
+  std::filesystem::remove(zero);
+  std::filesystem::create_symlink("/dev/zero", zero);
+  r = run_all("surface eval --mesh '" + coloured.string() + "' --points '" + zero.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, zero.string() + ": cannot open the points file (not a regular file)")) << r.all;
 }
 
 // --- simulate and kinematics (scenes: validation/scenes/scene.hpp) ---
@@ -307,6 +460,40 @@ TEST(CliKinematics, BadQExits2NamingTheOption) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.all, "--patch2: patch 1 does not exist")) << r.all;
   EXPECT_EQ(run_all("kinematics").exit_code, 2);  // no scene
+}
+
+// Issue 10 item 6 (R4): H-dot is quadratic in q': at a rate of 1e308 it
+// overflows, and the command exits 1 naming the entry instead of printing
+// inf or null. Item 13 (R9): a mesh path of /dev/zero is refused by its
+// extension before it is read, naming the scene's field.
+TEST(CliKinematics, NonFiniteResultsExit1AndUnreadableMeshesExit2) {
+  CliRun r = run_all(fmt_kinematics(kScenes + "bowl_on_plane.json", "--qdot 0,1e308,0,0,0 --json"));
+  EXPECT_EQ(r.exit_code, 1) << r.all;
+  EXPECT_TRUE(contains(r.all, "kinematics of " + kScenes + "bowl_on_plane.json: contact kinematics: Hdot_1c overflows"))
+      << r.all;
+  EXPECT_FALSE(contains(r.all, "null")) << r.all;
+
+  auto document = scene_document("bowl_on_plane.json");
+  document["bodies"][0]["surface"]["mesh"] = "/dev/zero";
+  const std::string file = temp_scene("contactref_dev_zero_mesh.json", document.dump());
+  r = run_all(fmt_kinematics(file, ""));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, file + ": bodies[0].surface.mesh: /dev/zero: unknown mesh format ''")) << r.all;
+}
+
+// Issue 10 item 13: a subnormal is a finite number (R11); a rotation vector
+// too long for Rodrigues' formula in double is refused naming the option.
+TEST(CliGeometry, PoseOptionsAreCheckedByTheOptionsName) {
+  const std::string cube = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/polyhedra/cube.off";
+  const std::string intersect = "geometry intersect '" + cube + "' '" + cube + "' ";
+  CliRun r = run_all(intersect + "--pose-b 1,5e-324,0,0,0,0");
+  EXPECT_FALSE(contains(r.all, "not a finite number")) << r.all;
+  r = run_all(intersect + "--pose-b 0,0,0,1e300,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--pose-b: the rotation vector (1e+300, 0, 0) is too long")) << r.all;
+  r = run_all(intersect + "--pose-b 0,0,0,1e400,0,0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.all, "--pose-b: \"1e400\" is not a finite number")) << r.all;
 }
 
 TEST(CliSimulate, BadScenesExit2NamingFileAndField) {

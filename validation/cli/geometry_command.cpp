@@ -20,6 +20,7 @@
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
 #include "validation/cli/geometry_contacts.hpp"
+#include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
@@ -54,6 +55,7 @@ int run_brep_index(const BrepIndexCommandOptions& options) {
   leaves["total"] = s.leaves;
   for (int r = 0; r < rg::kRegionCount; ++r) leaves[rg::to_string(rg::Region(r))] = s.leaves_by_region[std::size_t(r)];
   out["leaves"] = leaves;
+  require_finite(out, "geometry brep-index of " + options.file);
   if (options.json) {
     std::cout << out.dump(2) << "\n";
   } else {
@@ -86,6 +88,7 @@ int run_intersect(const IntersectOptions& options) {
   out["cuboid_dimensions"] = m.has_volume() ? rows(m.cuboid_dimensions) : nlohmann::ordered_json();
   out["ellipsoid_semi_axes"] = m.has_volume() ? rows(m.ellipsoid_semi_axes) : nlohmann::ordered_json();
   out["gradient"] = rows(m.gradient);
+  require_finite(out, "geometry intersect of " + options.a + " and " + options.b);
   if (options.json) {
     std::cout << out.dump(2) << "\n";
   } else {

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
 #include "robust_geometry/contact_analysis.hpp"
+#include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/scenes/json_reader.hpp"
@@ -46,7 +48,7 @@ nlohmann::ordered_json region_json(const rg::ContactRegion& r) {
 // field is checked against the two solids (an entity index out of range would
 // be read out of bounds); errors name the file and the JSON path.
 std::vector<rg::Contact> read_previous(const std::string& path, const rg::Polyhedron& a, const rg::Polyhedron& b) {
-  const nlohmann::json doc = scenes::parse_json(scenes::read_text_file(path, "previous contacts file"), path);
+  const nlohmann::json doc = scenes::parse_json(read_input_file(path, "the previous contacts file"), path);
   const scenes::Reader reader(path);
   if (!doc.is_object())
     reader.fail("", "expected {\"regions\": [...]} (the --json output of geometry contacts), got " + scenes::show(doc));
@@ -197,6 +199,7 @@ int run_contacts(const ContactsCommandOptions& options) {
       out["regions"].push_back(r);
     }
   }
+  require_finite(out, "geometry contacts of " + options.a + " and " + options.b);
   if (options.json) {
     std::cout << out.dump(2) << "\n";
     return 0;

@@ -17,6 +17,7 @@
 
 #include "reference/kinematics/contact_kinematics.hpp"
 #include "reference/spatial/errors.hpp"
+#include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"
 #include "validation/cli/subcommands.hpp"
@@ -68,28 +69,34 @@ int run_kinematics(const KinematicsOptions& options) {
       options.qdot.empty() ? scene.initial.qdot : parse_five(options.qdot, "--qdot", "sdot,tdot,udot,vdot,psidot");
   scenes::check_contact_point(scene, patch1, patch2, q,
                               own_q ? std::string("--q") : fmt::format("{}: contact.q", options.scene));
-  const kinematics::ContactKinematics<double> k =
-      kinematics::contact_kinematics(body1.patch(patch1), body2.patch(patch2), q, qdot);
+  const kinematics::ContactKinematics<double> k = [&] {
+    try {
+      return kinematics::contact_kinematics(body1.patch(patch1), body2.patch(patch2), q, qdot);
+    } catch (const ComputationError& e) {
+      throw ComputationError(fmt::format("kinematics of {}: {}", options.scene, e.what()));
+    }
+  }();
 
   const auto vec = [](const kinematics::Vec5<double>& x) {
     return nlohmann::ordered_json{x(0), x(1), x(2), x(3), x(4)};
   };
+  nlohmann::ordered_json out;
+  out["scene"] = options.scene;
+  out["body1"] = body1.name;
+  out["body2"] = body2.name;
+  out["patch1"] = patch1;
+  out["patch2"] = patch2;
+  out["q"] = vec(q);
+  out["qdot"] = vec(qdot);
+  out["E_2_1"] = rows(k.E_2_1);
+  out["H_1c"] = rows(k.H_1c);
+  out["H_1"] = rows(k.H_1);
+  out["Hdot_1c"] = rows(k.Hdot_1c);
+  out["Hdot_1"] = rows(k.Hdot_1);
+  out["E_1_1c"] = rows(k.E_1_1c);
+  out["E_2_2c"] = rows(k.E_2_2c);
+  require_finite(out, "kinematics of " + options.scene);
   if (options.json) {
-    nlohmann::ordered_json out;
-    out["scene"] = options.scene;
-    out["body1"] = body1.name;
-    out["body2"] = body2.name;
-    out["patch1"] = patch1;
-    out["patch2"] = patch2;
-    out["q"] = vec(q);
-    out["qdot"] = vec(qdot);
-    out["E_2_1"] = rows(k.E_2_1);
-    out["H_1c"] = rows(k.H_1c);
-    out["H_1"] = rows(k.H_1);
-    out["Hdot_1c"] = rows(k.Hdot_1c);
-    out["Hdot_1"] = rows(k.Hdot_1);
-    out["E_1_1c"] = rows(k.E_1_1c);
-    out["E_2_2c"] = rows(k.E_2_2c);
     std::cout << out.dump(2) << "\n";
     return 0;
   }

@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/number_text.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
 
@@ -22,14 +21,10 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
     const std::size_t first = word.find_first_not_of(" \t");
     const std::size_t last = word.find_last_not_of(" \t");
     word = first == std::string::npos ? "" : word.substr(first, last - first + 1);
-    char* end = nullptr;
-    errno = 0;
-    const double x = std::strtod(word.c_str(), &end);
-    if (word.empty() || end != word.c_str() + word.size())
-      throw InputError(fmt::format("{}: \"{}\" is not a number (expected {})", option, word, names));
-    if (!std::isfinite(x) || errno == ERANGE)
-      throw InputError(fmt::format("{}: \"{}\" is not a finite number", option, word));
-    values.push_back(x);
+    const std::optional<double> x = parse_double(word);
+    if (!x) throw InputError(fmt::format("{}: \"{}\" is not a number (expected {})", option, word, names));
+    if (!std::isfinite(*x)) throw InputError(fmt::format("{}: {}", option, non_finite_reason(word)));
+    values.push_back(*x);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -40,7 +35,14 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 
 Eigen::Matrix4d parse_pose(const std::string& text, const std::string& option) {
   const std::vector<double> p = parse_number_list(text, option, "tx,ty,tz,rx,ry,rz", 6);
-  return spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(p[3], p[4], p[5])), Vec3<double>(p[0], p[1], p[2]));
+  const Eigen::Matrix4d pose =
+      spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(p[3], p[4], p[5])), Vec3<double>(p[0], p[1], p[2]));
+  // Rodrigues' formula squares the rotation vector: beyond |r| ~ 1e154 rad it overflows.
+  if (!pose.allFinite())
+    throw InputError(fmt::format("{}: the rotation vector ({}, {}, {}) is too long to give a rotation in double; "
+                                 "give its angle modulo 2 pi",
+                                 option, p[3], p[4], p[5]));
+  return pose;
 }
 
 }  // namespace contactref::cli

@@ -1,18 +1,23 @@
 // `contactref surface eval|properties`: evaluate Loop or bicubic Bezier
-// patches to third order, and (with reference/surfaces/mass_properties.hpp)
+// patches to third order (with the unit normal), and (with reference/surfaces/mass_properties.hpp)
 // the mass properties of a closed Loop surface.
 #include <fmt/format.h>
 
-#include <fstream>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
+#include "reference/spatial/number_text.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
+#include "reference/surfaces/unit_normal.hpp"
+#include "validation/cli/finite_output.hpp"
 #include "validation/cli/subcommands.hpp"
 
 namespace contactref::cli {
@@ -42,59 +47,76 @@ class Evaluator {
 
   int patch_count() const { return loop_ ? loop_->face_count() : 1; }
 
-  const su::Patch<double>& patch(int face, const std::string& where) const {
+  // The evaluation at (u, v) of face `face` as printed: point, unit normal
+  // (null where c_u x c_v vanishes) and the nine derivatives. At an
+  // extraordinary vertex of a Loop surface the patch's derivatives are not
+  // defined (null), but the limit position and normal are (limit masks).
+  nlohmann::ordered_json evaluate(int face, double u, double v, const std::string& where) const {
     if (face < 0 || face >= patch_count())
       throw InputError(where + "face " + std::to_string(face) + " does not exist (faces 0.." +
                        std::to_string(patch_count() - 1) + ")");
-    return loop_ ? loop_->patch(face) : *bezier_;
+    const su::Patch<double>& patch = loop_ ? loop_->patch(face) : *bezier_;
+    if (!std::isfinite(u) || !std::isfinite(v) || !patch.domain().contains(u, v))
+      throw InputError(where + fmt::format("(u, v) = ({}, {}) is outside the domain of {}", u, v, patch.describe()));
+    const int vertex = loop_ ? loop_->extraordinary_vertex_at(face, u, v) : -1;
+    if (vertex >= 0) {
+      const auto [t1, t2] = loop_->limit_tangents(vertex);
+      nlohmann::ordered_json out{{"point", vec(loop_->limit_position(vertex))}, {"normal", normal(t1, t2)}};
+      for (int k = 1; k < su::kJetSize; ++k) out[kJetNames[k]] = nullptr;
+      return out;
+    }
+    const su::PatchJet<double> jet = patch.evaluate(u, v);
+    nlohmann::ordered_json out{{"point", vec(jet.c())}, {"normal", normal(jet.c_s(), jet.c_t())}};
+    for (int k = 1; k < su::kJetSize; ++k) out[kJetNames[k]] = vec(jet.d.col(k));
+    return out;
   }
 
  private:
+  static constexpr const char* kJetNames[su::kJetSize] = {"point", "du",   "dv",   "duu",  "duv",
+                                                          "dvv",   "duuu", "duuv", "duvv", "dvvv"};
+  static nlohmann::ordered_json vec(const Vec3<double>& x) { return {x.x(), x.y(), x.z()}; }
+  static nlohmann::ordered_json normal(const Vec3<double>& a, const Vec3<double>& b) {
+    const std::optional<Vec3<double>> n = su::unit_normal(a, b);
+    return n ? vec(*n) : nlohmann::ordered_json(nullptr);
+  }
+
   std::unique_ptr<su::LoopSurface<double>> loop_;
   std::unique_ptr<su::BezierPatch<double>> bezier_;
 };
 
-nlohmann::ordered_json jet_json(const su::PatchJet<double>& jet) {
-  static const char* const names[su::kJetSize] = {"point", "du", "dv", "duu", "duv", "dvv", "duuu", "duuv", "duvv", "dvvv"};
-  nlohmann::ordered_json out;
-  for (int k = 0; k < su::kJetSize; ++k) out[names[k]] = {jet.d(0, k), jet.d(1, k), jet.d(2, k)};
-  return out;
-}
-
-void evaluate_one(const Evaluator& evaluator, int face, double u, double v, const std::string& where) {
-  const su::Patch<double>& patch = evaluator.patch(face, where);
-  if (!std::isfinite(u) || !std::isfinite(v) || !patch.domain().contains(u, v)) {
-    throw InputError(where + fmt::format("(u, v) = ({}, {}) is outside the domain of {}", u, v, patch.describe()));
-  }
-  std::cout << jet_json(patch.evaluate(u, v)).dump() << "\n";
+void evaluate_one(const Evaluator& evaluator, int face, double u, double v, const std::string& where,
+                  const std::string& source) {
+  const nlohmann::ordered_json out = evaluator.evaluate(face, u, v, where);
+  require_finite(out, fmt::format("surface eval of {} at face {}, (u, v) = ({}, {})", source, face, u, v));
+  std::cout << out.dump() << "\n";
 }
 
 int run_eval(const EvalOptions& options) {
   const Evaluator evaluator(options);
+  const std::string source = options.mesh.empty() ? options.bezier : options.mesh;
   const bool single = options.face >= 0 || options.have_u || options.have_v;
   if (single == !options.points.empty())
     throw InputError("surface eval: give either --points FILE or --face F --u U --v V");
   if (single) {
     if (!options.mesh.empty() && options.face < 0) throw InputError("surface eval: --face is missing");
     if (!options.have_u || !options.have_v) throw InputError("surface eval: --u and --v are both needed");
-    evaluate_one(evaluator, std::max(options.face, 0), options.u, options.v, "");
+    evaluate_one(evaluator, std::max(options.face, 0), options.u, options.v, "", source);
     return 0;
   }
-  std::ifstream file(options.points);
-  if (!file) throw InputError(options.points + ": cannot open the points file");
+  std::istringstream file(read_input_file(options.points, "the points file"));
   std::string text;
   for (int line = 1; std::getline(file, text); ++line) {
     std::istringstream words(text.substr(0, text.find('#')));
-    std::string first;
-    if (!(words >> first)) continue;
-    words.clear();
-    words.seekg(0);
-    int face = 0;
-    double u = 0, v = 0;
-    std::string extra;
-    if (!(words >> face >> u >> v) || (words >> extra))
-      throw InputError(options.points + ":" + std::to_string(line) + ": expected \"face u v\"");
-    evaluate_one(evaluator, face, u, v, options.points + ":" + std::to_string(line) + ": ");
+    std::vector<std::string> fields;
+    for (std::string word; words >> word;) fields.push_back(word);
+    if (fields.empty()) continue;
+    const std::string where = options.points + ":" + std::to_string(line) + ": ";
+    const std::optional<double> face = fields.size() == 3 ? parse_double(fields[0]) : std::nullopt;
+    const std::optional<double> u = fields.size() == 3 ? parse_double(fields[1]) : std::nullopt;
+    const std::optional<double> v = fields.size() == 3 ? parse_double(fields[2]) : std::nullopt;
+    if (!face || !u || !v || *face != std::floor(*face) || std::abs(*face) > 1e9)
+      throw InputError(where + "expected \"face u v\" (an integer face and two numbers)");
+    evaluate_one(evaluator, int(*face), *u, *v, where, source);
   }
   return 0;
 }
@@ -106,21 +128,23 @@ struct PropertiesOptions {
 };
 
 int run_properties(const PropertiesOptions& options) {
+  if (!(std::isfinite(options.density) && options.density > 0))
+    throw InputError(fmt::format("--density: must be finite and positive (got {})", options.density));
   const su::LoopSurface<double> surface(su::read_triangle_mesh(options.mesh), options.mesh);
   const su::MassProperties<double> p = su::mass_properties(surface, options.density);
   const auto vec = [](const Vec3<double>& x) { return nlohmann::ordered_json{x.x(), x.y(), x.z()}; };
   nlohmann::ordered_json inertia = nlohmann::ordered_json::array();
   for (int i = 0; i < 3; ++i) inertia.push_back(vec(p.inertia_com.row(i).transpose()));
+  const nlohmann::ordered_json out{{"mesh", options.mesh},
+                                   {"density", options.density},
+                                   {"volume", p.volume},
+                                   {"mass", p.mass},
+                                   {"centre_of_mass", vec(p.centre_of_mass)},
+                                   {"inertia", inertia},
+                                   {"volume_error_bound", p.error_bound}};
+  require_finite(out, "surface properties of " + options.mesh);
   if (options.json) {
-    std::cout << nlohmann::ordered_json{{"mesh", options.mesh},
-                                        {"density", options.density},
-                                        {"volume", p.volume},
-                                        {"mass", p.mass},
-                                        {"centre_of_mass", vec(p.centre_of_mass)},
-                                        {"inertia", inertia},
-                                        {"volume_error_bound", p.error_bound}}
-                     .dump(2)
-              << "\n";
+    std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::cout << fmt::format("mesh            {}\ndensity         {} kg/m^3\nvolume          {:.15g} m^3 (error <= {:.3g})\n"
@@ -139,7 +163,9 @@ int run_properties(const PropertiesOptions& options) {
 Action configure_surface(CLI::App& app) {
   app.require_subcommand(1, 1);
   auto eval = std::make_shared<EvalOptions>();
-  CLI::App* eval_app = app.add_subcommand("eval", "point and partial derivatives to third order, one JSON object per line");
+  CLI::App* eval_app = app.add_subcommand(
+      "eval", "point, unit normal and partial derivatives to third order, one JSON object per line (at an "
+              "extraordinary vertex: the limit point and normal, null derivatives)");
   eval_app->add_option("--mesh", eval->mesh, "closed triangle mesh (OBJ or OFF): its Loop subdivision surface");
   eval_app->add_option("--bezier", eval->bezier, "bicubic Bezier net: 16 lines \"x y z\", row index with u");
   eval_app->add_option("--points", eval->points, "file of lines \"face u v\"");

@@ -1,8 +1,6 @@
 #include "validation/scenes/json_reader.hpp"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace contactref::scenes {
 
@@ -18,18 +16,6 @@ std::string show(const json& value) {
   std::string text = value.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return fmt::format("{} {}", value.type_name(), text);
-}
-
-std::string read_text_file(const std::filesystem::path& file, const std::string& what) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error))
-    throw InputError(fmt::format("{}: cannot open the {} (no such file)", file.string(), what));
-  std::ifstream stream(file, std::ios::binary);
-  if (!stream) throw InputError(fmt::format("{}: cannot open the {}", file.string(), what));
-  std::ostringstream text;
-  text << stream.rdbuf();
-  if (!stream.good() && !stream.eof()) throw InputError(fmt::format("{}: cannot read the {}", file.string(), what));
-  return text.str();
 }
 
 json parse_json(const std::string& text, const std::string& file) {

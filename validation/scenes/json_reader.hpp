@@ -23,10 +23,6 @@ namespace contactref::scenes {
 std::string join(const std::vector<std::string>& words);
 // A short rendering of a JSON value for messages.
 std::string show(const nlohmann::json& value);
-// The contents of `file`, a regular file (a device such as /dev/zero is
-// refused before anything is read); InputError "FILE: cannot open the WHAT"
-// otherwise.
-std::string read_text_file(const std::filesystem::path& file, const std::string& what);
 // Parses `text` (the contents of `file`); InputError naming the file, the line
 // and column for malformed JSON, and a duplicate key in one object (which
 // nlohmann::json would silently resolve to the last).

@@ -11,6 +11,7 @@
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
 #include "reference/spatial/errors.hpp"
+#include "reference/spatial/input_file.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
 #include "reference/spatial/spatial_inertia.hpp"
@@ -233,6 +234,8 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
       props = body.loop ? su::mass_properties(*body.loop, body.density) : su::mass_properties(body.patch(0), body.density);
     } catch (const InputError& e) {
       in.fail(p, e.what());
+    } catch (const ComputationError& e) {  // an overflow: the body's mass properties cannot be represented
+      in.fail(p, e.what());
     }
     body.mass = props.mass;
     body.volume = props.volume;
@@ -429,10 +432,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
     dynamics::ContactDynamicsState<double> state;
     try {
       state = dynamics.evaluate(dynamics::make_state(scene.initial.q, scene.initial.qdot));
-    } catch (const ComputationError& e) {
-      in.fail("contact.q", fmt::format("the surfaces do not touch at an isolated point here (conforming contact: the "
-                                       "contact coordinates do not determine the motion): {}",
-                                       e.what()));
+    } catch (const ComputationError& e) {  // its message says why (a conforming contact, an overflow, ...)
+      in.fail("contact.q", fmt::format("the initial state cannot be evaluated: {}", e.what()));
     }
     if (state.f_n < 0) {
       in.fail("contact", fmt::format("the initial normal force is {:.6g} N < 0: the bodies would separate immediately "
@@ -444,7 +445,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
 }
 
 Scene load_scene(const std::filesystem::path& file, const LoadOptions& options) {
-  return parse_scene(read_text_file(file, "scene file"), file, options);
+  return parse_scene(read_input_file(file, "the scene file"), file, options);
 }
 
 }  // namespace contactref::scenes

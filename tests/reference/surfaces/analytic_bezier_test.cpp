@@ -4,6 +4,11 @@
 // de Casteljau evaluation), double against 50 digits, and bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/transformed_patch.hpp"
@@ -201,6 +206,71 @@ TEST(BezierPatch, RejectsNonFiniteControlPoints) {
     FAIL() << "NaN accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("control point 5 (row 1, column 1)"), std::string::npos) << e.what();
+  }
+}
+
+// Issue 10 item 6: a net whose derivatives would overflow is refused.
+// bezier_patch.cpp bounds every jet entry by 144 max |P_ij|, attained by duuv
+// at (0, 0) when P_ij = L sign(B_i''(0) B_j'(0)) (B''(0) = (6, -12, 6, 0),
+// B'(0) = (-3, 3, 0, 0)): at the largest accepted coordinate L = 2^1016 that
+// entry is 144 L = 1.125 2^1023, finite; one ulp above L is refused.
+TEST(BezierPatch, RefusesNetsWhoseDerivativesWouldOverflow) {
+  const double limit = std::ldexp(1.0, 1016);
+  const double second[4] = {6, -12, 6, 0}, first[4] = {-3, 3, 0, 0};
+  std::array<Vec3<double>, 16> net;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      net[std::size_t(4 * i + j)] = Vec3<double>(i, j, second[i] * first[j] > 0 ? limit : -limit);
+  const BezierPatch<double> patch(net);
+  EXPECT_EQ(patch.evaluate(0, 0).d(2, jet_index(2, 1)), 144 * limit);
+  for (int a = 0; a <= 8; ++a)
+    for (int b = 0; b <= 8; ++b) EXPECT_TRUE(patch.evaluate(a / 8.0, b / 8.0).d.allFinite()) << a << " " << b;
+  net[5].z() = std::nextafter(limit, 2 * limit);
+  try {
+    BezierPatch<double> refused(net);
+    FAIL() << "a coordinate beyond 2^1016 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("control point 5 (row 1, column 1) has a coordinate"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("would overflow"), std::string::npos) << e.what();
+  }
+}
+
+// Issue 10 item 13: the net's reader names the file and line, reads
+// subnormal coordinates as numbers, and refuses anything but a regular file
+// before reading (a link to /dev/zero would never end).
+TEST(BezierPatch, ReaderNamesFileAndLineAndReadsOnlyRegularFiles) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto net_file = dir / "contactref_bezier_reader_net.txt";
+  const auto write_net = [&](const std::string& point_5) {
+    std::ofstream out(net_file);
+    for (int k = 0; k < 16; ++k) out << (k == 5 ? point_5 : std::to_string(k) + " 0 1") << "\n";
+  };
+  const auto error_of = [&]() -> std::string {
+    try {
+      read_bezier_net(net_file);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  write_net("5 5e-324 1");
+  EXPECT_EQ(error_of(), "no error");
+  EXPECT_EQ(read_bezier_net(net_file)[5].y(), std::numeric_limits<double>::denorm_min());
+  write_net("5 1e400 1");
+  EXPECT_NE(error_of().find(net_file.string() + ":6: coordinate \"1e400\" is not a finite number"), std::string::npos)
+      << error_of();
+  write_net("5 -1.7e308 1");
+  EXPECT_NE(error_of().find(net_file.string() + ":6: control point 5 (row 1, column 1) has a coordinate"),
+            std::string::npos)
+      << error_of();
+  const auto link = dir / "contactref_bezier_reader_zero.txt";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/zero", link);
+  try {
+    read_bezier_net(link);
+    FAIL() << "/dev/zero read as a net";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
 }
 

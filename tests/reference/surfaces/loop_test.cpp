@@ -8,9 +8,14 @@
 
 #include <boost/math/constants/constants.hpp>
 #include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <sstream>
 
 #include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "reference/surfaces/unit_normal.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
 
@@ -273,6 +278,48 @@ TEST(LoopSurface, EvaluationAtAnExtraordinaryVertexIsAClearError) {
   }
 }
 
+// Issue 10 item 14: the points where the CLI prints the limit position and
+// normal instead of derivatives are exactly the corners at extraordinary
+// vertices, where the patch's evaluation throws.
+TEST(LoopSurface, ExtraordinaryVertexAtNamesExactlyTheExtraordinaryCorners) {
+  const double corners[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+  for (const MeshCase& c : kMeshes) {
+    const LoopSurface<double> surface(test_mesh(c.file), c.file);
+    for (int f = 0; f < surface.face_count(); ++f) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        const int vertex = surface.topology().face(f)[k];
+        const bool extraordinary = surface.topology().valence(vertex) != 6;
+        EXPECT_EQ(surface.extraordinary_vertex_at(f, corners[k][0], corners[k][1]), extraordinary ? vertex : -1);
+        if (extraordinary) {
+          EXPECT_THROW(surface.patch(f).evaluate(corners[k][0], corners[k][1]), ComputationError);
+        }
+      }
+      EXPECT_EQ(surface.extraordinary_vertex_at(f, 0.25, 0.25), -1);
+      EXPECT_EQ(surface.extraordinary_vertex_at(f, 0x1p-60, 0), -1);
+    }
+  }
+}
+
+// The normal `surface eval` prints: the same unit vector for tangents at any
+// scale (exact: scaling by powers of two commutes with every rounding), none
+// for parallel tangents. The unscaled cross product overflows at 2^600 and
+// underflows to zero at 2^-600.
+TEST(UnitNormal, IsScaleInvariantAndAbsentForParallelTangents) {
+  const Vec3<double> a(0.3, -1.2, 0.5), b(0.7, 0.4, -0.9);
+  const std::optional<Vec3<double>> reference = unit_normal(a, b);
+  ASSERT_TRUE(reference.has_value());
+  EXPECT_NEAR(reference->norm(), 1.0, 4 * std::numeric_limits<double>::epsilon());
+  EXPECT_GT(reference->dot(a.cross(b)), 0);
+  for (int e : {-1000, -600, 600, 1000}) {
+    const std::optional<Vec3<double>> scaled = unit_normal(Vec3<double>(std::ldexp(1.0, e) * a), Vec3<double>(b));
+    ASSERT_TRUE(scaled.has_value()) << e;
+    EXPECT_EQ(*scaled, *reference) << e;
+    EXPECT_EQ(*unit_normal(Vec3<double>(std::ldexp(1.0, e) * a), Vec3<double>(std::ldexp(1.0, e) * b)), *reference) << e;
+  }
+  EXPECT_FALSE(unit_normal(a, Vec3<double>(-2 * a)).has_value());
+  EXPECT_FALSE(unit_normal(a, Vec3<double>(Vec3<double>::Zero())).has_value());
+}
+
 std::string mesh_error(const std::string& obj) {
   try {
     const LoopSurface<double> surface(parse_obj(obj, "test.obj"), "test.obj");
@@ -280,6 +327,13 @@ std::string mesh_error(const std::string& obj) {
     return e.what();
   }
   return "no error";
+}
+
+std::string fmt_vertex(double x, double y, double z) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "v " << x << " " << y << " " << z << "\n";
+  return out.str();
 }
 
 const char* kTetrahedronVertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
@@ -290,7 +344,7 @@ TEST(LoopSurfaceInput, BadMeshesAreRejectedByName) {
   EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 3 4\n").find("inconsistent orientation"), std::string::npos);
   EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 2 2\n").find("face 4 (vertices 0, 1, 1) is degenerate"),
             std::string::npos);
-  EXPECT_NE(mesh_error("v 0 0 nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("not finite"),
+  EXPECT_NE(mesh_error("v 0 0 nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("not a finite number"),
             std::string::npos);
   EXPECT_NE(mesh_error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("degenerate (zero area)"),
             std::string::npos);
@@ -303,6 +357,71 @@ TEST(LoopSurfaceInput, BadMeshesAreRejectedByName) {
   EXPECT_NE(mesh_error(bowtie).find("vertex 0 is non-manifold"), std::string::npos) << mesh_error(bowtie);
   // A tetrahedron (valence 3 everywhere) is a valid control mesh.
   EXPECT_EQ(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n"), "no error");
+}
+
+// Issue 10 item 13 (R10): Geomview OFF may end a face line with its colour;
+// the reader ignores it, as robust_geometry's OFF reader does.
+TEST(LoopSurfaceInput, OffColourFieldsAfterAFaceAreIgnored) {
+  const std::string vertices = "OFF\n4 4 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n";
+  const TriangleMesh plain = parse_off(vertices + "3 0 2 1\n3 0 1 3\n3 1 2 3\n3 2 0 3\n", "plain.off");
+  const TriangleMesh coloured =
+      parse_off(vertices + "3 0 2 1 255 0 0\n3 0 1 3 0 255 0 255\n3 1 2 3 0.5 0.5 0.5\n3 2 0 3\n", "coloured.off");
+  EXPECT_EQ(coloured.faces, plain.faces);
+  EXPECT_EQ(coloured.vertices, plain.vertices);
+  EXPECT_NO_THROW(LoopSurface<double>(coloured, "coloured.off"));
+}
+
+// Issue 10 item 13 (R11): a subnormal coordinate is a finite number (the old
+// reader called it "not a number"); beyond the largest double is not finite.
+TEST(LoopSurfaceInput, SubnormalCoordinatesAreNumbers) {
+  const TriangleMesh mesh = parse_obj("v 5e-324 0 -4.9e-324\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "tiny.obj");
+  EXPECT_EQ(mesh.vertices[0].x(), std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(mesh.vertices[0].z(), -std::numeric_limits<double>::denorm_min());
+  EXPECT_NE(mesh_error("v 1e400 0 0\n").find("test.obj:1: coordinate \"1e400\" is not a finite number"), std::string::npos)
+      << mesh_error("v 1e400 0 0\n");
+}
+
+// Issue 10 item 13: coordinates near 1e200 are not "degenerate (zero area)"
+// (the old area test squared them and overflowed); the face test works on
+// coordinates scaled by a power of two, so it is the same at every scale.
+TEST(LoopSurfaceInput, TheZeroAreaTestDoesNotDependOnTheScale) {
+  for (double scale : {0x1p-1000, 1.0, 1e200, 0x1p1020}) {
+    std::string tet;
+    for (const char* v : {"0 0 0", "1 0 0", "0 1 0", "0 0 1"}) {
+      std::istringstream in(v);
+      double x, y, z;
+      in >> x >> y >> z;
+      tet += fmt_vertex(scale * x, scale * y, scale * z);
+    }
+    EXPECT_EQ(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n"), "no error") << scale;
+    // With vertex 4 on the line of vertices 1 and 2, face 1 2 4 stays degenerate.
+    std::string flat = tet.substr(0, tet.rfind("v ")) + fmt_vertex(2 * scale, 0, 0);
+    EXPECT_NE(mesh_error(flat + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("degenerate (zero area)"), std::string::npos)
+        << scale;
+  }
+}
+
+// Issue 10 item 13 (R9): the extension is checked first, then that the path
+// is a regular file, before any byte is read (/dev/zero would never end).
+TEST(LoopSurfaceInput, OnlyRegularMeshFilesAreRead) {
+  const auto error_of = [](const std::filesystem::path& path) -> std::string {
+    try {
+      read_triangle_mesh(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(error_of("/dev/zero").find("/dev/zero: unknown mesh format ''"), std::string::npos) << error_of("/dev/zero");
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto link = dir / "contactref_zero_mesh.off";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/zero", link);
+  EXPECT_NE(error_of(link).find("cannot open the mesh file (not a regular file)"), std::string::npos) << error_of(link);
+  const auto folder = dir / "contactref_folder_mesh.obj";
+  std::filesystem::create_directories(folder);
+  EXPECT_NE(error_of(folder).find("cannot open the mesh file (not a regular file)"), std::string::npos) << error_of(folder);
+  EXPECT_NE(error_of(dir / "contactref_no_such_mesh.obj").find("(no such file)"), std::string::npos);
 }
 
 TEST(LoopSurfaceInput, ValenceAboveTheMaximumIsRejected) {

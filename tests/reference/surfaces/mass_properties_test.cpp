@@ -15,6 +15,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <boost/math/special_functions/factorials.hpp>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "reference/surfaces/analytic_patches.hpp"
@@ -476,6 +477,27 @@ TEST(MassProperties, RejectsBadDensityAndOptions) {
   MassPropertiesOptions<double> options;
   options.max_depth = 1;
   expect_input_error([&] { mass_properties(surface, 1.0, options); }, "max_depth");
+}
+
+// Issue 10 item 6: results beyond the range of double end in a
+// ComputationError naming the surface and the quantity, never inf or NaN.
+// The torus mesh scaled by 1e154 has volume ~1e462 m^3 (beyond 1.8e308); at
+// density 1.7e308 the unscaled torus (volume ~ 4.9 m^3) has a mass of ~8e308 kg.
+TEST(MassProperties, OverflowIsAComputationErrorNamingTheQuantity) {
+  const auto expect_overflow = [](const std::function<void()>& call, const std::string& needle) {
+    try {
+      call();
+      ADD_FAILURE() << "no error; expected " << needle;
+    } catch (const ComputationError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("big torus", 0), 0u) << e.what();  // starts with the surface's name
+    }
+  };
+  TriangleMesh big = torus_mesh(1.0, 0.5, 12, 6);
+  for (Vec3<double>& x : big.vertices) x *= 1e154;
+  expect_overflow([&] { mass_properties(LoopSurface<double>(big, "big torus"), 1.0); }, "the volume overflows");
+  const LoopSurface<double> torus(torus_mesh(1.0, 0.5, 12, 6), "big torus");
+  expect_overflow([&] { mass_properties(torus, 1.7e308); }, "the mass (density times volume) overflows");
 }
 
 TEST(MassProperties, RejectsAnInsideOutSurfaceAndAnOpenChart) {
