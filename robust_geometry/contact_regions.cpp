@@ -413,9 +413,11 @@ std::vector<ContactRegion> merge_segments(const Entity& a, const Entity& b, cons
   }
   // Points of the pair outside every segment (not expected: x ∩ y is open in
   // its line; kept rather than lost).
-  for (const auto& [at, x] : singles)
+  for (const auto& single : singles) {
+    const auto& at = single.first;  // not a structured binding: clang 14 cannot capture those
     if (std::none_of(merged.begin(), merged.end(), [&](const Interval& in) { return !(at < in.lo) && !(in.hi < at); }))
-      out.push_back({a, b, 0, {rounded(x)}, {}});
+      out.push_back({a, b, 0, {rounded(single.second)}, {}});
+  }
   return out;
 }
 

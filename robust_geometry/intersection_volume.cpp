@@ -4,6 +4,8 @@
 // is in intersection_volume_nef.cpp.
 #include "robust_geometry/intersection_volume.hpp"
 
+#include "robust_geometry/errors.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -620,6 +622,16 @@ bool MomentAccumulator::finish_certified(IntersectionMoments& result) const {
 }  // namespace detail
 
 void fill_principal_shape(IntersectionMoments& result) {
+  // Eq. 20 divides by V: an overlap whose volume rounds to 0 in double (a
+  // positive exact volume below 2^-1074), or whose moments overflowed, has no
+  // representable shape (issue 10, item 6: it gave NaN cuboid dimensions).
+  if (!(result.volume > 0) || !std::isfinite(result.volume) || !result.centroid.allFinite() ||
+      !result.covariance.allFinite()) {
+    std::ostringstream out;
+    out << "intersection moments: the overlap's volume (" << result.volume << ") or its moments are not "
+        << "representable in double (they under- or overflow); rescale the solids";
+    throw GeometryComputationError(out.str());
+  }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(result.covariance);
   if (eigen.info() != Eigen::Success) {
     throw std::runtime_error("intersection moments: the eigen-decomposition of the second moment failed");

@@ -287,6 +287,13 @@ PolygonSoup read_polygon_soup(const std::filesystem::path& path) {
                  [](unsigned char c) { return char(std::tolower(c)); });
   if (extension != ".off" && extension != ".obj")
     throw GeometryInputError(path.string() + ": unknown polyhedron file format '" + extension + "' (use .off or .obj)");
+  // Anything but a regular file (a device such as /dev/zero, a FIFO) might
+  // never end: refused before a byte is read, as read_input_file does for
+  // reference/ (one reader for both when core/ lands, issue 11).
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw GeometryInputError(path.string() + ": cannot open the file (" +
+                             (std::filesystem::exists(path, error) ? "not a regular file" : "no such file") + ")");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw GeometryInputError(path.string() + ": cannot open the file");
   std::stringstream buffer;

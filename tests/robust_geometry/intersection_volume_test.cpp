@@ -27,6 +27,8 @@
 #include <CGAL/Surface_mesh.h>
 #include <CGAL/convex_hull_3.h>
 
+#include "robust_geometry/errors.hpp"
+#include "tests/kit/errors.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
 #include "tests/kit/tolerance.hpp"
@@ -222,6 +224,17 @@ TEST(IntersectionVolume, TwoBoxesMatchTheOverlapBox) {
   EXPECT_EQ(m.gradient.tail<3>(), Vector3d(0, 0, -1));
   EXPECT_EQ(m.gradient_touching, Vector6d::Zero());
   EXPECT_EQ(m.gradient_flush, Vector6d::Zero());
+}
+
+// Issue 10, item 6: two boxes of side 2^-400 overlap in a box of exact volume
+// 2^-1201, below the least subnormal: Eq. 20's division by V gave NaN cuboid
+// dimensions; the shape is now refused as not representable.
+TEST(IntersectionVolume, AnOverlapWhoseVolumeRoundsToZeroIsAComputationError) {
+  const double s = std::ldexp(1.0, -400);
+  const TriangleSolid a = box(Vector3d::Zero(), Vector3d(s, s, s));
+  const Matrix4d E = translation(Vector3d(s / 2, 0, 0));
+  const std::string message = test::message_of<GeometryComputationError>([&] { intersection_moments(a, a, E); });
+  EXPECT_NE(message.find("not representable in double"), std::string::npos) << message;
 }
 
 TEST(IntersectionVolume, BoxAndTetrahedronMatchTheCornerTetrahedron) {

@@ -26,6 +26,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -122,6 +123,22 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
 TEST(PolyhedronCorpus, MissingFileIsAnInputError) {
   const std::string message = test::message_of<GeometryInputError>([] { read_polyhedron(kBad / "no_such_file.off"); });
   EXPECT_NE(message.find("no_such_file.off: cannot open the file"), std::string::npos) << message;
+}
+
+// Issue 10, item 13: a link named like a mesh to a device that never ends
+// (/dev/zero) was read without end; now refused before a byte is read.
+TEST(PolyhedronCorpus, OnlyRegularFilesAreRead) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "contactref-polyhedron-test";
+  std::filesystem::create_directories(folder);
+  const std::filesystem::path link = folder / "dev_zero.off";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/zero", link);
+  const std::string device = test::message_of<GeometryInputError>([&] { read_polyhedron(link); });
+  EXPECT_NE(device.find("dev_zero.off: cannot open the file (not a regular file)"), std::string::npos) << device;
+  std::filesystem::create_directories(folder / "folder.off");
+  const std::string directory = test::message_of<GeometryInputError>([&] { read_polyhedron(folder / "folder.off"); });
+  EXPECT_NE(directory.find("folder.off: cannot open the file (not a regular file)"), std::string::npos) << directory;
+  std::filesystem::remove(link);
 }
 
 TEST(PolyhedronCorpus, SoupsBuiltInCodeAreCheckedToo) {

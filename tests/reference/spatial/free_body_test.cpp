@@ -87,7 +87,9 @@ TEST(FreeBodyIntegration, TorqueFreeDriftIsFourthOrder) {
 // Theta^T m g. Error order 4.
 double free_fall_error(double h) {
   test::Rng rng(test::kSeed + 33);
-  const auto [m, I] = sampling::random_inertia(rng);
+  const auto inertia = sampling::random_inertia(rng);  // not bound as [m, I]: clang 14 cannot capture bindings
+  const double m = inertia.first;
+  const Mat3<double>& I = inertia.second;
   const RigidBodyInertia<double> body(m, I);
   const Vec3<double> g(0, 0, -9.81);
   const FreeBodyState<double> y0 = make_free_body_state<double>(
