@@ -1,0 +1,33 @@
+// libFuzzer target: `geometry contacts A B [options]` on fuzzed solid pairs
+// and options. The input is text: a first line of options, then A's OFF text,
+// a line "%%", then B's OFF text. Only the options below are passed on (each
+// with the word after it as its value), so the run never writes files.
+#include <set>
+#include <sstream>
+
+#include "fuzz/cli_harness.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace contactref::fuzz;
+  static const std::set<std::string> with_value{"--pose-b", "--velocity-b", "--touch-tolerance", "--cull-margin"};
+  static const std::set<std::string> flags{"--balance", "--all", "--json"};
+  const std::string text(as_text(data, size));
+  const std::size_t line_end = text.find('\n');
+  if (line_end == std::string::npos) return 0;
+  const std::size_t split = text.find("\n%%\n", line_end);
+  if (split == std::string::npos) return 0;
+  const std::string a = write_file("a.off", std::string_view(text).substr(line_end + 1, split - line_end)).string();
+  const std::string b = write_file("b.off", std::string_view(text).substr(split + 4)).string();
+  std::vector<std::string> args{"geometry", "contacts", a, b};
+  std::istringstream options(text.substr(0, line_end));
+  for (std::string word; options >> word;) {
+    if (flags.count(word)) {
+      args.push_back(word);
+    } else if (std::string value; with_value.count(word) && options >> value) {
+      args.push_back(word);
+      args.push_back(value);
+    }
+  }
+  check_cli(args);
+  return 0;
+}

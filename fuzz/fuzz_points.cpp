@@ -1,0 +1,14 @@
+// libFuzzer target: `surface eval --mesh icosahedron.obj --points FILE` (the
+// "face u v" points reader, including points at extraordinary vertices) must
+// end soundly (cli_harness.hpp).
+#include "fuzz/cli_harness.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace contactref::fuzz;
+  static const std::string mesh = source("validation/data/meshes/icosahedron.obj").string();
+  const std::string points = write_file("points.txt", as_text(data, size)).string();
+  // Derivatives are undefined at an extraordinary vertex (null there).
+  check_cli({"surface", "eval", "--mesh", mesh, "--points", points},
+            {"du", "dv", "duu", "duv", "dvv", "duuu", "duuv", "duvv", "dvvv"});
+  return 0;
+}

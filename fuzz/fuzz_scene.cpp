@@ -1,0 +1,30 @@
+// libFuzzer target: `simulate SCENE` on fuzzed scenes (the scene reader and
+// the simulation behind it) must end soundly (cli_harness.hpp). The scene is
+// written beside a link to validation/data/meshes, so that the repository's
+// scenes ("../meshes/...") work as seeds. A valid scene's duration is cut to
+// at most 5 ms (absent: 1 s) so that each run is short; the simulator itself must end every run.
+#include <nlohmann/json.hpp>
+
+#include "fuzz/cli_harness.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace contactref::fuzz;
+  static const std::filesystem::path scenes = [] {
+    std::filesystem::create_directories(scratch() / "scenes");
+    const auto meshes = scratch() / "meshes";
+    if (!std::filesystem::exists(meshes))
+      std::filesystem::create_directory_symlink(source("validation/data/meshes"), meshes);
+    return scratch() / "scenes";
+  }();
+  std::string text(as_text(data, size));
+  nlohmann::json scene = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const bool long_run = scene.is_object() && (!scene.contains("duration") || (scene["duration"].is_number() &&
+                                                                              scene["duration"].get<double>() > 0.005));
+  if (long_run) {
+    scene["duration"] = 0.005;
+    text = scene.dump();
+  }
+  const std::string file = write_file("scenes/scene.json", text).string();
+  check_cli({"simulate", file, "--out", (scratch() / "out").string()});
+  return 0;
+}
