@@ -87,7 +87,8 @@ std::string non_finite_word(const std::string& out, const std::vector<std::strin
 void expect_sound(const CliRun& run, const std::vector<std::string>& args, const std::vector<std::string>& null_keys) {
   std::string problem;
   if (run.exit_code < 0 || run.exit_code > 2) problem = "exit code other than 0, 1 or 2";
-  else if (run.err.find("contactref: error:") != std::string::npos) problem = "an error that is not the project's own";
+  else if (run.err.rfind("contactref: error:", 0) == 0 || run.err.find("\ncontactref: error:") != std::string::npos)
+    problem = "an error that is not the project's own";  // at a line's start: messages may quote the input
   else if (const std::string word = non_finite_word(run.out, null_keys); !word.empty())
     problem = "a non-finite number in the output (" + word + ")";
   if (problem.empty()) return;

@@ -5,6 +5,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace contactref::fuzz;
   const std::string net = write_file("net.txt", as_text(data, size)).string();
-  check_cli({"surface", "eval", "--bezier", net, "--u", "0.25", "--v", "0.5"});
+  // The normal is undefined (null) where the tangents are parallel.
+  check_cli({"surface", "eval", "--bezier", net, "--u", "0.25", "--v", "0.5"}, {"normal"});
   return 0;
 }
