@@ -15,12 +15,13 @@
 // keeps material near p outside the local approximations H_i (Definition 1)
 // of the needed regions of higher dimension adjacent to r:
 //   N_{a_i}(p) = K_i(p) minus the union of the H_i(r_j),
-// with K_i(p) the tangent cone of solid i at p (a halfspace at a face, a
-// wedge at an edge: the intersection of its faces' halfspaces if convex,
-// their union if reflex; at a convex vertex the intersection of its faces'
-// halfspaces) and H_i(r_j) as Definition 1 gives it (the face's halfspace for
-// a 2D region or an edge in a face; the edge's wedge for a 1D region on an
-// edge). All cones have their apex at p (the H_i of an adjacent region are
+// with K_i(p) the tangent cone of solid i at p (local_cones.hpp: a halfspace
+// at a face, a wedge at an edge: the intersection of its faces' halfspaces if
+// convex, their union if reflex; at a vertex the intersection of its faces'
+// halfspaces if convex, else the union of the cells of the arrangement of
+// its faces' planes that lie in the solid) and H_i(r_j) as Definition 1
+// gives it (the face's halfspace for a 2D region or an edge in a face; the
+// edge's wedge for a 1D region on an edge). All cones have their apex at p (the H_i of an adjacent region are
 // bounded by planes through p). N is empty iff no open set of directions lies
 // in K_i(p) and outside every H_i(r_j): after distributing the union, a finite
 // number of systems of strict homogeneous inequalities, each decided exactly
@@ -28,9 +29,8 @@
 // of the rows of M; Caratheodory: iff no 1 to 4 rows contain 0 in their hull).
 // Adjacency of regions is the paper's adjacency of entities: r_j is adjacent
 // to r iff each entity of r equals, or lies in the boundary of, the
-// corresponding entity of r_j. A region at a non-convex vertex (whose tangent
-// cone is not an intersection of halfspaces) is kept: keeping a region is
-// always safe (Theorem 1 needs a superset), dropping one is not.
+// corresponding entity of r_j. Every decision is exact, so a region is
+// dropped only when Theorem 1 allows it.
 //
 // Normals (Condition 8, new regions; "at most 3 - k normals for a k-D
 // region"):
@@ -39,12 +39,15 @@
 //   0D edge-edge (transversal): e_a x e_b, oriented from A to B;
 //   1D edge-edge with a reflex edge: the two support-plane normals of the
 //     reflex edge's faces (Fig. 7a, b);
-//   1D edge-edge, both convex, and 0D vertex-edge, edge-vertex, vertex-vertex:
-//     one separating normal (Fig. 7c, d): a direction of the cone of
-//     separating directions, the normalised sum of its candidate extreme rays
-//     (contact_analysis.cpp); for 1D regions the bisector of the two extreme
-//     separating directions. At a non-convex vertex, whose local cone has no
-//     such cone computed here, the other entity's first face normal.
+//   1D collinear edge-edge, both convex, and 0D vertex-edge, edge-vertex,
+//     vertex-vertex with both entities convex: one separating normal (Fig.
+//     7c, d), the normalised sum of the unit extreme rays of the cone of
+//     separating directions (separating_normals.hpp); for 1D regions the
+//     bisector of the two extreme separating directions;
+//   0D regions at a reflex edge or a non-convex vertex: up to three support
+//     planes of the faces there, one separating each pair of convex pieces of
+//     the two tangent cones, at most three kept ("the three maximally
+//     transversal planes"; separating_normals.hpp gives the rule).
 // Persisting regions (Eq. 6: the same pair of entities in the previous
 // contacts) and shrinking ones (Eq. 7: entities equal or adjacent to those of
 // a previous contact whose entities both have convex neighbourhoods) keep
@@ -66,7 +69,9 @@ enum class NormalRule {
   reflex_edge,         // the two faces of a reflex edge
   separating,          // the bisector of the separating directions
   persisting,          // Eq. 6: the previous normals of the same pair
-  shrinking            // Eq. 7: the previous normals of an adjacent pair
+  shrinking,           // Eq. 7: the previous normals of an adjacent pair
+  convex_pieces,       // faces separating each pair of convex pieces (non-convex)
+  overlapping          // the local cones overlap: no separating direction for some pieces
 };
 const char* to_string(NormalRule rule);
 

@@ -47,6 +47,20 @@ int side(const XPlane& plane, const Vec& x) {
   return static_cast<int>(CGAL::sign(v));
 }
 
+int dot_sign(const Vec& a, const Vec& b) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    const CGAL::Interval_nt<false> v =
+        a[0].approx() * b[0].approx() + a[1].approx() * b[1].approx() + a[2].approx() * b[2].approx();
+    if (v.inf() > 0) return 1;
+    if (v.sup() < 0) return -1;
+    if (v.inf() == 0 && v.sup() == 0) return 0;
+  }
+  const FT::ET v = CGAL::exact(a[0]) * CGAL::exact(b[0]) + CGAL::exact(a[1]) * CGAL::exact(b[1]) +
+                   CGAL::exact(a[2]) * CGAL::exact(b[2]);
+  return static_cast<int>(CGAL::sign(v));
+}
+
 Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
   const FT t = vp / (vp - vq);
   return add(p, mul(t, sub(q, p)));

@@ -39,6 +39,9 @@ inline Vec cross(const Vec& a, const Vec& b) {
 // inside CGAL in the sanitizer build (warnings are errors).
 inline int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
 inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
+// sign(a . b), filtered: interval arithmetic on Epeck's approximations first,
+// exact rationals only where the interval holds 0.
+int dot_sign(const Vec& a, const Vec& b);
 Vec exact_point(const Eigen::Vector3d& p);
 Eigen::Vector3d to_double(const Vec& p);
 // max_k |v_k|.

@@ -4,6 +4,7 @@
 // is in intersection_volume_nef.cpp.
 #include "robust_geometry/intersection_volume.hpp"
 
+#include "robust_geometry/coordinate_range.hpp"
 #include "robust_geometry/errors.hpp"
 
 #include <algorithm>
@@ -155,6 +156,11 @@ void validate_triangle_solid(const TriangleSolid& solid, const std::string& name
       bad_input(name, "vertex " + std::to_string(v) + " has a non-finite coordinate " +
                           format_point(solid.vertices[v]));
     }
+    for (int k = 0; k < 3; ++k)
+      if (!supported_coordinate(solid.vertices[v](k)))
+        bad_input(name, "vertex " + std::to_string(v) + " " + format_point(solid.vertices[v]) +
+                            " has a coordinate outside the supported magnitudes " + kSupportedMagnitudes +
+                            "; rescale the model");
   }
   const std::vector<std::array<Index, 3>> triangles = checked_triangles(solid, name);
   std::vector<Epick::Point_3> points;

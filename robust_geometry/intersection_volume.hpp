@@ -92,7 +92,8 @@
 //
 // Errors: std::invalid_argument for bad input (a mesh that is not a closed,
 // consistently oriented, outward, manifold triangle mesh without degenerate
-// or self-intersecting triangles; a non-finite coordinate; an index out of
+// or self-intersecting triangles; a non-finite coordinate or one outside
+// the magnitudes of coordinate_range.hpp; an index out of
 // range; a pose that is not a rigid transform to 1e-9), with a message naming
 // the solid and the element; std::runtime_error if the exact computation
 // fails (CGAL reports a failure, or an exact invariant is violated).

@@ -1,5 +1,7 @@
 #include "robust_geometry/polyhedron.hpp"
 
+#include "robust_geometry/coordinate_range.hpp"
+
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
@@ -313,22 +315,18 @@ std::uint64_t edge_key(int a, int b) {
   return lo << 32 | hi;
 }
 
-// Coordinates: finite, and zero or of magnitude in [2^-256, 2^256], so that
-// the products of coordinate differences in planes, volumes and centroids
-// (degree <= 4) neither overflow nor underflow when rounded to double.
+// Coordinates: coordinate_range.hpp.
 void check_coordinates(const std::vector<Eigen::Vector3d>& vertices, const Source& source) {
-  const double low = std::ldexp(1.0, -256), high = std::ldexp(1.0, 256);
   for (std::size_t v = 0; v < vertices.size(); ++v) {
     for (int k = 0; k < 3; ++k) {
       const double x = vertices[v](k);
       if (!std::isfinite(x))
         source.vertex_error(int(v),
                             "vertex " + std::to_string(v) + " has a non-finite coordinate (" + std::to_string(x) + ")");
-      const double a = std::abs(x);
-      if (a != 0 && (a < low || a > high)) {
+      if (!supported_coordinate(x)) {
         std::ostringstream out;
-        out << "vertex " << v << ": coordinate " << x
-            << " is outside the supported magnitudes [2^-256, 2^256] (or 0); rescale the model";
+        out << "vertex " << v << ": coordinate " << x << " is outside the supported magnitudes "
+            << kSupportedMagnitudes << "; rescale the model";
         source.vertex_error(int(v), out.str());
       }
     }

@@ -228,13 +228,21 @@ TEST(IntersectionVolume, TwoBoxesMatchTheOverlapBox) {
 
 // Issue 10, item 6: two boxes of side 2^-400 overlap in a box of exact volume
 // 2^-1201, below the least subnormal: Eq. 20's division by V gave NaN cuboid
-// dimensions; the shape is now refused as not representable.
-TEST(IntersectionVolume, AnOverlapWhoseVolumeRoundsToZeroIsAComputationError) {
+// dimensions. Such coordinates are now refused up front (outside [2^-256,
+// 2^256], as for Polyhedron); at the small end of the range the volume
+// (2^-769 here) and the centroid are representable.
+TEST(IntersectionVolume, AnOverlapTooSmallForDoubleIsRefusedAsInput) {
   const double s = std::ldexp(1.0, -400);
   const TriangleSolid a = box(Vector3d::Zero(), Vector3d(s, s, s));
-  const Matrix4d E = translation(Vector3d(s / 2, 0, 0));
-  const std::string message = test::message_of<GeometryComputationError>([&] { intersection_moments(a, a, E); });
-  EXPECT_NE(message.find("not representable in double"), std::string::npos) << message;
+  const std::string message = test::message_of<std::invalid_argument>(
+      [&] { intersection_moments(a, a, translation(Vector3d(s / 2, 0, 0))); });
+  EXPECT_NE(message.find("outside the supported magnitudes"), std::string::npos) << message;
+  const double low = std::ldexp(1.0, -256);
+  const TriangleSolid small = box(Vector3d::Zero(), Vector3d(low, low, low));
+  const IntersectionMoments m = intersection_moments(small, small, translation(Vector3d(low / 2, 0, 0)));
+  ASSERT_EQ(m.kind, IntersectionKind::kOverlapping);
+  EXPECT_EQ(m.volume, std::ldexp(1.0, -769));  // (2^-256)^3 / 2, exact
+  EXPECT_EQ(m.centroid, Vector3d(0.75, 0.5, 0.5) * low);
 }
 
 TEST(IntersectionVolume, BoxAndTetrahedronMatchTheCornerTetrahedron) {
@@ -650,6 +658,18 @@ TEST(IntersectionVolume, RejectsBadInputWithAClearMessage) {
   TriangleSolid nan_vertex = cube;
   nan_vertex.vertices[3].y() = std::numeric_limits<double>::quiet_NaN();
   expect_invalid(cube, nan_vertex, I, "vertex 3 has a non-finite coordinate");
+  // Issue 10, item 6: magnitudes outside [2^-256, 2^256] are refused up front,
+  // as by Polyhedron, not found later as overflowing moments.
+  for (const int exponent : {257, 300, -257, -300}) {
+    TriangleSolid scaled = cube;
+    for (Eigen::Vector3d& v : scaled.vertices) v *= std::ldexp(1.0, exponent);
+    expect_invalid(cube, scaled, I, "outside the supported magnitudes");
+  }
+  for (const int exponent : {256, -256}) {  // the ends of the range are accepted
+    TriangleSolid scaled = cube;
+    for (Eigen::Vector3d& v : scaled.vertices) v *= std::ldexp(1.0, exponent);
+    EXPECT_NO_THROW(validate_triangle_solid(scaled, "B")) << "2^" << exponent;
+  }
   TriangleSolid out_of_range = cube;
   out_of_range.triangles[5][1] = 8;
   expect_invalid(cube, out_of_range, I, "out of range");

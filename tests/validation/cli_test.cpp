@@ -750,6 +750,29 @@ TEST(CliGeometry, ContactsOfANestedTouchingPairArePenetration) {
   }
 }
 
+// Issue 10, item 3 (reproducer A3): a tetrahedron's vertex in the L-prism's
+// reflex groove gets the two faces of the groove, (0, 1, 0) and (1, 0, 0),
+// whatever the order of the tetrahedron's vertices (before: (0.13, 0.13,
+// 0.98), and with the other order a normal into A). The 128-face spheres
+// pole on pole get their common axis (before: 99 s; the separating cone is
+// now found from the 256 rays of the two vertex cones, filtered).
+TEST(CliGeometry, ContactsPrintEveryNormalOfAGrooveAndAreQuickAtABusyVertex) {
+  for (const char* tet : {"a3_groove_tet_a.off", "a3_groove_tet_b.off"}) {
+    const CliRun r = run("geometry contacts " + polyhedron("l_prism.off") + " " + geometry_data(tet) + " --json", false);
+    ASSERT_EQ(r.exit_code, 0) << tet;
+    const nlohmann::json contacts = nlohmann::json::parse(r.output)["regions"];
+    ASSERT_EQ(contacts.size(), std::size_t(1)) << r.output;
+    EXPECT_EQ(contacts[0]["normal_rule"], "convex_pieces") << r.output;
+    EXPECT_EQ(contacts[0]["normals"], nlohmann::json::parse("[[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]")) << r.output;
+  }
+  const std::string sphere = geometry_data("r8_uv_sphere_128.off");
+  const CliRun poles = run("geometry contacts " + sphere + " " + sphere + " --pose-b 0,0,2,0,0,0 --json", false);
+  ASSERT_EQ(poles.exit_code, 0) << poles.output;
+  const nlohmann::json pole = nlohmann::json::parse(poles.output)["regions"][0];
+  EXPECT_EQ(pole["normal_rule"], "separating");
+  EXPECT_NEAR(pole["normals"][0][2].get<double>(), 1, 1e-15) << poles.output;
+}
+
 // Issue 10, item 18: the 128-face UV sphere against itself at a touch
 // tolerance of 1 took minutes; a tolerance at or beyond half the shortest
 // edge (the pole triangles' ring edge, 2 sin(pi/8) sin(pi/16) = 0.1493, half
