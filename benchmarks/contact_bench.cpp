@@ -407,6 +407,13 @@ void BM_FindContactsOnBumpy(benchmark::State& state) {
   set_analysis_counters(state, a.face_count(), analysis);
 }
 
+// Issue 10, item 3: the normal of a vertex-vertex region whose cones have
+// many faces, the 128-face UV sphere on a copy of itself, pole on pole
+// (16 faces at each pole). The separating cone comes from the 32 rays of
+// the two vertex cones with interval-filtered signs (before: the candidate
+// rays were all pairs of face-normal planes, 99 s).
+void BM_ContactNormalsPoleOnPole(benchmark::State& state);
+
 // ------------------------------------------------------------ benchmarks: culling
 
 struct CullingScene {
@@ -561,6 +568,21 @@ void BM_CullingSpeedup(benchmark::State& state) {
 // state that slows the exact arithmetic of what runs after it in the same
 // process (see the header).
 constexpr auto kMs = benchmark::kMillisecond;
+void BM_ContactNormalsPoleOnPole(benchmark::State& state) {
+  static const rg::BrepIndex index = rg::build_brep_index(sphere());
+  Matrix4d pose = Matrix4d::Identity();
+  pose(2, 3) = 2;  // B's south pole (0, 0, -1) on A's north pole (0, 0, 1)
+  rg::ContactAnalysis analysis;
+  for (auto _ : state) {
+    analysis = rg::find_contacts(sphere(), index, sphere(), pose, rg::Vector6d::Zero(), {}, {{}, false, 0});
+    benchmark::DoNotOptimize(analysis);
+  }
+  if (analysis.contacts.size() != 1 || std::abs(analysis.contacts[0].normals.front().z() - 1) > 1e-15)
+    state.SkipWithError("expected one contact with normal (0, 0, 1)");
+  set_analysis_counters(state, sphere().face_count(), analysis);
+}
+
+BENCHMARK(BM_ContactNormalsPoleOnPole)->Unit(kMs);
 BENCHMARK(BM_CullingSpeedup)->ArgsProduct({{0, 1}, {0, 1}})->MinTime(2.0)->Unit(kMs);
 BENCHMARK(BM_FindContactsOnFloor)->Arg(3)->Arg(9)->Arg(29)->Unit(kMs);
 BENCHMARK(BM_BuildBrepIndex)->ArgsProduct({{3, 9, 29}, {0, 1}})->Unit(kMs);

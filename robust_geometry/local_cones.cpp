@@ -196,7 +196,8 @@ std::vector<ConvexCone> LocalGeometry::convex_pieces(const Entity& x) const {
     }
     case EntityKind::vertex:
       if (convex_vertex(x.index)) return {halfspaces(face_normals(x))};
-      return arrangement_pieces(x.index);
+      if (const auto known = vertex_pieces_.find(x.index); known != vertex_pieces_.end()) return known->second;
+      return vertex_pieces_[x.index] = arrangement_pieces(x.index);
   }
   return {};
 }

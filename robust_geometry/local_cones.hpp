@@ -30,6 +30,7 @@
 //     sector's boundary line or through the apex are degenerate and another
 //     x is taken (finitely many are degenerate).
 #include <Eigen/Core>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -102,6 +103,7 @@ class LocalGeometry {
   mutable std::vector<std::optional<Vec>> normals_;
   mutable std::vector<std::optional<Vec>> points_;
   mutable std::vector<std::optional<int>> convexity_;
+  mutable std::map<int, std::vector<ConvexCone>> vertex_pieces_;  // non-convex vertices
 };
 
 }  // namespace contactref::robust_geometry::detail

@@ -755,7 +755,7 @@ TEST(CliGeometry, ContactsOfANestedTouchingPairArePenetration) {
 // whatever the order of the tetrahedron's vertices (before: (0.13, 0.13,
 // 0.98), and with the other order a normal into A). The 128-face spheres
 // pole on pole get their common axis (before: 99 s; the separating cone is
-// now found from the 256 rays of the two vertex cones, filtered).
+// now found from the 32 rays of the two vertex cones, filtered).
 TEST(CliGeometry, ContactsPrintEveryNormalOfAGrooveAndAreQuickAtABusyVertex) {
   for (const char* tet : {"a3_groove_tet_a.off", "a3_groove_tet_b.off"}) {
     const CliRun r = run("geometry contacts " + polyhedron("l_prism.off") + " " + geometry_data(tet) + " --json", false);
