@@ -29,6 +29,7 @@
 //   1: segments on one line, merged where they overlap, or meet at a point
 //      that is itself in x ∩ y (a 0D piece of the pair there).
 //   0: points, one region each.
+#include <CGAL/box_intersection_d.h>
 #include <CGAL/squared_distance_3.h>
 
 #include <algorithm>
@@ -36,6 +37,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -120,12 +123,16 @@ class Classifier {
     eps2_ = eps * eps;
   }
 
+  // Pieces of B's edges and faces (vertices: see contact_points below); with
+  // a tolerance, their originals are tracked (set here).
   void run(std::vector<Piece> pieces) {
     struct Work {
       int node;
       Subspace cell;
       std::vector<Piece> pieces;
     };
+    if (tolerance_ > 0)
+      for (Piece& p : pieces) p.originals = p.points;
     std::vector<Work> stack;
     stack.push_back({0, Subspace{}, std::move(pieces)});
     while (!stack.empty()) {
@@ -137,20 +144,26 @@ class Classifier {
         continue;
       }
       const XPlane& plane = planes_[std::size_t(node.cut)];
+      // Only the support plane of a face of A is a surface: there a point
+      // within the tolerance snaps; any other cut decides by the exact sign.
+      const bool snaps = tolerance_ > 0 && index_.cuts()[std::size_t(node.cut)].kind == CutKind::support;
       const Vec m = project(plane.n, work.cell);
       const FT mm = dot(m, m);
       std::array<std::vector<Piece>, 3> parts;
       for (const Piece& piece : work.pieces) {
         std::vector<int> signs;
         std::vector<Vec> on_points;
-        for (const Vec& x : piece.points) {
-          on_points.push_back(x);
-          signs.push_back(side_within_tolerance(plane, m, mm, on_points.back()));
+        signs.reserve(piece.points.size());
+        on_points.reserve(piece.points.size());
+        for (std::size_t k = 0; k < piece.points.size(); ++k) {
+          on_points.push_back(piece.points[k]);
+          signs.push_back(snaps ? side_within_tolerance(plane, m, mm, piece.originals[k], on_points.back())
+                                : side(plane, piece.points[k]));
         }
         plane_tests += long(piece.points.size());
         const std::size_t first_on = parts[1].size();
         split_piece(piece, plane, signs, on_points, parts[0], parts[1], parts[2]);
-        if (tolerance_ > 0)
+        if (snaps)
           for (std::size_t k = first_on; k < parts[1].size(); ++k) parts[1][k] = normalised(std::move(parts[1][k]));
       }
       for (std::size_t k = 0; k < 3; ++k)
@@ -159,18 +172,40 @@ class Classifier {
     }
   }
 
+  // The exact location of a point (no tolerance).
+  Location locate(const Vec& x) const {
+    int i = 0;
+    while (!index_.node(i).is_leaf()) {
+      const BrepIndexNode& node = index_.node(i);
+      const int s = side(planes_[std::size_t(node.cut)], x);
+      i = node.children[s > 0 ? 0 : s == 0 ? 1 : 2];
+    }
+    return index_.node(i).location;
+  }
+
   std::vector<LeafPiece> leaves;
   std::set<Entity> penetrating;
   long plane_tests = 0;
 
  private:
-  // The side of x under the tolerance; x becomes its projection onto the
-  // plane within the cell where the side is 0 and x is not exactly on it.
-  int side_within_tolerance(const XPlane& plane, const Vec& m, const FT& mm, Vec& x) const {
+  // The side of x (the current point, whose original is x0) under the
+  // tolerance; x becomes its projection p onto the plane within the cell
+  // where the side is 0 and x is not exactly on it. x is the orthogonal
+  // projection of x0 onto the cell's affine hull (an invariant: every snap
+  // projects orthogonally within the cell, crossings combine corners
+  // affinely), so x0 - x is orthogonal to the cell and x - p lies in it:
+  // |x0 - p|^2 = |x0 - x|^2 + v^2 / mm, the distance from the original to
+  // the innermost subspace, whatever the number of snaps before (no
+  // composition). The side is 0 iff that is <= eps^2, exactly.
+  int side_within_tolerance(const XPlane& plane, const Vec& m, const FT& mm, const Vec& x0, Vec& x) const {
     const int s = side(plane, x);
-    if (s == 0 || tolerance_ == 0) return s;
+    if (s == 0) return s;
     const FT v = value(plane, x);
-    if (CGAL::compare(v * v, eps2_ * mm) == CGAL::LARGER) return s;
+    const FT bound = eps2_ * mm;
+    const FT v2 = v * v;
+    if (CGAL::compare(v2, bound) == CGAL::LARGER) return s;  // the cheap necessary condition
+    const Vec moved = sub(x0, x);
+    if (CGAL::compare(v2 + dot(moved, moved) * mm, bound) == CGAL::LARGER) return s;
     x = sub(x, mul(v / mm, m));
     return 0;
   }
@@ -429,6 +464,300 @@ std::vector<ContactRegion> merge_points(const Entity& a, const Entity& b, const 
   return out;
 }
 
+// ------------------------------------------------------------ contact points
+
+// The regions of dimension 0 whose pair has a vertex (of A or of B) or two
+// edges, decided by exact distances between the closures of the entities
+// (contact_regions.hpp), without the Brep-index: their answer then cannot
+// depend on the tree.
+
+using Box = CGAL::Box_intersection_d::Box_with_info_d<double, 3, int>;
+
+// A box around exact points, widened by r and rounded outward (each bound one
+// ulp beyond its round-to-nearest value, so it holds the exact widened box).
+Box box_around(const std::vector<const Vec*>& points, double r, int info) {
+  double lo[3], hi[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    lo[k] = std::numeric_limits<double>::infinity();
+    hi[k] = -lo[k];
+    for (const Vec* x : points) {
+      lo[k] = std::min(lo[k], (*x)[k].approx().inf());
+      hi[k] = std::max(hi[k], (*x)[k].approx().sup());
+    }
+    lo[k] = std::nextafter(lo[k] - r, -std::numeric_limits<double>::infinity());
+    hi[k] = std::nextafter(hi[k] + r, std::numeric_limits<double>::infinity());
+  }
+  return Box(lo, hi, info);
+}
+
+bool overlaps(const Box& x, const Box& y) {
+  for (int k = 0; k < 3; ++k)
+    if (x.max_coord(k) < y.min_coord(k) || y.max_coord(k) < x.min_coord(k)) return false;
+  return true;
+}
+
+// One solid's entities as exact geometry in A's frame: those kept and whose
+// box meets `region` (each with its box; only these are looked at).
+struct ExactSurface {
+  std::vector<Entity> entities;  // the boxes' info indexes this
+  std::vector<Box> boxes;
+  const Polyhedron* polyhedron = nullptr;
+  std::function<Vec(int)> point;  // the exact position of a vertex
+  // The support plane's normal of a face (exact, not zero).
+  Vec normal(int f) const {
+    const auto& [i, j, k] = polyhedron->plane_vertices(f);
+    const Vec p = point(i);
+    return cross(sub(point(j), p), sub(point(k), p));
+  }
+};
+
+// `box_of(corners)`: a box holding the exact points of those vertices.
+template <class BoxOf>
+ExactSurface exact_surface(const Polyhedron& p, std::function<Vec(int)> point, const std::function<bool(const Tag&)>& keep,
+                           const Box& region, const BoxOf& box_of) {
+  ExactSurface s;
+  s.polyhedron = &p;
+  s.point = std::move(point);
+  const auto add_entity = [&](Entity e, const std::vector<int>& corners) {
+    Box box = box_of(corners, int(s.entities.size()));
+    if (!overlaps(box, region)) return;
+    s.boxes.push_back(box);
+    s.entities.push_back(e);
+  };
+  for (int v = 0; v < p.vertex_count(); ++v)
+    if (keep({Kind::vertex, v})) add_entity({EntityKind::vertex, v}, {v});
+  for (int e = 0; e < p.edge_count(); ++e)
+    if (keep({Kind::edge, e})) add_entity({EntityKind::edge, e}, {p.edge(e).vertices[0], p.edge(e).vertices[1]});
+  for (int f = 0; f < p.face_count(); ++f)
+    if (keep({Kind::face, f})) add_entity({EntityKind::face, f}, p.face(f));
+  return s;
+}
+
+FT squared_distance_to_segment(const Vec& x, const Vec& p, const Vec& q) {
+  const Vec u = sub(q, p);
+  const FT t = dot(sub(x, p), u);
+  if (sign(t) <= 0) return dot(sub(x, p), sub(x, p));
+  const FT uu = dot(u, u);
+  if (!(t < uu)) return dot(sub(x, q), sub(x, q));
+  const Vec d = sub(sub(x, p), mul(t / uu, u));
+  return dot(d, d);
+}
+
+// The squared distance from x to the closure of entity e of surface s: for a
+// face, the distance to its plane where the foot lies inside the polygon,
+// otherwise the distance to its boundary (the same on the boundary).
+FT squared_distance_to(const Vec& x, const ExactSurface& s, const Entity& e) {
+  const Polyhedron& p = *s.polyhedron;
+  switch (e.kind) {
+    case EntityKind::vertex: {
+      const Vec d = sub(x, s.point(e.index));
+      return dot(d, d);
+    }
+    case EntityKind::edge: return squared_distance_to_segment(x, s.point(p.edge(e.index).vertices[0]), s.point(p.edge(e.index).vertices[1]));
+    default: {
+      std::vector<Vec> corners;
+      for (const int v : p.face(e.index)) corners.push_back(s.point(v));
+      const Vec n = s.normal(e.index);
+      const FT h = dot(n, sub(x, corners.front()));
+      const FT nn = dot(n, n);
+      const Vec foot = sub(x, mul(h / nn, n));
+      if (PlaneFrame(n).inside(foot, corners)) return h * h / nn;
+      std::optional<FT> best;
+      for (std::size_t i = 0; i < corners.size(); ++i) {
+        const FT d2 = squared_distance_to_segment(x, corners[i], corners[(i + 1) % corners.size()]);
+        if (!best || d2 < *best) best = d2;
+      }
+      return *best;
+    }
+  }
+}
+
+// Of the entities `candidates` of s, the one that x touches: the entities
+// whose closure lies within the tolerance of x (squared distance <= eps2),
+// and of those the lowest-dimensional, then the nearest, then the lowest
+// index.
+std::optional<Entity> touched_entity(const Vec& x, const ExactSurface& s, const std::vector<int>& candidates,
+                                     const FT& eps2) {
+  std::optional<Entity> best;
+  FT best_d2;
+  for (const int c : candidates) {
+    const Entity& e = s.entities[std::size_t(c)];
+    if (best && best->kind < e.kind) continue;  // a lower dimension is already touched
+    const FT d2 = squared_distance_to(x, s, e);
+    if (eps2 < d2) continue;
+    if (!best || e.kind < best->kind || d2 < best_d2 || (d2 == best_d2 && e.index < best->index)) {
+      best = e;
+      best_d2 = d2;
+    }
+  }
+  return best;
+}
+
+// The point of A's entity e nearest to x (x within the tolerance of e's
+// closure and of no entity of A of lower dimension: the orthogonal
+// projection onto e's affine hull, which lies in e).
+Vec foot_on(const Vec& x, const ExactSurface& a, const Entity& e) {
+  switch (e.kind) {
+    case EntityKind::vertex: return a.point(e.index);
+    case EntityKind::edge: {
+      const auto& ends = a.polyhedron->edge(e.index).vertices;
+      const Vec p = a.point(ends[0]);
+      const Vec u = sub(a.point(ends[1]), p);
+      return add(p, mul(dot(sub(x, p), u) / dot(u, u), u));
+    }
+    default: {
+      const Vec n = a.normal(e.index);
+      const Vec p = a.point(a.polyhedron->face(e.index).front());
+      return sub(x, mul(dot(n, sub(x, p)) / dot(n, n), n));
+    }
+  }
+}
+
+struct ContactPoints {
+  std::vector<ContactRegion> regions;
+  std::vector<Entity> penetrating;  // vertices of B inside A beyond the tolerance
+};
+
+// The 0D regions with a vertex or two edges (see contact_regions.hpp):
+//   a vertex v of B touches the entity of A that touched_entity picks
+//   (region at the nearest point of that entity); a vertex w of A likewise
+//   touches an entity of B (region at w); two edges that are not parallel
+//   touch where their lines' closest points lie inside both edges and are
+//   within the tolerance (region at the point on A's edge). A vertex of B
+//   that touches nothing is penetrating if it lies inside A (exactly).
+// `skip_edges(e_a, e_b)` leaves out edge pairs that Intersect gives a 1D
+// region.
+template <class Skip>
+ContactPoints contact_points(const Polyhedron& a, const Polyhedron& b, const std::vector<Vec>& points_b,
+                             const std::vector<bool>& placed, const std::function<bool(const Tag&)>& keep, double tolerance, const Classifier& classifier,
+                             const Skip& skip_edges) {
+  const FT eps(tolerance);
+  const FT eps2 = eps * eps;
+  const auto point_a = [&](int v) {
+    const auto& x = a.exact_vertex(v);
+    return Vec{x.x(), x.y(), x.z()};
+  };
+  const auto point_b = [&](int v) { return points_b[std::size_t(v)]; };
+  // Boxes: A's from its double coordinates (exact); B's from the interval
+  // approximations of its exact posed coordinates (rounded outward).
+  const auto box_a = [&](const std::vector<int>& corners, int info) {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = hi[k] = a.vertex(corners.front())[k];
+      for (const int v : corners) {
+        lo[k] = std::min(lo[k], a.vertex(v)[k]);
+        hi[k] = std::max(hi[k], a.vertex(v)[k]);
+      }
+    }
+    return Box(lo, hi, info);
+  };
+  const auto box_b = [&](const std::vector<int>& corners, int info) {
+    std::vector<const Vec*> pts;
+    for (const int v : corners) pts.push_back(&points_b[std::size_t(v)]);
+    return box_around(pts, 0, info);
+  };
+  // Each solid's entities near the other's box widened by the tolerance.
+  std::vector<int> all_a(std::size_t(a.vertex_count())), placed_b;
+  for (int v = 0; v < a.vertex_count(); ++v) all_a[std::size_t(v)] = v;
+  for (int v = 0; v < b.vertex_count(); ++v)
+    if (placed[std::size_t(v)]) placed_b.push_back(v);
+  const auto widened = [&](Box box) {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::nextafter(box.min_coord(k) - tolerance, -std::numeric_limits<double>::infinity());
+      hi[k] = std::nextafter(box.max_coord(k) + tolerance, std::numeric_limits<double>::infinity());
+    }
+    return Box(lo, hi, box.info());
+  };
+  const ExactSurface sa = exact_surface(a, point_a, [](const Tag&) { return true; }, widened(box_b(placed_b, 0)), box_a);
+  const ExactSurface sb = exact_surface(b, point_b, keep, widened(box_a(all_a, 0)), box_b);
+  ContactPoints out;
+  // The boxes of one kind of entity of s, widened by the tolerance.
+  const auto boxes_of = [&](const ExactSurface& s, EntityKind kind, bool widen) {
+    std::vector<Box> boxes;
+    for (const Box& box : s.boxes)
+      if (s.entities[std::size_t(box.info())].kind == kind) boxes.push_back(widen ? widened(box) : box);
+    return boxes;
+  };
+  // For each entity of `from` (its index there), the entities of `to` whose
+  // boxes meet its widened box.
+  const auto candidates = [&](const ExactSurface& from, EntityKind kind, const ExactSurface& to,
+                              const std::vector<Box>& targets) {
+    std::vector<std::vector<int>> out_lists(from.entities.size());
+    std::vector<Box> queries = boxes_of(from, kind, true);
+    std::vector<Box> to_boxes = targets;
+    if (queries.empty() || to_boxes.empty()) return out_lists;
+    CGAL::box_intersection_d(queries.begin(), queries.end(), to_boxes.begin(), to_boxes.end(),
+                             [&](const Box& q, const Box& t) { out_lists[std::size_t(q.info())].push_back(t.info()); });
+    for (auto& list : out_lists) std::sort(list.begin(), list.end());
+    (void)to;
+    return out_lists;
+  };
+
+  // Vertices of B against A.
+  const auto near_b = candidates(sb, EntityKind::vertex, sa, sa.boxes);
+  for (std::size_t k = 0; k < sb.entities.size(); ++k) {
+    const Entity& vertex_b = sb.entities[k];
+    if (vertex_b.kind != EntityKind::vertex) continue;
+    const Vec& x = points_b[std::size_t(vertex_b.index)];
+    if (const auto y = touched_entity(x, sa, near_b[k], eps2))
+      out.regions.push_back({*y, vertex_b, 0, {rounded(foot_on(x, sa, *y))}, {}});
+  }
+  // A vertex of B that touches nothing is penetrating if it lies inside A
+  // (also those far from A: the located point is then outside).
+  for (int v = 0; v < b.vertex_count(); ++v) {
+    const Entity vertex_b{EntityKind::vertex, v};
+    if (!keep({Kind::vertex, v})) continue;
+    if (std::any_of(out.regions.begin(), out.regions.end(), [&](const ContactRegion& r) { return r.entity_b == vertex_b; }))
+      continue;
+    if (classifier.locate(points_b[std::size_t(v)]).region == Region::inside) out.penetrating.push_back(vertex_b);
+  }
+
+  // Vertices of A against B.
+  const auto near_a = candidates(sa, EntityKind::vertex, sb, sb.boxes);
+  for (std::size_t k = 0; k < sa.entities.size(); ++k) {
+    const Entity& vertex_a = sa.entities[k];
+    if (vertex_a.kind != EntityKind::vertex) continue;
+    const Vec x = point_a(vertex_a.index);
+    if (const auto y = touched_entity(x, sb, near_a[k], eps2)) {
+      const bool seen = y->kind == EntityKind::vertex &&
+                        std::any_of(out.regions.begin(), out.regions.end(), [&](const ContactRegion& r) {
+                          return r.entity_a == vertex_a && r.entity_b == *y;
+                        });
+      if (!seen) out.regions.push_back({vertex_a, *y, 0, {rounded(x)}, {}});
+    }
+  }
+
+  // Edges of A against edges of B.
+  const auto near_e = candidates(sa, EntityKind::edge, sb, boxes_of(sb, EntityKind::edge, false));
+  for (std::size_t k = 0; k < sa.entities.size(); ++k) {
+    const Entity& edge_a = sa.entities[k];
+    if (edge_a.kind != EntityKind::edge) continue;
+    for (const int c : near_e[k]) {
+      const Entity& edge_b = sb.entities[std::size_t(c)];
+      const auto& ends_a = a.edge(edge_a.index).vertices;
+      const auto& ends_b = b.edge(edge_b.index).vertices;
+      const Vec p = point_a(ends_a[0]);
+      const Vec& q = points_b[std::size_t(ends_b[0])];
+      const Vec u = sub(point_a(ends_a[1]), p);
+      const Vec w = sub(points_b[std::size_t(ends_b[1])], q);
+      const Vec r = sub(p, q);
+      const FT uu = dot(u, u), uw = dot(u, w), ww = dot(w, w), ur = dot(u, r), wr = dot(w, r);
+      const FT den = uu * ww - uw * uw;  // |u x w|^2
+      if (sign(den) == 0) continue;      // parallel: not a point contact
+      // The lines' closest points p + s u and q + t w.
+      const FT s = (uw * wr - ww * ur) / den;
+      const FT t = (uu * wr - uw * ur) / den;
+      if (sign(s) <= 0 || !(s < FT(1)) || sign(t) <= 0 || !(t < FT(1))) continue;
+      const Vec x = add(p, mul(s, u));
+      const Vec gap = sub(x, add(q, mul(t, w)));
+      if (eps2 < dot(gap, gap) || skip_edges(edge_a, edge_b)) continue;
+      out.regions.push_back({edge_a, edge_b, 0, {rounded(x)}, {}});
+    }
+  }
+  return out;
+}
+
 // ------------------------------------------------------------ nesting
 
 enum class SurfaceSide { outside, on, inside };
@@ -603,21 +932,29 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   for (int f = 0; f < b.face_count(); ++f)
     if (keep({Kind::face, f}))
       for (const int v : b.face(f)) place(v);
-  std::vector<Piece> pieces = atoms(b, points_b, keep);
+  // B's edges and faces go through A's Brep-index; B's vertices do not (see
+  // contact_points).
+  std::vector<Piece> pieces = atoms(b, points_b, [&](const Tag& tag) { return tag.kind != Kind::vertex && keep(tag); });
 
   IntersectionSet out;
   out.pieces = long(pieces.size());
   Classifier classifier(index_a, options.touch_tolerance);
   classifier.run(std::move(pieces));
   out.plane_tests = classifier.plane_tests;
-  out.penetrating_b.assign(classifier.penetrating.begin(), classifier.penetrating.end());
 
+  // The pieces at A's vertices, and edge-edge pairs met only in points, are
+  // left to contact_points.
   std::map<std::pair<Entity, Entity>, std::vector<const Piece*>> groups;
   for (const LeafPiece& leaf : classifier.leaves)
-    groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
+    if (leaf.entity_a.kind != EntityKind::vertex)
+      groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
+  std::set<std::pair<Entity, Entity>> segments_on_edges;  // (edge of A, edge of B) with a 1D region
   for (const auto& [pair, group] : groups) {
     int dim = 0;
     for (const Piece* p : group) dim = std::max(dim, p->dim);
+    const bool edges = pair.first.kind == EntityKind::edge && pair.second.kind == EntityKind::edge;
+    if (edges && dim == 0) continue;
+    if (edges) segments_on_edges.insert(pair);
     std::vector<ContactRegion> regions;
     if (dim == 2) {
       const auto& plane = a.exact_plane(pair.first.index);
@@ -635,6 +972,14 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
     }
     for (ContactRegion& r : regions) out.regions.push_back(std::move(r));
   }
+  ContactPoints points = contact_points(a, b, points_b, placed, keep, options.touch_tolerance, classifier,
+                                        [&](const Entity& edge_a, const Entity& edge_b) {
+                                          return segments_on_edges.count({edge_a, edge_b}) > 0;
+                                        });
+  for (ContactRegion& r : points.regions) out.regions.push_back(std::move(r));
+  std::set<Entity> penetrating = classifier.penetrating;
+  penetrating.insert(points.penetrating.begin(), points.penetrating.end());
+  out.penetrating_b.assign(penetrating.begin(), penetrating.end());
   std::stable_sort(out.regions.begin(), out.regions.end(), [](const ContactRegion& x, const ContactRegion& y) {
     if (x.entity_a != y.entity_a) return x.entity_a < y.entity_a;
     if (x.entity_b != y.entity_b) return x.entity_b < y.entity_b;
