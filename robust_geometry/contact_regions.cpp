@@ -944,16 +944,104 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
 
   // The pieces at A's vertices, and edge-edge pairs met only in points, are
   // left to contact_points.
+  // Under a tolerance, a piece that reaches an edge leaf is clipped to the
+  // closed edge: a snapped piece is the projection of its original onto the
+  // cell's line, and where the cell is bounded by a cut that is not a surface
+  // (balancing, auxiliary) or by another face's plane, that projection can
+  // reach past the edge's end vertex by up to eps; the part beyond, and a
+  // piece left with no length, are not on the edge (what touches the vertex
+  // is contact_points' to find).
+  if (options.touch_tolerance > 0)
+    for (LeafPiece& leaf : classifier.leaves) {
+      if (leaf.entity_a.kind != EntityKind::edge) continue;
+      const auto& ends = a.edge(leaf.entity_a.index).vertices;
+      const auto& e0 = a.exact_vertex(ends[0]);
+      const auto& e1 = a.exact_vertex(ends[1]);
+      const Vec p{e0.x(), e0.y(), e0.z()}, q{e1.x(), e1.y(), e1.z()};
+      const Vec u = sub(q, p);
+      const FT uu = dot(u, u);
+      std::vector<Vec> kept;
+      std::vector<FT> ts;
+      for (const Vec& x : leaf.piece.points) ts.push_back(dot(sub(x, p), u) / uu);
+      if (leaf.piece.dim == 0) {
+        if (!(sign(ts[0]) > 0 && ts[0] < FT(1))) leaf.piece.points.clear();
+        continue;
+      }
+      FT lo = ts[0], hi = ts[1];
+      Vec plo = leaf.piece.points[0], phi = leaf.piece.points[1];
+      if (hi < lo) {
+        std::swap(lo, hi);
+        std::swap(plo, phi);
+      }
+      if (sign(lo) < 0) {
+        lo = FT(0);
+        plo = p;
+      }
+      if (FT(1) < hi) {
+        hi = FT(1);
+        phi = q;
+      }
+      if (!(lo < hi))
+        leaf.piece.points.clear();
+      else
+        leaf.piece.points = {plo, phi};
+    }
+  // Likewise a piece at a face leaf is clipped to the closed face (to each of
+  // its triangles, exactly: the parts within a triangle's three inward
+  // half-planes, or all of a piece lying on a triangle's side line).
+  if (options.touch_tolerance > 0) {
+    std::map<int, std::vector<std::array<int, 3>>> face_triangles;
+    for (const LeafPiece& leaf : classifier.leaves)
+      if (leaf.entity_a.kind == EntityKind::face) face_triangles[leaf.entity_a.index];
+    if (!face_triangles.empty())
+      for (const Triangle& t : a.triangles())
+        if (const auto it = face_triangles.find(t.face); it != face_triangles.end()) it->second.push_back(t.vertices);
+    const auto point_a = [&](int v) {
+      const auto& x = a.exact_vertex(v);
+      return Vec{x.x(), x.y(), x.z()};
+    };
+    std::vector<LeafPiece> clipped;
+    for (LeafPiece& leaf : classifier.leaves) {
+      if (leaf.entity_a.kind != EntityKind::face) {
+        clipped.push_back(std::move(leaf));
+        continue;
+      }
+      const auto& plane = a.exact_plane(leaf.entity_a.index);
+      const Vec n{plane.a(), plane.b(), plane.c()};
+      for (const auto& corners : face_triangles[leaf.entity_a.index]) {
+        std::optional<Piece> part = leaf.piece;
+        for (std::size_t i = 0; i < 3 && part; ++i) {
+          const Vec p = point_a(corners[i]);
+          const XPlane inward = plane_through(cross(n, sub(point_a(corners[(i + 1) % 3]), p)), p);
+          std::vector<int> signs;
+          for (const Vec& x : part->points) signs.push_back(side(inward, x));
+          if (std::all_of(signs.begin(), signs.end(), [](int sg) { return sg == 0; })) continue;
+          std::vector<Piece> above, on, below;
+          split_piece(*part, inward, signs, part->points, above, on, below);
+          if (above.empty())
+            part.reset();
+          else
+            part = std::move(above.front());
+        }
+        if (part) clipped.push_back({leaf.entity_a, std::move(*part)});
+      }
+    }
+    classifier.leaves = std::move(clipped);
+  }
   std::map<std::pair<Entity, Entity>, std::vector<const Piece*>> groups;
   for (const LeafPiece& leaf : classifier.leaves)
-    if (leaf.entity_a.kind != EntityKind::vertex)
+    if (leaf.entity_a.kind != EntityKind::vertex && !leaf.piece.points.empty())
       groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
   std::set<std::pair<Entity, Entity>> segments_on_edges;  // (edge of A, edge of B) with a 1D region
   for (const auto& [pair, group] : groups) {
     int dim = 0;
     for (const Piece* p : group) dim = std::max(dim, p->dim);
     const bool edges = pair.first.kind == EntityKind::edge && pair.second.kind == EntityKind::edge;
-    if (edges && dim == 0) continue;
+    // Point contacts are contact_points'. Under a tolerance the tree's other
+    // point pieces (an edge crossing a face: penetration) are left out too:
+    // short pieces cut near a point contact snap onto neighbouring planes
+    // and lines and would report it again, at points off A.
+    if (dim == 0 && (edges || options.touch_tolerance > 0)) continue;
     if (edges) segments_on_edges.insert(pair);
     std::vector<ContactRegion> regions;
     if (dim == 2) {
