@@ -29,6 +29,7 @@
 //   1: segments on one line, merged where they overlap, or meet at a point
 //      that is itself in x ∩ y (a 0D piece of the pair there).
 //   0: points, one region each.
+#include <CGAL/Interval_nt.h>
 #include <CGAL/box_intersection_d.h>
 #include <CGAL/squared_distance_3.h>
 
@@ -181,6 +182,37 @@ class Classifier {
       i = node.children[s > 0 ? 0 : s == 0 ? 1 : 2];
     }
     return index_.node(i).location;
+  }
+
+  // The entities of A (faces, edges, vertices) with a leaf whose cell may
+  // meet the box: a superset of those with a point in the box (a cut the box
+  // lies strictly on one side of, by interval arithmetic on the exact
+  // plane's approximation, sends it to that side only).
+  std::vector<Entity> entities_near(const CGAL::Box_intersection_d::Box_with_info_d<double, 3, int>& box) const {
+    using I = CGAL::Interval_nt<false>;
+    std::set<Entity> found;
+    std::vector<int> stack{0};
+    while (!stack.empty()) {
+      const BrepIndexNode& node = index_.node(stack.back());
+      stack.pop_back();
+      if (node.is_leaf()) {
+        const Region r = node.location.region;
+        if (r == Region::face || r == Region::edge || r == Region::vertex) found.insert(entity_of(node.location));
+        continue;
+      }
+      const XPlane& plane = planes_[std::size_t(node.cut)];
+      int side_of_box = 0;
+      {
+        CGAL::Protect_FPU_rounding<true> protect;
+        I v = plane.d.approx();
+        for (int k = 0; k < 3; ++k) v += plane.n[std::size_t(k)].approx() * I(box.min_coord(k), box.max_coord(k));
+        side_of_box = v.inf() > 0 ? 1 : v.sup() < 0 ? -1 : 0;
+      }
+      if (side_of_box >= 0) stack.push_back(node.children[0]);
+      if (side_of_box == 0) stack.push_back(node.children[1]);
+      if (side_of_box <= 0) stack.push_back(node.children[2]);
+    }
+    return {found.begin(), found.end()};
   }
 
   std::vector<LeafPiece> leaves;
@@ -511,10 +543,11 @@ struct ExactSurface {
   }
 };
 
-// `box_of(corners)`: a box holding the exact points of those vertices.
+// `box_of(corners)`: a box holding the exact points of those vertices;
+// `only`: the entities to look at (all if null).
 template <class BoxOf>
 ExactSurface exact_surface(const Polyhedron& p, std::function<Vec(int)> point, const std::function<bool(const Tag&)>& keep,
-                           const Box& region, const BoxOf& box_of) {
+                           const Box& region, const BoxOf& box_of, const std::vector<Entity>* only = nullptr) {
   ExactSurface s;
   s.polyhedron = &p;
   s.point = std::move(point);
@@ -524,12 +557,21 @@ ExactSurface exact_surface(const Polyhedron& p, std::function<Vec(int)> point, c
     s.boxes.push_back(box);
     s.entities.push_back(e);
   };
-  for (int v = 0; v < p.vertex_count(); ++v)
-    if (keep({Kind::vertex, v})) add_entity({EntityKind::vertex, v}, {v});
-  for (int e = 0; e < p.edge_count(); ++e)
-    if (keep({Kind::edge, e})) add_entity({EntityKind::edge, e}, {p.edge(e).vertices[0], p.edge(e).vertices[1]});
-  for (int f = 0; f < p.face_count(); ++f)
-    if (keep({Kind::face, f})) add_entity({EntityKind::face, f}, p.face(f));
+  const auto add = [&](const Entity& e) {
+    if (!keep({Kind(int(e.kind)), e.index})) return;
+    switch (e.kind) {
+      case EntityKind::vertex: add_entity(e, {e.index}); break;
+      case EntityKind::edge: add_entity(e, {p.edge(e.index).vertices[0], p.edge(e.index).vertices[1]}); break;
+      default: add_entity(e, p.face(e.index));
+    }
+  };
+  if (only) {
+    for (const Entity& e : *only) add(e);
+    return s;
+  }
+  for (int v = 0; v < p.vertex_count(); ++v) add({EntityKind::vertex, v});
+  for (int e = 0; e < p.edge_count(); ++e) add({EntityKind::edge, e});
+  for (int f = 0; f < p.face_count(); ++f) add({EntityKind::face, f});
   return s;
 }
 
@@ -657,10 +699,10 @@ ContactPoints contact_points(const Polyhedron& a, const Polyhedron& b, const std
     return box_around(pts, 0, info);
   };
   // Each solid's entities near the other's box widened by the tolerance.
-  std::vector<int> all_a(std::size_t(a.vertex_count())), placed_b;
-  for (int v = 0; v < a.vertex_count(); ++v) all_a[std::size_t(v)] = v;
+  std::vector<int> placed_b;
   for (int v = 0; v < b.vertex_count(); ++v)
     if (placed[std::size_t(v)]) placed_b.push_back(v);
+  if (placed_b.empty()) return {};  // every entity of B culled
   const auto widened = [&](Box box) {
     double lo[3], hi[3];
     for (int k = 0; k < 3; ++k) {
@@ -669,8 +711,23 @@ ContactPoints contact_points(const Polyhedron& a, const Polyhedron& b, const std
     }
     return Box(lo, hi, box.info());
   };
-  const ExactSurface sa = exact_surface(a, point_a, [](const Tag&) { return true; }, widened(box_b(placed_b, 0)), box_a);
-  const ExactSurface sb = exact_surface(b, point_b, keep, widened(box_a(all_a, 0)), box_b);
+  // A's entities near B, from A's Brep-index (not a scan of A).
+  const Box near_b_box = widened(box_b(placed_b, 0));
+  const std::vector<Entity> near_entities = classifier.entities_near(near_b_box);
+  const ExactSurface sa =
+      exact_surface(a, point_a, [](const Tag&) { return true; }, near_b_box, box_a, &near_entities);
+  // B's entities near those (the box of their vertices, widened).
+  std::vector<int> near_a_vertices;
+  for (const Entity& e : near_entities) {
+    if (e.kind == EntityKind::vertex) near_a_vertices.push_back(e.index);
+    if (e.kind == EntityKind::edge)
+      for (const int v : a.edge(e.index).vertices) near_a_vertices.push_back(v);
+    if (e.kind == EntityKind::face)
+      for (const int v : a.face(e.index)) near_a_vertices.push_back(v);
+  }
+  const ExactSurface sb = near_a_vertices.empty()
+                              ? ExactSurface{{}, {}, &b, point_b}
+                              : exact_surface(b, point_b, keep, widened(box_a(near_a_vertices, 0)), box_b);
   ContactPoints out;
   // The boxes of one kind of entity of s, widened by the tolerance.
   const auto boxes_of = [&](const ExactSurface& s, EntityKind kind, bool widen) {
@@ -737,6 +794,14 @@ ContactPoints contact_points(const Polyhedron& a, const Polyhedron& b, const std
       const Entity& edge_b = sb.entities[std::size_t(c)];
       const auto& ends_a = a.edge(edge_a.index).vertices;
       const auto& ends_b = b.edge(edge_b.index).vertices;
+      // Edges that share an end point meet there (or are collinear): not an
+      // interior crossing; cheap to see, and spares the exact evaluation
+      // of the closest points' parameters, which are then exactly 0 or 1.
+      const auto same = [](const Vec& x, const Vec& y) { return x[0] == y[0] && x[1] == y[1] && x[2] == y[2]; };
+      bool shared = false;
+      for (const int va : ends_a)
+        for (const int vb : ends_b) shared = shared || same(point_a(va), points_b[std::size_t(vb)]);
+      if (shared) continue;
       const Vec p = point_a(ends_a[0]);
       const Vec& q = points_b[std::size_t(ends_b[0])];
       const Vec u = sub(point_a(ends_a[1]), p);
