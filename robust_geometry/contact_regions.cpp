@@ -29,6 +29,8 @@
 //   1: segments on one line, merged where they overlap, or meet at a point
 //      that is itself in x ∩ y (a 0D piece of the pair there).
 //   0: points, one region each.
+#include <CGAL/Interval_nt.h>
+#include <CGAL/box_intersection_d.h>
 #include <CGAL/squared_distance_3.h>
 
 #include <algorithm>
@@ -36,6 +38,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -120,12 +124,16 @@ class Classifier {
     eps2_ = eps * eps;
   }
 
+  // Pieces of B's edges and faces (vertices: see contact_points below); with
+  // a tolerance, their originals are tracked (set here).
   void run(std::vector<Piece> pieces) {
     struct Work {
       int node;
       Subspace cell;
       std::vector<Piece> pieces;
     };
+    if (tolerance_ > 0)
+      for (Piece& p : pieces) p.originals = p.points;
     std::vector<Work> stack;
     stack.push_back({0, Subspace{}, std::move(pieces)});
     while (!stack.empty()) {
@@ -137,20 +145,26 @@ class Classifier {
         continue;
       }
       const XPlane& plane = planes_[std::size_t(node.cut)];
+      // Only the support plane of a face of A is a surface: there a point
+      // within the tolerance snaps; any other cut decides by the exact sign.
+      const bool snaps = tolerance_ > 0 && index_.cuts()[std::size_t(node.cut)].kind == CutKind::support;
       const Vec m = project(plane.n, work.cell);
       const FT mm = dot(m, m);
       std::array<std::vector<Piece>, 3> parts;
       for (const Piece& piece : work.pieces) {
         std::vector<int> signs;
         std::vector<Vec> on_points;
-        for (const Vec& x : piece.points) {
-          on_points.push_back(x);
-          signs.push_back(side_within_tolerance(plane, m, mm, on_points.back()));
+        signs.reserve(piece.points.size());
+        on_points.reserve(piece.points.size());
+        for (std::size_t k = 0; k < piece.points.size(); ++k) {
+          on_points.push_back(piece.points[k]);
+          signs.push_back(snaps ? side_within_tolerance(plane, m, mm, piece.originals[k], on_points.back())
+                                : side(plane, piece.points[k]));
         }
         plane_tests += long(piece.points.size());
         const std::size_t first_on = parts[1].size();
         split_piece(piece, plane, signs, on_points, parts[0], parts[1], parts[2]);
-        if (tolerance_ > 0)
+        if (snaps)
           for (std::size_t k = first_on; k < parts[1].size(); ++k) parts[1][k] = normalised(std::move(parts[1][k]));
       }
       for (std::size_t k = 0; k < 3; ++k)
@@ -159,18 +173,71 @@ class Classifier {
     }
   }
 
+  // The exact location of a point (no tolerance).
+  Location locate(const Vec& x) const {
+    int i = 0;
+    while (!index_.node(i).is_leaf()) {
+      const BrepIndexNode& node = index_.node(i);
+      const int s = side(planes_[std::size_t(node.cut)], x);
+      i = node.children[s > 0 ? 0 : s == 0 ? 1 : 2];
+    }
+    return index_.node(i).location;
+  }
+
+  // The entities of A (faces, edges, vertices) with a leaf whose cell may
+  // meet the box: a superset of those with a point in the box (a cut the box
+  // lies strictly on one side of, by interval arithmetic on the exact
+  // plane's approximation, sends it to that side only).
+  std::vector<Entity> entities_near(const CGAL::Box_intersection_d::Box_with_info_d<double, 3, int>& box) const {
+    using I = CGAL::Interval_nt<false>;
+    std::set<Entity> found;
+    std::vector<int> stack{0};
+    while (!stack.empty()) {
+      const BrepIndexNode& node = index_.node(stack.back());
+      stack.pop_back();
+      if (node.is_leaf()) {
+        const Region r = node.location.region;
+        if (r == Region::face || r == Region::edge || r == Region::vertex) found.insert(entity_of(node.location));
+        continue;
+      }
+      const XPlane& plane = planes_[std::size_t(node.cut)];
+      int side_of_box = 0;
+      {
+        CGAL::Protect_FPU_rounding<true> protect;
+        I v = plane.d.approx();
+        for (int k = 0; k < 3; ++k) v += plane.n[std::size_t(k)].approx() * I(box.min_coord(k), box.max_coord(k));
+        side_of_box = v.inf() > 0 ? 1 : v.sup() < 0 ? -1 : 0;
+      }
+      if (side_of_box >= 0) stack.push_back(node.children[0]);
+      if (side_of_box == 0) stack.push_back(node.children[1]);
+      if (side_of_box <= 0) stack.push_back(node.children[2]);
+    }
+    return {found.begin(), found.end()};
+  }
+
   std::vector<LeafPiece> leaves;
   std::set<Entity> penetrating;
   long plane_tests = 0;
 
  private:
-  // The side of x under the tolerance; x becomes its projection onto the
-  // plane within the cell where the side is 0 and x is not exactly on it.
-  int side_within_tolerance(const XPlane& plane, const Vec& m, const FT& mm, Vec& x) const {
+  // The side of x (the current point, whose original is x0) under the
+  // tolerance; x becomes its projection p onto the plane within the cell
+  // where the side is 0 and x is not exactly on it. x is the orthogonal
+  // projection of x0 onto the cell's affine hull (an invariant: every snap
+  // projects orthogonally within the cell, crossings combine corners
+  // affinely), so x0 - x is orthogonal to the cell and x - p lies in it:
+  // |x0 - p|^2 = |x0 - x|^2 + v^2 / mm, the distance from the original to
+  // the innermost subspace, whatever the number of snaps before (no
+  // composition). The side is 0 iff that is <= eps^2, exactly.
+  int side_within_tolerance(const XPlane& plane, const Vec& m, const FT& mm, const Vec& x0, Vec& x) const {
     const int s = side(plane, x);
-    if (s == 0 || tolerance_ == 0) return s;
+    if (s == 0) return s;
     const FT v = value(plane, x);
-    if (CGAL::compare(v * v, eps2_ * mm) == CGAL::LARGER) return s;
+    const FT bound = eps2_ * mm;
+    const FT v2 = v * v;
+    if (CGAL::compare(v2, bound) == CGAL::LARGER) return s;  // the cheap necessary condition
+    const Vec moved = sub(x0, x);
+    if (CGAL::compare(v2 + dot(moved, moved) * mm, bound) == CGAL::LARGER) return s;
     x = sub(x, mul(v / mm, m));
     return 0;
   }
@@ -429,6 +496,333 @@ std::vector<ContactRegion> merge_points(const Entity& a, const Entity& b, const 
   return out;
 }
 
+// ------------------------------------------------------------ contact points
+
+// The regions of dimension 0 whose pair has a vertex (of A or of B) or two
+// edges, decided by exact distances between the closures of the entities
+// (contact_regions.hpp), without the Brep-index: their answer then cannot
+// depend on the tree.
+
+using Box = CGAL::Box_intersection_d::Box_with_info_d<double, 3, int>;
+
+// A box around exact points, widened by r and rounded outward (each bound one
+// ulp beyond its round-to-nearest value, so it holds the exact widened box).
+Box box_around(const std::vector<const Vec*>& points, double r, int info) {
+  double lo[3], hi[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    lo[k] = std::numeric_limits<double>::infinity();
+    hi[k] = -lo[k];
+    for (const Vec* x : points) {
+      lo[k] = std::min(lo[k], (*x)[k].approx().inf());
+      hi[k] = std::max(hi[k], (*x)[k].approx().sup());
+    }
+    lo[k] = std::nextafter(lo[k] - r, -std::numeric_limits<double>::infinity());
+    hi[k] = std::nextafter(hi[k] + r, std::numeric_limits<double>::infinity());
+  }
+  return Box(lo, hi, info);
+}
+
+bool overlaps(const Box& x, const Box& y) {
+  for (int k = 0; k < 3; ++k)
+    if (x.max_coord(k) < y.min_coord(k) || y.max_coord(k) < x.min_coord(k)) return false;
+  return true;
+}
+
+// One solid's entities as exact geometry in A's frame: those kept and whose
+// box meets `region` (each with its box; only these are looked at).
+struct ExactSurface {
+  std::vector<Entity> entities;  // the boxes' info indexes this
+  std::vector<Box> boxes;
+  const Polyhedron* polyhedron = nullptr;
+  std::function<Vec(int)> point;  // the exact position of a vertex
+  // The support plane's normal of a face (exact, not zero).
+  Vec normal(int f) const {
+    const auto& [i, j, k] = polyhedron->plane_vertices(f);
+    const Vec p = point(i);
+    return cross(sub(point(j), p), sub(point(k), p));
+  }
+};
+
+// `box_of(corners)`: a box holding the exact points of those vertices;
+// `only`: the entities to look at (all if null).
+template <class BoxOf>
+ExactSurface exact_surface(const Polyhedron& p, std::function<Vec(int)> point, const std::function<bool(const Tag&)>& keep,
+                           const Box& region, const BoxOf& box_of, const std::vector<Entity>* only = nullptr) {
+  ExactSurface s;
+  s.polyhedron = &p;
+  s.point = std::move(point);
+  const auto add_entity = [&](Entity e, const std::vector<int>& corners) {
+    Box box = box_of(corners, int(s.entities.size()));
+    if (!overlaps(box, region)) return;
+    s.boxes.push_back(box);
+    s.entities.push_back(e);
+  };
+  const auto add = [&](const Entity& e) {
+    if (!keep({Kind(int(e.kind)), e.index})) return;
+    switch (e.kind) {
+      case EntityKind::vertex: add_entity(e, {e.index}); break;
+      case EntityKind::edge: add_entity(e, {p.edge(e.index).vertices[0], p.edge(e.index).vertices[1]}); break;
+      default: add_entity(e, p.face(e.index));
+    }
+  };
+  if (only) {
+    for (const Entity& e : *only) add(e);
+    return s;
+  }
+  for (int v = 0; v < p.vertex_count(); ++v) add({EntityKind::vertex, v});
+  for (int e = 0; e < p.edge_count(); ++e) add({EntityKind::edge, e});
+  for (int f = 0; f < p.face_count(); ++f) add({EntityKind::face, f});
+  return s;
+}
+
+FT squared_distance_to_segment(const Vec& x, const Vec& p, const Vec& q) {
+  const Vec u = sub(q, p);
+  const FT t = dot(sub(x, p), u);
+  if (sign(t) <= 0) return dot(sub(x, p), sub(x, p));
+  const FT uu = dot(u, u);
+  if (!(t < uu)) return dot(sub(x, q), sub(x, q));
+  const Vec d = sub(sub(x, p), mul(t / uu, u));
+  return dot(d, d);
+}
+
+// The squared distance from x to the closure of entity e of surface s: for a
+// face, the distance to its plane where the foot lies inside the polygon,
+// otherwise the distance to its boundary (the same on the boundary).
+FT squared_distance_to(const Vec& x, const ExactSurface& s, const Entity& e) {
+  const Polyhedron& p = *s.polyhedron;
+  switch (e.kind) {
+    case EntityKind::vertex: {
+      const Vec d = sub(x, s.point(e.index));
+      return dot(d, d);
+    }
+    case EntityKind::edge: return squared_distance_to_segment(x, s.point(p.edge(e.index).vertices[0]), s.point(p.edge(e.index).vertices[1]));
+    default: {
+      std::vector<Vec> corners;
+      for (const int v : p.face(e.index)) corners.push_back(s.point(v));
+      const Vec n = s.normal(e.index);
+      const FT h = dot(n, sub(x, corners.front()));
+      const FT nn = dot(n, n);
+      const Vec foot = sub(x, mul(h / nn, n));
+      if (PlaneFrame(n).inside(foot, corners)) return h * h / nn;
+      std::optional<FT> best;
+      for (std::size_t i = 0; i < corners.size(); ++i) {
+        const FT d2 = squared_distance_to_segment(x, corners[i], corners[(i + 1) % corners.size()]);
+        if (!best || d2 < *best) best = d2;
+      }
+      return *best;
+    }
+  }
+}
+
+// Of the entities `candidates` of s, the one that x touches: the entities
+// whose closure lies within the tolerance of x (squared distance <= eps2),
+// and of those the lowest-dimensional, then the nearest, then the lowest
+// index.
+std::optional<Entity> touched_entity(const Vec& x, const ExactSurface& s, const std::vector<int>& candidates,
+                                     const FT& eps2) {
+  std::optional<Entity> best;
+  FT best_d2;
+  for (const int c : candidates) {
+    const Entity& e = s.entities[std::size_t(c)];
+    if (best && best->kind < e.kind) continue;  // a lower dimension is already touched
+    const FT d2 = squared_distance_to(x, s, e);
+    if (eps2 < d2) continue;
+    if (!best || e.kind < best->kind || d2 < best_d2 || (d2 == best_d2 && e.index < best->index)) {
+      best = e;
+      best_d2 = d2;
+    }
+  }
+  return best;
+}
+
+// The point of A's entity e nearest to x (x within the tolerance of e's
+// closure and of no entity of A of lower dimension: the orthogonal
+// projection onto e's affine hull, which lies in e).
+Vec foot_on(const Vec& x, const ExactSurface& a, const Entity& e) {
+  switch (e.kind) {
+    case EntityKind::vertex: return a.point(e.index);
+    case EntityKind::edge: {
+      const auto& ends = a.polyhedron->edge(e.index).vertices;
+      const Vec p = a.point(ends[0]);
+      const Vec u = sub(a.point(ends[1]), p);
+      return add(p, mul(dot(sub(x, p), u) / dot(u, u), u));
+    }
+    default: {
+      const Vec n = a.normal(e.index);
+      const Vec p = a.point(a.polyhedron->face(e.index).front());
+      return sub(x, mul(dot(n, sub(x, p)) / dot(n, n), n));
+    }
+  }
+}
+
+struct ContactPoints {
+  std::vector<ContactRegion> regions;
+  std::vector<Entity> penetrating;  // vertices of B inside A beyond the tolerance
+};
+
+// The 0D regions with a vertex or two edges (see contact_regions.hpp):
+//   a vertex v of B touches the entity of A that touched_entity picks
+//   (region at the nearest point of that entity); a vertex w of A likewise
+//   touches an entity of B (region at w); two edges that are not parallel
+//   touch where their lines' closest points lie inside both edges and are
+//   within the tolerance (region at the point on A's edge). A vertex of B
+//   that touches nothing is penetrating if it lies inside A (exactly).
+// `skip_edges(e_a, e_b)` leaves out edge pairs that Intersect gives a 1D
+// region.
+template <class Skip>
+ContactPoints contact_points(const Polyhedron& a, const Polyhedron& b, const std::vector<Vec>& points_b,
+                             const std::vector<bool>& placed, const std::function<bool(const Tag&)>& keep, double tolerance, const Classifier& classifier,
+                             const Skip& skip_edges) {
+  const FT eps(tolerance);
+  const FT eps2 = eps * eps;
+  const auto point_a = [&](int v) {
+    const auto& x = a.exact_vertex(v);
+    return Vec{x.x(), x.y(), x.z()};
+  };
+  const auto point_b = [&](int v) { return points_b[std::size_t(v)]; };
+  // Boxes: A's from its double coordinates (exact); B's from the interval
+  // approximations of its exact posed coordinates (rounded outward).
+  const auto box_a = [&](const std::vector<int>& corners, int info) {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = hi[k] = a.vertex(corners.front())[k];
+      for (const int v : corners) {
+        lo[k] = std::min(lo[k], a.vertex(v)[k]);
+        hi[k] = std::max(hi[k], a.vertex(v)[k]);
+      }
+    }
+    return Box(lo, hi, info);
+  };
+  const auto box_b = [&](const std::vector<int>& corners, int info) {
+    std::vector<const Vec*> pts;
+    for (const int v : corners) pts.push_back(&points_b[std::size_t(v)]);
+    return box_around(pts, 0, info);
+  };
+  // Each solid's entities near the other's box widened by the tolerance.
+  std::vector<int> placed_b;
+  for (int v = 0; v < b.vertex_count(); ++v)
+    if (placed[std::size_t(v)]) placed_b.push_back(v);
+  if (placed_b.empty()) return {};  // every entity of B culled
+  const auto widened = [&](Box box) {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::nextafter(box.min_coord(k) - tolerance, -std::numeric_limits<double>::infinity());
+      hi[k] = std::nextafter(box.max_coord(k) + tolerance, std::numeric_limits<double>::infinity());
+    }
+    return Box(lo, hi, box.info());
+  };
+  // A's entities near B, from A's Brep-index (not a scan of A).
+  const Box near_b_box = widened(box_b(placed_b, 0));
+  const std::vector<Entity> near_entities = classifier.entities_near(near_b_box);
+  const ExactSurface sa =
+      exact_surface(a, point_a, [](const Tag&) { return true; }, near_b_box, box_a, &near_entities);
+  // B's entities near those (the box of their vertices, widened).
+  std::vector<int> near_a_vertices;
+  for (const Entity& e : near_entities) {
+    if (e.kind == EntityKind::vertex) near_a_vertices.push_back(e.index);
+    if (e.kind == EntityKind::edge)
+      for (const int v : a.edge(e.index).vertices) near_a_vertices.push_back(v);
+    if (e.kind == EntityKind::face)
+      for (const int v : a.face(e.index)) near_a_vertices.push_back(v);
+  }
+  const ExactSurface sb = near_a_vertices.empty()
+                              ? ExactSurface{{}, {}, &b, point_b}
+                              : exact_surface(b, point_b, keep, widened(box_a(near_a_vertices, 0)), box_b);
+  ContactPoints out;
+  // The boxes of one kind of entity of s, widened by the tolerance.
+  const auto boxes_of = [&](const ExactSurface& s, EntityKind kind, bool widen) {
+    std::vector<Box> boxes;
+    for (const Box& box : s.boxes)
+      if (s.entities[std::size_t(box.info())].kind == kind) boxes.push_back(widen ? widened(box) : box);
+    return boxes;
+  };
+  // For each entity of `from` (its index there), the entities of `to` whose
+  // boxes meet its widened box.
+  const auto candidates = [&](const ExactSurface& from, EntityKind kind, const ExactSurface& to,
+                              const std::vector<Box>& targets) {
+    std::vector<std::vector<int>> out_lists(from.entities.size());
+    std::vector<Box> queries = boxes_of(from, kind, true);
+    std::vector<Box> to_boxes = targets;
+    if (queries.empty() || to_boxes.empty()) return out_lists;
+    CGAL::box_intersection_d(queries.begin(), queries.end(), to_boxes.begin(), to_boxes.end(),
+                             [&](const Box& q, const Box& t) { out_lists[std::size_t(q.info())].push_back(t.info()); });
+    for (auto& list : out_lists) std::sort(list.begin(), list.end());
+    (void)to;
+    return out_lists;
+  };
+
+  // Vertices of B against A.
+  const auto near_b = candidates(sb, EntityKind::vertex, sa, sa.boxes);
+  for (std::size_t k = 0; k < sb.entities.size(); ++k) {
+    const Entity& vertex_b = sb.entities[k];
+    if (vertex_b.kind != EntityKind::vertex) continue;
+    const Vec& x = points_b[std::size_t(vertex_b.index)];
+    if (const auto y = touched_entity(x, sa, near_b[k], eps2))
+      out.regions.push_back({*y, vertex_b, 0, {rounded(foot_on(x, sa, *y))}, {}});
+  }
+  // A vertex of B that touches nothing is penetrating if it lies inside A
+  // (also those far from A: the located point is then outside).
+  for (int v = 0; v < b.vertex_count(); ++v) {
+    const Entity vertex_b{EntityKind::vertex, v};
+    if (!keep({Kind::vertex, v})) continue;
+    if (std::any_of(out.regions.begin(), out.regions.end(), [&](const ContactRegion& r) { return r.entity_b == vertex_b; }))
+      continue;
+    if (classifier.locate(points_b[std::size_t(v)]).region == Region::inside) out.penetrating.push_back(vertex_b);
+  }
+
+  // Vertices of A against B.
+  const auto near_a = candidates(sa, EntityKind::vertex, sb, sb.boxes);
+  for (std::size_t k = 0; k < sa.entities.size(); ++k) {
+    const Entity& vertex_a = sa.entities[k];
+    if (vertex_a.kind != EntityKind::vertex) continue;
+    const Vec x = point_a(vertex_a.index);
+    if (const auto y = touched_entity(x, sb, near_a[k], eps2)) {
+      const bool seen = y->kind == EntityKind::vertex &&
+                        std::any_of(out.regions.begin(), out.regions.end(), [&](const ContactRegion& r) {
+                          return r.entity_a == vertex_a && r.entity_b == *y;
+                        });
+      if (!seen) out.regions.push_back({vertex_a, *y, 0, {rounded(x)}, {}});
+    }
+  }
+
+  // Edges of A against edges of B.
+  const auto near_e = candidates(sa, EntityKind::edge, sb, boxes_of(sb, EntityKind::edge, false));
+  for (std::size_t k = 0; k < sa.entities.size(); ++k) {
+    const Entity& edge_a = sa.entities[k];
+    if (edge_a.kind != EntityKind::edge) continue;
+    for (const int c : near_e[k]) {
+      const Entity& edge_b = sb.entities[std::size_t(c)];
+      const auto& ends_a = a.edge(edge_a.index).vertices;
+      const auto& ends_b = b.edge(edge_b.index).vertices;
+      // Edges that share an end point meet there (or are collinear): not an
+      // interior crossing; cheap to see, and spares the exact evaluation
+      // of the closest points' parameters, which are then exactly 0 or 1.
+      const auto same = [](const Vec& x, const Vec& y) { return x[0] == y[0] && x[1] == y[1] && x[2] == y[2]; };
+      bool shared = false;
+      for (const int va : ends_a)
+        for (const int vb : ends_b) shared = shared || same(point_a(va), points_b[std::size_t(vb)]);
+      if (shared) continue;
+      const Vec p = point_a(ends_a[0]);
+      const Vec& q = points_b[std::size_t(ends_b[0])];
+      const Vec u = sub(point_a(ends_a[1]), p);
+      const Vec w = sub(points_b[std::size_t(ends_b[1])], q);
+      const Vec r = sub(p, q);
+      const FT uu = dot(u, u), uw = dot(u, w), ww = dot(w, w), ur = dot(u, r), wr = dot(w, r);
+      const FT den = uu * ww - uw * uw;  // |u x w|^2
+      if (sign(den) == 0) continue;      // parallel: not a point contact
+      // The lines' closest points p + s u and q + t w.
+      const FT s = (uw * wr - ww * ur) / den;
+      const FT t = (uu * wr - uw * ur) / den;
+      if (sign(s) <= 0 || !(s < FT(1)) || sign(t) <= 0 || !(t < FT(1))) continue;
+      const Vec x = add(p, mul(s, u));
+      const Vec gap = sub(x, add(q, mul(t, w)));
+      if (eps2 < dot(gap, gap) || skip_edges(edge_a, edge_b)) continue;
+      out.regions.push_back({edge_a, edge_b, 0, {rounded(x)}, {}});
+    }
+  }
+  return out;
+}
+
 // ------------------------------------------------------------ nesting
 
 enum class SurfaceSide { outside, on, inside };
@@ -603,21 +997,117 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   for (int f = 0; f < b.face_count(); ++f)
     if (keep({Kind::face, f}))
       for (const int v : b.face(f)) place(v);
-  std::vector<Piece> pieces = atoms(b, points_b, keep);
+  // B's edges and faces go through A's Brep-index; B's vertices do not (see
+  // contact_points).
+  std::vector<Piece> pieces = atoms(b, points_b, [&](const Tag& tag) { return tag.kind != Kind::vertex && keep(tag); });
 
   IntersectionSet out;
   out.pieces = long(pieces.size());
   Classifier classifier(index_a, options.touch_tolerance);
   classifier.run(std::move(pieces));
   out.plane_tests = classifier.plane_tests;
-  out.penetrating_b.assign(classifier.penetrating.begin(), classifier.penetrating.end());
 
+  // The pieces at A's vertices, and edge-edge pairs met only in points, are
+  // left to contact_points.
+  // Under a tolerance, a piece that reaches an edge leaf is clipped to the
+  // closed edge: a snapped piece is the projection of its original onto the
+  // cell's line, and where the cell is bounded by a cut that is not a surface
+  // (balancing, auxiliary) or by another face's plane, that projection can
+  // reach past the edge's end vertex by up to eps; the part beyond, and a
+  // piece left with no length, are not on the edge (what touches the vertex
+  // is contact_points' to find).
+  if (options.touch_tolerance > 0)
+    for (LeafPiece& leaf : classifier.leaves) {
+      if (leaf.entity_a.kind != EntityKind::edge) continue;
+      const auto& ends = a.edge(leaf.entity_a.index).vertices;
+      const auto& e0 = a.exact_vertex(ends[0]);
+      const auto& e1 = a.exact_vertex(ends[1]);
+      const Vec p{e0.x(), e0.y(), e0.z()}, q{e1.x(), e1.y(), e1.z()};
+      const Vec u = sub(q, p);
+      const FT uu = dot(u, u);
+      std::vector<Vec> kept;
+      std::vector<FT> ts;
+      for (const Vec& x : leaf.piece.points) ts.push_back(dot(sub(x, p), u) / uu);
+      if (leaf.piece.dim == 0) {
+        if (!(sign(ts[0]) > 0 && ts[0] < FT(1))) leaf.piece.points.clear();
+        continue;
+      }
+      FT lo = ts[0], hi = ts[1];
+      Vec plo = leaf.piece.points[0], phi = leaf.piece.points[1];
+      if (hi < lo) {
+        std::swap(lo, hi);
+        std::swap(plo, phi);
+      }
+      if (sign(lo) < 0) {
+        lo = FT(0);
+        plo = p;
+      }
+      if (FT(1) < hi) {
+        hi = FT(1);
+        phi = q;
+      }
+      if (!(lo < hi))
+        leaf.piece.points.clear();
+      else
+        leaf.piece.points = {plo, phi};
+    }
+  // Likewise a piece at a face leaf is clipped to the closed face (to each of
+  // its triangles, exactly: the parts within a triangle's three inward
+  // half-planes, or all of a piece lying on a triangle's side line).
+  if (options.touch_tolerance > 0) {
+    std::map<int, std::vector<std::array<int, 3>>> face_triangles;
+    for (const LeafPiece& leaf : classifier.leaves)
+      if (leaf.entity_a.kind == EntityKind::face) face_triangles[leaf.entity_a.index];
+    if (!face_triangles.empty())
+      for (const Triangle& t : a.triangles())
+        if (const auto it = face_triangles.find(t.face); it != face_triangles.end()) it->second.push_back(t.vertices);
+    const auto point_a = [&](int v) {
+      const auto& x = a.exact_vertex(v);
+      return Vec{x.x(), x.y(), x.z()};
+    };
+    std::vector<LeafPiece> clipped;
+    for (LeafPiece& leaf : classifier.leaves) {
+      if (leaf.entity_a.kind != EntityKind::face) {
+        clipped.push_back(std::move(leaf));
+        continue;
+      }
+      const auto& plane = a.exact_plane(leaf.entity_a.index);
+      const Vec n{plane.a(), plane.b(), plane.c()};
+      for (const auto& corners : face_triangles[leaf.entity_a.index]) {
+        std::optional<Piece> part = leaf.piece;
+        for (std::size_t i = 0; i < 3 && part; ++i) {
+          const Vec p = point_a(corners[i]);
+          const XPlane inward = plane_through(cross(n, sub(point_a(corners[(i + 1) % 3]), p)), p);
+          std::vector<int> signs;
+          for (const Vec& x : part->points) signs.push_back(side(inward, x));
+          if (std::all_of(signs.begin(), signs.end(), [](int sg) { return sg == 0; })) continue;
+          std::vector<Piece> above, on, below;
+          split_piece(*part, inward, signs, part->points, above, on, below);
+          if (above.empty())
+            part.reset();
+          else
+            part = std::move(above.front());
+        }
+        if (part) clipped.push_back({leaf.entity_a, std::move(*part)});
+      }
+    }
+    classifier.leaves = std::move(clipped);
+  }
   std::map<std::pair<Entity, Entity>, std::vector<const Piece*>> groups;
   for (const LeafPiece& leaf : classifier.leaves)
-    groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
+    if (leaf.entity_a.kind != EntityKind::vertex && !leaf.piece.points.empty())
+      groups[{leaf.entity_a, entity_of(leaf.piece.tag)}].push_back(&leaf.piece);
+  std::set<std::pair<Entity, Entity>> segments_on_edges;  // (edge of A, edge of B) with a 1D region
   for (const auto& [pair, group] : groups) {
     int dim = 0;
     for (const Piece* p : group) dim = std::max(dim, p->dim);
+    const bool edges = pair.first.kind == EntityKind::edge && pair.second.kind == EntityKind::edge;
+    // Point contacts are contact_points'. Under a tolerance the tree's other
+    // point pieces (an edge crossing a face: penetration) are left out too:
+    // short pieces cut near a point contact snap onto neighbouring planes
+    // and lines and would report it again, at points off A.
+    if (dim == 0 && (edges || options.touch_tolerance > 0)) continue;
+    if (edges) segments_on_edges.insert(pair);
     std::vector<ContactRegion> regions;
     if (dim == 2) {
       const auto& plane = a.exact_plane(pair.first.index);
@@ -635,6 +1125,14 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
     }
     for (ContactRegion& r : regions) out.regions.push_back(std::move(r));
   }
+  ContactPoints points = contact_points(a, b, points_b, placed, keep, options.touch_tolerance, classifier,
+                                        [&](const Entity& edge_a, const Entity& edge_b) {
+                                          return segments_on_edges.count({edge_a, edge_b}) > 0;
+                                        });
+  for (ContactRegion& r : points.regions) out.regions.push_back(std::move(r));
+  std::set<Entity> penetrating = classifier.penetrating;
+  penetrating.insert(points.penetrating.begin(), points.penetrating.end());
+  out.penetrating_b.assign(penetrating.begin(), penetrating.end());
   std::stable_sort(out.regions.begin(), out.regions.end(), [](const ContactRegion& x, const ContactRegion& y) {
     if (x.entity_a != y.entity_a) return x.entity_a < y.entity_a;
     if (x.entity_b != y.entity_b) return x.entity_b < y.entity_b;

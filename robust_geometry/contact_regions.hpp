@@ -11,20 +11,61 @@
 //
 // Touching is degenerate by nature (notes B.6): after a rigid motion in
 // floating point, faces that touch are no longer exactly coplanar. The
-// tolerance policy, applied at every cut plane and nowhere else:
-//   a point is ON a cut plane iff its distance to the plane, measured within
-//   the cell being cut (to the plane in 3D, to the line where the plane
-//   meets a 2-cell, to the point where it meets a 1-cell), is at most
-//   touch_tolerance; the comparison is exact (squared distances in
-//   rationals). A point decided ON is projected exactly onto the plane (within
-//   the cell) before it descends into the on-subtree, so every later decision
-//   is made on exact data and each decision is made once (design D1 of the
-//   notes). With touch_tolerance = 0 every decision is the exact sign.
-// A point of B at distance d from a face of A is therefore in contact iff
-// d <= touch_tolerance; beyond it, it is apart (above) or penetrating
-// (below). Pieces of B's boundary that reach the interior of A (beyond the
-// tolerance) are reported as penetration (assumption 4 of the paper violated),
-// not as regions.
+// tolerance policy (issue 10, item 4), with eps = touch_tolerance, every
+// comparison exact (squared distances in rationals), and independent of A's
+// Brep-index (balancing on or off, any threshold, any face order) where
+// stated:
+//   1. Point contacts (regions of dimension 0 whose pair has a vertex of A or
+//      of B, or two edges) are decided from exact distances between the
+//      closures of the entities, without the tree:
+//        - a vertex v of B touches the lowest-dimensional entity y of A whose
+//          closure lies within eps of v (then the nearest, then the lowest
+//          index): region (y, v, 0) at the point of y nearest to v (which
+//          lies in the open y);
+//        - a vertex w of A likewise touches an entity of B: region (w, x, 0)
+//          at w;
+//        - two edges that are not parallel touch iff the closest points of
+//          their lines lie inside both edges and are within eps: region at
+//          the point on A's edge.
+//      So a vertex of B is in contact iff its distance to A's surface is
+//      <= eps, and two solids in generic position (closest pair a vertex and
+//      a face, edge or vertex, or two crossing edges) touch iff their
+//      distance is <= eps. A vertex of B that touches nothing and lies inside
+//      A (exactly) is penetrating.
+//   2. Regions of dimension 1 and 2 come from B's edges and faces descending
+//      A's Brep-index (SplitRegions). Only a support plane of a face of A
+//      snaps: a point of a piece is ON it iff the distance from the point's
+//      original position (before any projection; for a point constructed
+//      where a cut crosses a piece, the same affine combination of the
+//      corners' originals) to the plane within the cell (to the plane in 3D,
+//      to the line where it meets a 2-cell, to the point where it meets a
+//      1-cell) is <= eps; such a point is projected orthogonally within the
+//      cell, so that it is always the projection of its original onto the
+//      cell's affine hull, and successive snaps never compose beyond eps. A
+//      piece goes ON when all its corners do (it then lies within eps of the
+//      subspace, by convexity). Balancing and auxiliary cuts are not surfaces
+//      of A and decide by the exact sign. The pieces that reach an edge or a
+//      face of A are clipped to its closure (exactly), so every region point
+//      lies on A and is the projection of a point of B within eps of it.
+//      With a tolerance the tree's point pieces are not used (see 1).
+//   What remains tree-dependent, in 2 only, at the scale of eps: where a cut
+//   that is not A's surface (or the plane of another face) passes within eps
+//   of a piece, the piece is split exactly there, and the part on the far
+//   side of the cut from the face it is within eps of never meets that
+//   face's plane; the region then lacks a sliver of width at most about eps
+//   (its pair and dimension are kept as long as another part of the same
+//   pair reaches the face). Conversely a piece cut short (length ~eps) by
+//   such cuts near a point contact may snap as a whole where the uncut piece
+//   would not, giving a region of dimension 1 or 2 of extent ~eps on A next
+//   to the point contact. A piece within eps of the planes of two faces of A
+//   (near-flat dihedral angles of A, below about eps / size) snaps onto the
+//   first one the tree meets. Penetration by B's edges and faces is read
+//   from the tree's "inside" leaves after the snaps above.
+// With touch_tolerance = 0 every decision is the exact sign and regions are
+// the exact intersection set.
+// Pieces of B's boundary that reach the interior of A (beyond the tolerance)
+// are reported as penetration (assumption 4 of the paper violated), not as
+// regions.
 //
 // Frames and units: A's frame; lengths in the unit of the input coordinates
 // (metres in the project's scenes); touch_tolerance in the same unit.

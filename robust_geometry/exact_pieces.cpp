@@ -110,10 +110,14 @@ FT squared_distance(const Vec& a, const Vec& b) {
 
 Piece normalised(Piece piece) {
   auto& pts = piece.points;
-  std::vector<Vec> distinct;
-  for (const Vec& p : pts)
-    if (std::none_of(distinct.begin(), distinct.end(), [&](const Vec& q) { return is_zero(sub(p, q)); }))
-      distinct.push_back(p);
+  auto& orig = piece.originals;
+  const bool tracked = !orig.empty();
+  std::vector<Vec> distinct, distinct_orig;
+  for (std::size_t k = 0; k < pts.size(); ++k)
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const Vec& q) { return is_zero(sub(pts[k], q)); })) {
+      distinct.push_back(pts[k]);
+      if (tracked) distinct_orig.push_back(orig[k]);
+    }
   const bool flat = piece.dim == 2 && [&] {
     for (std::size_t i = 2; i < distinct.size(); ++i)
       if (!is_zero(cross(sub(distinct[1], distinct[0]), sub(distinct[i], distinct[0])))) return false;
@@ -122,6 +126,7 @@ Piece normalised(Piece piece) {
   if (distinct.size() == 1) {
     piece.dim = 0;
     pts = std::move(distinct);
+    orig = std::move(distinct_orig);
   } else if ((piece.dim == 1 && distinct.size() > 2) || flat) {
     std::size_t best_i = 0, best_j = 1;
     FT best = squared_distance(distinct[0], distinct[1]);
@@ -134,8 +139,10 @@ Piece normalised(Piece piece) {
         }
     piece.dim = 1;
     pts = {distinct[best_i], distinct[best_j]};
+    if (tracked) orig = {distinct_orig[best_i], distinct_orig[best_j]};
   } else {
     pts = std::move(distinct);
+    orig = std::move(distinct_orig);
   }
   return piece;
 }
@@ -144,10 +151,11 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
                  const std::vector<Vec>& on_points, std::vector<Piece>& above, std::vector<Piece>& on,
                  std::vector<Piece>& below) {
   const std::size_t n = piece.points.size();
+  const bool tracked = !piece.originals.empty();
   const bool positive = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
   const bool negative = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
   if (!positive && !negative) {
-    on.push_back({piece.tag, piece.dim, on_points});
+    on.push_back({piece.tag, piece.dim, on_points, piece.originals});
     return;
   }
   if (!negative) {
@@ -162,31 +170,54 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
   std::vector<FT> values;
   values.reserve(n);
   for (const Vec& p : piece.points) values.push_back(value(plane, p));
+  // The crossing of side i -> j and, tracked, its original (the same
+  // combination of the corners' originals).
+  const auto cross_at = [&](std::size_t i, std::size_t j, Vec& x, Vec& x0) {
+    const FT t = values[i] / (values[i] - values[j]);
+    x = add(piece.points[i], mul(t, sub(piece.points[j], piece.points[i])));
+    if (tracked) x0 = add(piece.originals[i], mul(t, sub(piece.originals[j], piece.originals[i])));
+  };
+  // The originals of a part, when tracked.
+  const auto originals = [&](std::vector<Vec> list) { return tracked ? std::move(list) : std::vector<Vec>{}; };
   if (piece.dim == 1) {
-    const Vec x = crossing(piece.points[0], piece.points[1], values[0], values[1]);
+    Vec x, x0;
+    cross_at(0, 1, x, x0);
     const std::size_t up = signs[0] > 0 ? 0 : 1;
-    above.push_back({piece.tag, 1, {piece.points[up], x}});
-    below.push_back({piece.tag, 1, {x, piece.points[1 - up]}});
-    on.push_back({piece.tag, 0, {x}});
+    const Vec& up0 = tracked ? piece.originals[up] : x0;
+    const Vec& down0 = tracked ? piece.originals[1 - up] : x0;
+    above.push_back({piece.tag, 1, {piece.points[up], x}, originals({up0, x0})});
+    below.push_back({piece.tag, 1, {x, piece.points[1 - up]}, originals({x0, down0})});
+    on.push_back({piece.tag, 0, {x}, originals({x0})});
     return;
   }
   // A convex polygon (Sutherland-Hodgman); its on-part is a segment.
-  std::vector<Vec> a, b, o;
+  std::vector<Vec> a, b, o, a0, b0, o0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = (i + 1) % n;
     if (signs[i] >= 0) a.push_back(piece.points[i]);
     if (signs[i] <= 0) b.push_back(piece.points[i]);
     if (signs[i] == 0) o.push_back(on_points[i]);
+    if (tracked) {
+      if (signs[i] >= 0) a0.push_back(piece.originals[i]);
+      if (signs[i] <= 0) b0.push_back(piece.originals[i]);
+      if (signs[i] == 0) o0.push_back(piece.originals[i]);
+    }
     if (signs[i] * signs[j] < 0) {
-      const Vec x = crossing(piece.points[i], piece.points[j], values[i], values[j]);
+      Vec x, x0;
+      cross_at(i, j, x, x0);
       a.push_back(x);
       b.push_back(x);
       o.push_back(x);
+      if (tracked) {
+        a0.push_back(x0);
+        b0.push_back(x0);
+        o0.push_back(x0);
+      }
     }
   }
-  above.push_back({piece.tag, 2, std::move(a)});
-  below.push_back({piece.tag, 2, std::move(b)});
-  on.push_back({piece.tag, 1, std::move(o)});
+  above.push_back({piece.tag, 2, std::move(a), std::move(a0)});
+  below.push_back({piece.tag, 2, std::move(b), std::move(b0)});
+  on.push_back({piece.tag, 1, std::move(o), std::move(o0)});
 }
 
 }  // namespace contactref::robust_geometry::detail

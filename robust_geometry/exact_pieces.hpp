@@ -85,6 +85,11 @@ struct Piece {
   Tag tag;
   int dim;
   std::vector<Vec> points;
+  // Empty, or parallel to points: where each point came from before any
+  // tolerance projection (contact_regions.cpp). A corner keeps its original
+  // when it is projected; a point constructed where a cut crosses the piece
+  // gets the same affine combination of the two corners' originals.
+  std::vector<Vec> originals = {};
 };
 
 // The convex atoms of the boundary of `polyhedron` (see above), with each
@@ -101,7 +106,7 @@ std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& p
 // exact; its projection onto the plane under a tolerance); crossings are
 // constructed exactly. With corners strictly on both sides the piece is split;
 // otherwise it goes whole to one side, or, all signs 0, to `on` with
-// on_points as its corners.
+// on_points as its corners. The parts carry originals when the piece does.
 void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>& signs,
                  const std::vector<Vec>& on_points, std::vector<Piece>& above, std::vector<Piece>& on,
                  std::vector<Piece>& below);
@@ -110,7 +115,8 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
 // have coinciding points (a sliver collapses) or points off the line it should
 // lie on (by up to the tolerance). Returns the piece with repeated points
 // removed and, where its points no longer span its dimension, reduced to the
-// point or the farthest pair of points (exact). Exact signs need none of this.
+// point or the farthest pair of points (exact); originals follow their points
+// (of coinciding points, the first one's). Exact signs need none of this.
 Piece normalised(Piece piece);
 
 }  // namespace contactref::robust_geometry::detail
