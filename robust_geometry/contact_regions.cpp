@@ -70,14 +70,7 @@ Entity entity_of(const Location& location) {
   }
 }
 
-// Exact lexicographic order of points (for maps and for a canonical start).
-bool lexicographic_less(const Vec& a, const Vec& b) {
-  for (std::size_t k = 0; k < 3; ++k) {
-    if (a[k] < b[k]) return true;
-    if (b[k] < a[k]) return false;
-  }
-  return false;
-}
+// Points in exact lexicographic order (for maps and for a canonical start).
 struct PointLess {
   bool operator()(const Vec& a, const Vec& b) const { return lexicographic_less(a, b); }
 };

@@ -14,6 +14,7 @@
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
 
 #include <array>
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -38,6 +39,15 @@ inline Vec cross(const Vec& a, const Vec& b) {
 // oriented_side, which trip a GCC 12 -Wmaybe-uninitialized false positive
 // inside CGAL in the sanitizer build (warnings are errors).
 inline int sign(const FT& x) { return static_cast<int>(CGAL::sign(x)); }
+// Exact lexicographic order of vectors, and exact equality.
+inline bool lexicographic_less(const Vec& a, const Vec& b) {
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (a[k] < b[k]) return true;
+    if (b[k] < a[k]) return false;
+  }
+  return false;
+}
+inline bool same(const Vec& a, const Vec& b) { return !lexicographic_less(a, b) && !lexicographic_less(b, a); }
 inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
 // sign(a . b), filtered: interval arithmetic on Epeck's approximations first,
 // exact rationals only where the interval holds 0.

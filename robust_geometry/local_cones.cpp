@@ -8,12 +8,6 @@ namespace contactref::robust_geometry::detail {
 
 namespace {
 
-bool same(const Vec& a, const Vec& b) {
-  for (std::size_t k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return false;
-  return true;
-}
-
 void add_unique(std::vector<Vec>& out, const Vec& v) {
   if (std::none_of(out.begin(), out.end(), [&](const Vec& w) { return same(w, v); })) out.push_back(v);
 }

@@ -9,16 +9,6 @@ namespace contactref::robust_geometry::detail {
 
 namespace {
 
-bool lexicographic_less(const Vec& a, const Vec& b) {
-  for (std::size_t k = 0; k < 3; ++k) {
-    if (a[k] < b[k]) return true;
-    if (b[k] < a[k]) return false;
-  }
-  return false;
-}
-
-bool same(const Vec& a, const Vec& b) { return !lexicographic_less(a, b) && !lexicographic_less(b, a); }
-
 // Distinct directions, each scaled to the unit box, in lexicographic order.
 std::vector<Vec> canonical(const std::vector<Vec>& directions) {
   std::vector<Vec> out;
