@@ -122,10 +122,7 @@ class Builder {
  public:
   Builder(const Polyhedron& polyhedron, const BrepIndexOptions& options)
       : polyhedron_(polyhedron), options_(options) {
-    for (int v = 0; v < polyhedron.vertex_count(); ++v) {
-      const auto& p = polyhedron.exact_vertex(v);
-      points_.push_back({p.x(), p.y(), p.z()});
-    }
+    for (int v = 0; v < polyhedron.vertex_count(); ++v) points_.push_back(exact_vertex(polyhedron, v));
     // Support planes from the corner Polyhedron orients them by (a strictly
     // convex corner, counter-clockwise seen from outside): n = (b - a) x
     // (c - a) points outward, as exact_plane's orthogonal vector does.

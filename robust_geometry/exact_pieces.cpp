@@ -13,6 +13,16 @@ Eigen::Vector3d to_double(const Vec& p) {
   return {CGAL::to_double(p[0]), CGAL::to_double(p[1]), CGAL::to_double(p[2])};
 }
 
+Vec exact_vertex(const Polyhedron& p, int v) {
+  const auto& x = p.exact_vertex(v);
+  return {x.x(), x.y(), x.z()};
+}
+
+Eigen::Vector3d rounded(const Vec& p) {
+  for (const FT& x : p) x.exact();  // tighten the approximations
+  return to_double(p);
+}
+
 FT max_abs(const Vec& v) {
   FT largest = CGAL::abs(v[0]);
   for (std::size_t k = 1; k < 3; ++k)

@@ -53,7 +53,11 @@ inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 &&
 // exact rationals only where the interval holds 0.
 int dot_sign(const Vec& a, const Vec& b);
 Vec exact_point(const Eigen::Vector3d& p);
+// Vertex v of p, exactly (its own frame).
+Vec exact_vertex(const Polyhedron& p, int v);
 Eigen::Vector3d to_double(const Vec& p);
+// to_double after evaluating each coordinate exactly: within an ulp.
+Eigen::Vector3d rounded(const Vec& p);
 // max_k |v_k|.
 FT max_abs(const Vec& v);
 // v / max_abs(v), exactly (v not zero): one component is +-1 and the others

@@ -144,8 +144,7 @@ const Vec& LocalGeometry::normal(int f) const {
 const Vec& LocalGeometry::point(int v) const {
   auto& x = points_[std::size_t(v)];
   if (!x) {
-    const auto& e = p_.exact_vertex(v);
-    Vec moved = rotate({e.x(), e.y(), e.z()});
+    Vec moved = rotate(exact_vertex(p_, v));
     for (std::size_t r = 0; r < 3; ++r) moved[r] += FT(pose_(int(r), 3));
     x = moved;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <string>
 
 #include "reference/spatial/errors.hpp"
 #include "reference/surfaces/loop_eigenstructure.hpp"
@@ -145,8 +146,14 @@ void check_input(const T& density, const MassPropertiesOptions<T>& options, cons
     os << name << ": density must be finite and positive (got " << density << ")";
     throw InputError(os.str());
   }
-  if (options.max_depth < 2 || options.max_nodes < 8) {
-    throw InputError(name + ": mass-properties options need max_depth >= 2 and max_nodes >= 8");
+  if (options.max_depth < 2 || options.max_depth > kMaxRingDepth || options.max_nodes < 8) {
+    throw InputError(name + ": mass-properties options need 2 <= max_depth <= " + std::to_string(kMaxRingDepth) +
+                     " and max_nodes >= 8");
+  }
+  if (!(isfinite(options.tolerance) && options.tolerance >= 0 && options.tolerance < 1)) {
+    std::ostringstream os;
+    os << name << ": the mass-properties tolerance must be in [0, 1) (got " << options.tolerance << ")";
+    throw InputError(os.str());
   }
 }
 

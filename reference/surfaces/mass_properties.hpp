@@ -50,12 +50,17 @@ struct MassProperties {
   T error_bound;
 };
 
+// Ring n of an EV is 2^-n across: beyond 200 rings (area 4^-200 of the
+// face's) no precision we use can tell the difference.
+inline constexpr int kMaxRingDepth = 200;
+
 template <class T>
 struct MassPropertiesOptions {
   // Requested accuracy, relative to R A / 3 (A: the surface area), which is
   // V for a sphere about the origin. Truncation only: round-off comes on top.
+  // In [0, 1); 0: always sum max_depth rings.
   T tolerance = T(1e-14);
-  int max_depth = 48;   // Loop: most dyadic rings about an EV (>= 2)
+  int max_depth = 48;   // Loop: most dyadic rings about an EV, 2..kMaxRingDepth
   int max_nodes = 256;  // charts: most nodes per parameter (>= 8)
 };
 

@@ -212,6 +212,26 @@ TEST(CliSurface, PropertiesOfASphereLikeMesh) {
   EXPECT_TRUE(contains(bad.all, "density")) << bad.all;
 }
 
+// --tolerance truncates the sums about the extraordinary vertices sooner: a
+// larger error bound, and the two volumes within the sum of their bounds.
+TEST(CliSurface, PropertiesToleranceTradesTheErrorBound) {
+  const std::string mesh = "surface properties --mesh '" + kMeshes + "icosphere1.obj' --json";
+  const CliRun fine = run(mesh, false), coarse = run(mesh + " --tolerance 1e-4", false);
+  ASSERT_EQ(fine.exit_code, 0) << fine.output;
+  ASSERT_EQ(coarse.exit_code, 0) << coarse.output;
+  const auto f = nlohmann::json::parse(fine.output), c = nlohmann::json::parse(coarse.output);
+  EXPECT_EQ(c.at("tolerance").get<double>(), 1e-4);
+  const double fine_bound = f.at("volume_error_bound").get<double>();
+  const double coarse_bound = c.at("volume_error_bound").get<double>();
+  EXPECT_GT(coarse_bound, 100 * fine_bound);
+  EXPECT_LE(std::abs(c.at("volume").get<double>() - f.at("volume").get<double>()), fine_bound + coarse_bound);
+  for (const char* tolerance : {"-1", "1", "nan"}) {
+    const CliRun bad = run_all(mesh + " --tolerance " + tolerance);
+    EXPECT_EQ(bad.exit_code, 2) << tolerance;
+    EXPECT_TRUE(contains(bad.all, "tolerance must be in [0, 1)")) << bad.all;
+  }
+}
+
 // Issue 10 item 14: at an extraordinary vertex the limit position and normal
 // are printed and each derivative is null, and a batch goes on. Face 0 of
 // icosphere1 is (1, 13, 15) and vertex 1 (file line 3) is an icosahedron

@@ -124,6 +124,7 @@ int run_eval(const EvalOptions& options) {
 struct PropertiesOptions {
   std::string mesh;
   double density = 1000;  // kg/m^3
+  double tolerance = su::MassPropertiesOptions<double>{}.tolerance;
   bool json = false;
 };
 
@@ -131,12 +132,15 @@ int run_properties(const PropertiesOptions& options) {
   if (!(std::isfinite(options.density) && options.density > 0))
     throw InputError(fmt::format("--density: must be finite and positive (got {})", options.density));
   const su::LoopSurface<double> surface(su::read_triangle_mesh(options.mesh), options.mesh);
-  const su::MassProperties<double> p = su::mass_properties(surface, options.density);
+  su::MassPropertiesOptions<double> mass_options;
+  mass_options.tolerance = options.tolerance;
+  const su::MassProperties<double> p = su::mass_properties(surface, options.density, mass_options);
   const auto vec = [](const Vec3<double>& x) { return nlohmann::ordered_json{x.x(), x.y(), x.z()}; };
   nlohmann::ordered_json inertia = nlohmann::ordered_json::array();
   for (int i = 0; i < 3; ++i) inertia.push_back(vec(p.inertia_com.row(i).transpose()));
   const nlohmann::ordered_json out{{"mesh", options.mesh},
                                    {"density", options.density},
+                                   {"tolerance", options.tolerance},
                                    {"volume", p.volume},
                                    {"mass", p.mass},
                                    {"centre_of_mass", vec(p.centre_of_mass)},
@@ -177,6 +181,9 @@ Action configure_surface(CLI::App& app) {
       "properties", "volume, centre of mass and inertia (about the centre of mass) of a closed Loop surface");
   properties_app->add_option("--mesh", properties->mesh, "closed triangle mesh (OBJ or OFF)")->required();
   properties_app->add_option("--density", properties->density, "uniform density in kg/m^3 (default 1000)");
+  properties_app->add_option("--tolerance", properties->tolerance,
+                             "truncation of the sums about extraordinary vertices, relative to R A / 3 "
+                             "(A the area, R the extent; default 1e-14), in [0, 1)");
   properties_app->add_flag("--json", properties->json, "print one JSON document");
   return [eval, eval_app, properties] {
     if (eval_app->parsed()) return run_eval(*eval);

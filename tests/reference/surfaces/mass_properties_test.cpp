@@ -474,9 +474,16 @@ TEST(MassProperties, RejectsBadDensityAndOptions) {
     expect_input_error([&] { mass_properties(surface, density); }, "density");
     expect_input_error([&] { mass_properties<double>(chart, density); }, "density");
   }
-  MassPropertiesOptions<double> options;
-  options.max_depth = 1;
-  expect_input_error([&] { mass_properties(surface, 1.0, options); }, "max_depth");
+  for (int depth : {1, kMaxRingDepth + 1}) {
+    MassPropertiesOptions<double> options;
+    options.max_depth = depth;
+    expect_input_error([&] { mass_properties(surface, 1.0, options); }, "max_depth");
+  }
+  for (double tolerance : {-1e-300, 1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    MassPropertiesOptions<double> options;
+    options.tolerance = tolerance;
+    expect_input_error([&] { mass_properties(surface, 1.0, options); }, "tolerance");
+  }
 }
 
 // Issue 10 item 6: results beyond the range of double end in a
