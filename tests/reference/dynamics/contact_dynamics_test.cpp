@@ -29,6 +29,7 @@
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
@@ -200,7 +201,7 @@ Real50 energy_rate_by_difference(const ContactDynamics<Real50>& d, const Vec10<R
 
 template <class T>
 class KryPaiSection33 : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(KryPaiSection33, Scalars);
 
 TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroPower) {

@@ -32,6 +32,7 @@
 #include "reference/surfaces/triangle_mesh.hpp"
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
+#include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
@@ -253,7 +254,7 @@ TEST(MaximalPlaneContact, SecondDerivativeOfTheGapMatchesKappaAndVanishesAlongTh
 
 template <class T>
 class MaximalPlaneContactTyped : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(MaximalPlaneContactTyped, Scalars);
 
 TYPED_TEST(MaximalPlaneContactTyped, AgreesWithTheReducedModelAtTheSameState) {

@@ -37,6 +37,7 @@
 #include "tests/kit/errors.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
@@ -196,7 +197,7 @@ double condition(const Eigen::Matrix<T, 5, 5>& M) {
 
 template <class T>
 class PatchTransitionTyped : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(PatchTransitionTyped, Scalars);
 
 // The physical invariants: E_2_1 and H_1 q' are the same before and after.

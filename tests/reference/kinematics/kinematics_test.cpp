@@ -31,6 +31,7 @@
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 
 namespace contactref::kinematics {
 namespace {
@@ -491,7 +492,7 @@ TEST(ContactKinematics, ConformingContactIsRankDeficient) {
 // Hdot_1c is its time derivative along q'.
 template <class T>
 class SphereOnPlane : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(SphereOnPlane, Scalars);
 
 TYPED_TEST(SphereOnPlane, MatchesTheClosedForm) {

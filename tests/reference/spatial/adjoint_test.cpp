@@ -10,6 +10,7 @@
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 
 namespace contactref::spatial {
 namespace {
@@ -19,7 +20,7 @@ using test::tolerance;
 
 template <class T>
 class SpatialAdjoint : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(SpatialAdjoint, Scalars);
 
 // Poses have unit rotations and translations up to sqrt(3) per component, so

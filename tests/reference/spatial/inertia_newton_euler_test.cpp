@@ -7,6 +7,7 @@
 #include "reference/spatial/free_body.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 
 namespace contactref::spatial {
 namespace {
@@ -16,7 +17,7 @@ using test::tolerance;
 
 template <class T>
 class SpatialDynamics : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(SpatialDynamics, Scalars);
 
 // Box inertias are at most m (a^2 + b^2) / 12 < 5 * 8 / 12 and masses <= 5, so

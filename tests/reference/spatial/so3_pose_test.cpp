@@ -8,6 +8,7 @@
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
 
 namespace contactref::spatial {
 namespace {
@@ -30,7 +31,7 @@ Eigen::Matrix<Real50, N, N> matrix_exponential_series(const Eigen::Matrix<Real50
 
 template <class T>
 class SpatialPose : public ::testing::Test {};
-using Scalars = ::testing::Types<double, Real50>;
+using test::Scalars;
 TYPED_TEST_SUITE(SpatialPose, Scalars);
 
 TYPED_TEST(SpatialPose, SkewIsTheCrossProduct) {
