@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::set<std::string> flags{"--balance", "--all", "--json"};
   const std::string text(as_text(data, size));
   const std::size_t line_end = text.find('\n');
-  if (line_end == std::string::npos) return 0;
+  // An argument cannot hold a NUL byte (argv is C strings).
+  if (line_end == std::string::npos || text.find('\0') < line_end) return 0;
   const std::size_t split = text.find("\n%%\n", line_end);
   if (split == std::string::npos) return 0;
   const std::string a = write_file("a.off", std::string_view(text).substr(line_end + 1, split - line_end)).string();
