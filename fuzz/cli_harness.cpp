@@ -32,6 +32,21 @@ std::filesystem::path source(const std::string& relative) {
   return std::filesystem::path(CONTACTREF_SOURCE_DIR) / relative;
 }
 
+std::vector<std::string> option_arguments(const std::string& line, const std::set<std::string>& with_value,
+                                          const std::set<std::string>& flags) {
+  std::vector<std::string> args;
+  std::istringstream words(line);
+  for (std::string word; words >> word;) {
+    if (flags.count(word)) {
+      args.push_back(word);
+    } else if (std::string value; with_value.count(word) && words >> value) {
+      args.push_back(word);
+      args.push_back(value);
+    }
+  }
+  return args;
+}
+
 CliRun run_cli(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"contactref"};
   for (const std::string& a : args) argv.push_back(a.c_str());

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,12 @@ void expect_sound(const CliRun& run, const std::vector<std::string>& args,
 
 // run_cli then expect_sound.
 CliRun check_cli(const std::vector<std::string>& args, const std::vector<std::string>& null_keys = {});
+
+// The options of a fuzzed first line, as arguments: each word of
+// `with_value` with the word after it, each word of `flags`; other words are
+// dropped, so that a run never writes files.
+std::vector<std::string> option_arguments(const std::string& line, const std::set<std::string>& with_value,
+                                          const std::set<std::string>& flags = {});
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

@@ -2,9 +2,6 @@
 // and options. The input is text: a first line of options, then A's OFF text,
 // a line "%%", then B's OFF text. Only the options below are passed on (each
 // with the word after it as its value), so the run never writes files.
-#include <set>
-#include <sstream>
-
 #include "fuzz/cli_harness.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -20,15 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string a = write_file("a.off", std::string_view(text).substr(line_end + 1, split - line_end)).string();
   const std::string b = write_file("b.off", std::string_view(text).substr(split + 4)).string();
   std::vector<std::string> args{"geometry", "contacts", a, b};
-  std::istringstream options(text.substr(0, line_end));
-  for (std::string word; options >> word;) {
-    if (flags.count(word)) {
-      args.push_back(word);
-    } else if (std::string value; with_value.count(word) && options >> value) {
-      args.push_back(word);
-      args.push_back(value);
-    }
-  }
+  for (std::string& option : option_arguments(text.substr(0, line_end), with_value, flags)) args.push_back(std::move(option));
   check_cli(args);
   return 0;
 }

@@ -8,8 +8,6 @@
 // on as written). More faces and finer tolerances add faces and rings: the
 // same code, more time.
 #include <charconv>
-#include <set>
-#include <sstream>
 
 #include "fuzz/cli_harness.hpp"
 
@@ -33,22 +31,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string mesh = write_file("mesh.obj", obj).string();
   std::vector<std::string> args{"surface", "properties", "--mesh", mesh, "--json"};
-  std::set<std::string> given;
-  std::istringstream options(text.substr(0, line_end));
-  for (std::string word; options >> word;) {
-    if (std::string value; with_value.count(word) && !given.count(word) && options >> value) {
-      double number = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-      // A finite tolerance in [0, 1e-3): more rings, not another path.
-      if (word == "--tolerance" && error == std::errc() && end == value.data() + value.size() && number >= 0 &&
-          number < 1e-3)
-        value = "1e-3";
-      args.push_back(word);
-      args.push_back(value);
-      given.insert(word);
-    }
+  // Pairs: an option, then its value.
+  const std::vector<std::string> options = option_arguments(text.substr(0, line_end), with_value);
+  bool tolerance_given = false;
+  for (std::size_t k = 0; k + 1 < options.size(); k += 2) {
+    std::string value = options[k + 1];
+    double number = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    // A finite tolerance in [0, 1e-3): more rings, not another path.
+    if (options[k] == "--tolerance" && error == std::errc() && end == value.data() + value.size() && number >= 0 &&
+        number < 1e-3)
+      value = "1e-3";
+    tolerance_given = tolerance_given || options[k] == "--tolerance";
+    args.push_back(options[k]);
+    args.push_back(value);
   }
-  if (!given.count("--tolerance")) {
+  if (!tolerance_given) {
     args.push_back("--tolerance");
     args.push_back("1e-2");
   }
