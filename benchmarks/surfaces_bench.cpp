@@ -6,6 +6,7 @@
 // validation/data/meshes/valences_3_to_10_split.obj at seeded random points.
 // BM_OpenSubdivBfr_LoopRegular evaluates the same regular faces at the same
 // points with OpenSubdiv's Bfr (position and derivatives to second order only).
+// BM_LoopSurfaceConstruction_Icosahedron: the set-up cost of a surface.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -99,9 +100,21 @@ void BM_OpenSubdivBfr_LoopRegular(benchmark::State& state) {
   }
 }
 
+// Building a Loop surface (validation/data/meshes/icosahedron.obj: 20 faces,
+// every vertex of valence 5, so 20 split patches of 3 extraordinary
+// sub-patches each): what a CLI run pays before its first evaluation.
+void BM_LoopSurfaceConstruction_Icosahedron(benchmark::State& state) {
+  const su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/icosahedron.obj");
+  for (auto _ : state) {
+    su::LoopSurface<double> surface(mesh, "icosahedron");
+    benchmark::DoNotOptimize(surface);
+  }
+}
+
 BENCHMARK(BM_TableI_LoopRegular);
 BENCHMARK(BM_OpenSubdivBfr_LoopRegular);
 BENCHMARK(BM_TableI_LoopExtraordinary)->Arg(3)->Arg(5)->Arg(7)->Arg(10);
 BENCHMARK(BM_TableI_BicubicBezier);
+BENCHMARK(BM_LoopSurfaceConstruction_Icosahedron);
 
 }  // namespace

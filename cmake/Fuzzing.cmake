@@ -1,10 +1,18 @@
 # CONTACTREF_FUZZ=ON (preset "asan", clang only): every target is built with
 # libFuzzer's coverage instrumentation (-fsanitize=fuzzer-no-link) and fuzz/
-# adds one libFuzzer program per reader (fuzz/README.md).
+# adds one libFuzzer program per reader (fuzz/README.md). Eigen and
+# Boost.Multiprecision are left uninstrumented (fuzz/coverage-ignorelist.txt).
 option(CONTACTREF_FUZZ "Build the libFuzzer targets under fuzz/ (clang)" OFF)
 if(CONTACTREF_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
     message(FATAL_ERROR "CONTACTREF_FUZZ needs clang (libFuzzer); the compiler is ${CMAKE_CXX_COMPILER_ID}")
   endif()
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  # ccache does not read the list: its hash in a definition makes an edit
+  # recompile (and re-run CMake).
+  set(ignorelist ${PROJECT_SOURCE_DIR}/fuzz/coverage-ignorelist.txt)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ignorelist})
+  file(SHA256 ${ignorelist} ignorelist_hash)
+  string(SUBSTRING ${ignorelist_hash} 0 16 ignorelist_hash)
+  add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${ignorelist})
+  add_compile_definitions(CONTACTREF_COVERAGE_IGNORELIST_${ignorelist_hash})
 endif()
