@@ -122,7 +122,7 @@ const rg::Vector6d kSliding = twist(Vector3d::Zero(), Vector3d(0.3, 0.2, -0.01))
 // The box [lo, hi] with quadrilateral faces, counter-clockwise seen from
 // outside; face 0 is the bottom (z = lo.z), face 1 the top.
 rg::Polyhedron box(const Vector3d& lo, const Vector3d& hi, const std::string& name) {
-  rg::PolygonSoup soup;
+  contactref::PolygonSoup soup;
   for (int k = 0; k < 2; ++k)
     for (int j = 0; j < 2; ++j)
       for (int i = 0; i < 2; ++i) soup.vertices.emplace_back(i ? hi.x() : lo.x(), j ? hi.y() : lo.y(), k ? hi.z() : lo.z());
@@ -138,7 +138,7 @@ const rg::Polyhedron& bumpy(int n, bool flat = false) {
   auto& slot = cache[{n, flat}];
   if (!slot) {
     const rg::TriangleSolid solid = contactref::data::bumpy_cube(n, kHalfSize, flat ? 0.0 : kAmplitude, kBumps);
-    rg::PolygonSoup soup;
+    contactref::PolygonSoup soup;
     soup.vertices = solid.vertices;
     for (const auto& t : solid.triangles) soup.faces.push_back({t[0], t[1], t[2]});
     soup.name = std::string(flat ? "flat" : "bumpy") + " cube n = " + std::to_string(n);

@@ -97,13 +97,21 @@ std::string non_finite_word(const std::string& out, const std::vector<std::strin
   return {};
 }
 
+// Whether a line of `text` starts with `prefix` (messages may quote the
+// input, so a match inside a line does not count).
+bool starts_a_line(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0 || text.find("\n" + prefix) != std::string::npos;
+}
+
 }  // namespace
 
 void expect_sound(const CliRun& run, const std::vector<std::string>& args, const std::vector<std::string>& null_keys) {
   std::string problem;
   if (run.exit_code < 0 || run.exit_code > 2) problem = "exit code other than 0, 1 or 2";
-  else if (run.err.rfind("contactref: error:", 0) == 0 || run.err.find("\ncontactref: error:") != std::string::npos)
-    problem = "an error that is not the project's own";  // at a line's start: messages may quote the input
+  else if (starts_a_line(run.err, "contactref: error:"))
+    problem = "an error that is not the project's own";
+  else if (starts_a_line(run.err, "contactref: internal error:"))
+    problem = "a broken internal invariant";
   else if (const std::string word = non_finite_word(run.out, null_keys); !word.empty())
     problem = "a non-finite number in the output (" + word + ")";
   if (problem.empty()) return;

@@ -26,9 +26,9 @@ I dot(const IVec& a, const IVec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * 
 EntityMask cull_back_faces(const Polyhedron& b, const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
                            double margin) {
   validate_rigid_pose(pose_b, "pose_b");
-  if (!twist_b.allFinite()) throw GeometryInputError("twist_b: has a non-finite entry");
+  if (!twist_b.allFinite()) throw InputError("twist_b: has a non-finite entry");
   if (!(margin >= 0) || !std::isfinite(margin))
-    throw GeometryInputError("culling margin must be finite and >= 0 (it is " + std::to_string(margin) + ")");
+    throw InputError("culling margin must be finite and >= 0 (it is " + std::to_string(margin) + ")");
 
   CGAL::Protect_FPU_rounding<true> protect;
   const auto transform = [&](const std::array<I, 3>& x, bool translate) {

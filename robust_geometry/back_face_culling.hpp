@@ -34,7 +34,7 @@ namespace contactref::robust_geometry {
 using Vector6d = Eigen::Matrix<double, 6, 1>;
 
 // The entities of B to keep (EntityMask, every vector filled). pose_b as for
-// intersect(). GeometryInputError for a pose that is not rigid, a non-finite
+// intersect(). InputError for a pose that is not rigid, a non-finite
 // twist, or a margin that is negative or not finite.
 EntityMask cull_back_faces(const Polyhedron& b, const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
                            double margin = 0);

@@ -50,7 +50,7 @@
 //                the other faces' corner sectors; retry with another q if the
 //                path meets a sector's side ray or lies in a face plane.
 //    All with exact signs. "On the boundary" as an answer would contradict
-//    the cell being empty, and throws GeometryComputationError.
+//    the cell being empty, and throws ComputationError.
 //
 // 5. Cuts. Support planes of faces wherever one fits, else an auxiliary
 //    plane (see brep_index.hpp):
@@ -197,7 +197,7 @@ class Builder {
   const XPlane& face_plane(int f) const { return face_planes_[std::size_t(f)]; }
 
   [[noreturn]] void fail(int node, const std::string& what) const {
-    throw GeometryComputationError(polyhedron_.name() + ": Brep-index construction, node " + std::to_string(node) +
+    throw ComputationError(polyhedron_.name() + ": Brep-index construction, node " + std::to_string(node) +
                                    ": " + what);
   }
 
@@ -539,7 +539,7 @@ std::string to_string(const Location& location) {
 }
 
 int BrepIndex::locate(const Eigen::Vector3d& point) const {
-  if (!point.allFinite()) throw GeometryInputError("Brep-index query: the point has a coordinate that is not finite");
+  if (!point.allFinite()) throw InputError("Brep-index query: the point has a coordinate that is not finite");
   const Vec x = exact_point(point);
   int i = 0;
   while (!nodes_[std::size_t(i)].is_leaf()) {
@@ -560,7 +560,7 @@ const CGAL::Plane_3<CGAL::Epeck>& BrepIndex::exact_cut_plane(int c) const {
 
 BrepIndex build_brep_index(const Polyhedron& polyhedron, const BrepIndexOptions& options) {
   if (options.balance_threshold < 0)
-    throw GeometryInputError(polyhedron.name() + ": Brep-index option balance_threshold must be >= 0 (it is " +
+    throw InputError(polyhedron.name() + ": Brep-index option balance_threshold must be >= 0 (it is " +
                              std::to_string(options.balance_threshold) + ")");
   BrepIndex index;
   index.options_ = options;

@@ -56,7 +56,7 @@
 #include <string>
 #include <vector>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 #include "robust_geometry/polyhedron.hpp"
 
 namespace contactref::robust_geometry {
@@ -86,7 +86,7 @@ struct BrepIndexOptions {
   // balance_threshold entities left to separate (3-cells: faces with a 2D
   // piece; 2-cells: lines to cut along; 1-cells: points to cut at).
   bool balance = false;
-  int balance_threshold = 4;  // >= 0; GeometryInputError otherwise
+  int balance_threshold = 4;  // >= 0; InputError otherwise
 };
 
 enum class CutKind {
@@ -141,7 +141,7 @@ class BrepIndex {
  public:
   // Exact point location: descends from the root with the exact sign of each
   // cut plane at the point (the point read as the doubles it is).
-  // GeometryInputError if the point is not finite.
+  // InputError if the point is not finite.
   Location classify(const Eigen::Vector3d& point) const;
   // The leaf reached by classify (for inspecting its depth and dimension).
   int locate(const Eigen::Vector3d& point) const;
@@ -167,8 +167,8 @@ class BrepIndex {
   std::shared_ptr<const Exact> exact_;  // immutable, so copies share it
 };
 
-// Builds the Brep-index of a (valid) polyhedron. GeometryInputError for bad
-// options (naming the field); GeometryComputationError if an exact invariant
+// Builds the Brep-index of a (valid) polyhedron. InputError for bad
+// options (naming the field); ComputationError if an exact invariant
 // of the construction fails (it names the node and the entity), which would
 // be a bug.
 BrepIndex build_brep_index(const Polyhedron& polyhedron, const BrepIndexOptions& options = {});

@@ -118,7 +118,7 @@ void clip_to_closed_faces(const Polyhedron& a, std::vector<LeafPiece>& leaves) {
 
 void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Polyhedron& b, const std::string& name) {
   if (!(touch_tolerance >= 0) || !std::isfinite(touch_tolerance))
-    throw GeometryInputError(name + " must be finite and >= 0 (it is " + std::to_string(touch_tolerance) + ")");
+    throw InputError(name + " must be finite and >= 0 (it is " + std::to_string(touch_tolerance) + ")");
   if (touch_tolerance == 0) return;  // exact: every edge is longer than 0
   const Polyhedron* shortest_in = &a;
   Vec shortest;  // the shortest edge, exactly
@@ -140,7 +140,7 @@ void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Po
     std::array<char, 32> text{};
     return std::string(text.data(), std::to_chars(text.data(), text.data() + text.size(), x).ptr);
   };
-  throw GeometryInputError(name + " " + shortest_text(touch_tolerance) +
+  throw InputError(name + " " + shortest_text(touch_tolerance) +
                            " is not below half the shortest edge of the solids (" +
                            shortest_text(half_length) + ", in " + shortest_in->name() +
                            "): which entity a point touches is then undefined");
@@ -152,7 +152,7 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   check_touch_tolerance(options.touch_tolerance, a, b, "touch_tolerance");
   const auto check_mask = [](const std::vector<bool>& mask, int count, const char* what) {
     if (!mask.empty() && int(mask.size()) != count)
-      throw GeometryInputError(std::string("mask of B's ") + what + " has " + std::to_string(mask.size()) +
+      throw InputError(std::string("mask of B's ") + what + " has " + std::to_string(mask.size()) +
                                " entries; B has " + std::to_string(count));
   };
   check_mask(mask_b.vertices, b.vertex_count(), "vertices");

@@ -75,7 +75,7 @@
 #include <vector>
 
 #include "robust_geometry/brep_index.hpp"
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 #include "robust_geometry/polyhedron.hpp"
 
 namespace contactref::robust_geometry {
@@ -122,7 +122,7 @@ struct IntersectOptions {
 // bound (issue 10, item 18: a 128-face sphere against itself took minutes).
 // The condition is necessary, not sufficient: keep the tolerance to the
 // rounding it is meant to absorb (a few ulps of the coordinates). Throws
-// GeometryInputError starting with `name` (the option the caller read it
+// InputError starting with `name` (the option the caller read it
 // from).
 void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Polyhedron& b, const std::string& name);
 
@@ -160,7 +160,7 @@ struct IntersectionSet {
 // Eq. 14: I = union over the (unculled) entities x of B of Intersect(root of
 // A's Brep-index, {x}), merged per pair of entities. pose_b takes B's
 // coordinates to A's frame (a rigid 4x4 transform, applied exactly to the
-// double entries). GeometryInputError for a pose that is not rigid (to 1e-9),
+// double entries). InputError for a pose that is not rigid (to 1e-9),
 // a bad tolerance (check_touch_tolerance), a mask of the wrong size, or an index built from another
 // polyhedron (node count mismatch is not detectable; the caller pairs them).
 IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,

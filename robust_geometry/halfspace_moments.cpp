@@ -12,7 +12,7 @@
 
 #include <Eigen/Geometry>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 using Eigen::Vector3d;
 
 [[noreturn]] void bad_input(const std::string& what) {
-  throw GeometryInputError("halfspace_intersection_moments: " + what);
+  throw InputError("halfspace_intersection_moments: " + what);
 }
 
 std::string format(const Vector3d& p) {

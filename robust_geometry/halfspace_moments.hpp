@@ -60,7 +60,7 @@
 // Input: A must be a closed, outward-oriented, non-self-intersecting triangle
 // mesh (intersection_volume.hpp's TriangleSolid). For speed this is NOT
 // checked; call validate_triangle_solid once for untrusted meshes. Checked on
-// every call (std::invalid_argument, message naming the field): the normal is
+// every call (InputError, message naming the field): the normal is
 // finite and non-zero, the offset finite, every vertex finite, every index in
 // range; a clearly negative clipped volume (an inward mesh) is refused too.
 // principal_axes etc. are filled as intersection_moments does (double
@@ -80,7 +80,7 @@ struct HalfSpace {
   double offset = 0;
 };
 
-// A ∩ H (see above). Throws std::invalid_argument for bad input.
+// A ∩ H (see above). Throws InputError for bad input.
 IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h);
 
 }  // namespace contactref::robust_geometry

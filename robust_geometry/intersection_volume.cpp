@@ -5,7 +5,7 @@
 #include "robust_geometry/intersection_volume.hpp"
 
 #include "robust_geometry/coordinate_range.hpp"
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -59,7 +59,7 @@ std::string format_point(const Eigen::Vector3d& p) {
 }
 
 [[noreturn]] void bad_input(const std::string& name, const std::string& what) {
-  throw std::invalid_argument(name + ": " + what);
+  throw InputError(name + ": " + what);
 }
 
 // The triangles as a soup of size_t indices, checked for range and repeats.
@@ -177,9 +177,7 @@ void validate_triangle_solid(const TriangleSolid& solid, const std::string& name
   // Exact predicates on the input doubles (Epick): no tolerance involved.
   EpickMesh mesh;
   PMP::polygon_soup_to_polygon_mesh(points, triangles, mesh);
-  if (mesh.number_of_faces() != triangles.size()) {
-    throw std::runtime_error(name + ": internal error: the mesh lost triangles");
-  }
+  if (mesh.number_of_faces() != triangles.size()) throw InternalError(name + ": the mesh lost triangles");
   if (!CGAL::is_closed(mesh)) bad_input(name, "the mesh is not closed");
   std::vector<std::pair<EpickMesh::Face_index, EpickMesh::Face_index>> pairs;
   PMP::self_intersections(mesh, std::back_inserter(pairs));
@@ -236,14 +234,14 @@ double round_nearest(const ExactFT& x) {
   double lo = interval.first;
   double hi = interval.second;
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
-    throw std::runtime_error("intersection moments: an exact result does not fit in a double");
+    throw ComputationError("intersection moments: an exact result does not fit in a double");
   }
   if (lo == hi) return lo;  // x is a double
   // CGAL's interval of a GMP rational is the tightest one (two adjacent
   // doubles); should it be wider, walk it down to two adjacent doubles.
   constexpr double kInf = std::numeric_limits<double>::infinity();
   for (int step = 0; std::nextafter(lo, kInf) != hi; ++step) {
-    if (step > 64) throw std::runtime_error("intersection moments: to_interval is not tight");
+    check_invariant(step <= 64, "intersection moments: to_interval is not tight");
     const double up = std::nextafter(lo, kInf);
     if (ExactFT(up) <= x) {
       lo = up;
@@ -411,9 +409,7 @@ void MomentAccumulator::finish_rational(IntersectionMoments& result) const {
   }
 
   const ExactFT volume = d_sum.total() / 6;  // Eq. 14
-  if (CGAL::is_negative(volume)) {
-    throw std::runtime_error("intersection moments: the exact volume is negative (an orientation error)");
-  }
+  check_invariant(!CGAL::is_negative(volume), "intersection moments: the exact volume is negative (an orientation error)");
   if (CGAL::is_zero(volume)) return;
   result.kind = IntersectionKind::kOverlapping;
   result.volume = round_nearest(volume);
@@ -636,11 +632,11 @@ void fill_principal_shape(IntersectionMoments& result) {
     std::ostringstream out;
     out << "intersection moments: the overlap's volume (" << result.volume << ") or its moments are not "
         << "representable in double (they under- or overflow); rescale the solids";
-    throw GeometryComputationError(out.str());
+    throw ComputationError(out.str());
   }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(result.covariance);
   if (eigen.info() != Eigen::Success) {
-    throw std::runtime_error("intersection moments: the eigen-decomposition of the second moment failed");
+    throw ComputationError("intersection moments: the eigen-decomposition of the second moment failed");
   }
   Eigen::Matrix3d axes = eigen.eigenvectors();  // increasing eigenvalues
   for (Eigen::Index k = 0; k < 2; ++k) {
@@ -671,10 +667,10 @@ std::array<const ExactPoint*, 3> exact_triangle(const Mesh& mesh, Mesh::Face_ind
   std::array<const ExactPoint*, 3> p{};
   Index k = 0;
   for (Mesh::Vertex_index v : CGAL::vertices_around_face(mesh.halfedge(f), mesh)) {
-    if (k == 3) throw std::runtime_error("intersection moments: a face of the intersection is not a triangle");
+    check_invariant(k < 3, "intersection moments: a face of the intersection is not a triangle");
     p[k++] = &CGAL::exact(mesh.point(v));
   }
-  if (k != 3) throw std::runtime_error("intersection moments: a face of the intersection is not a triangle");
+  check_invariant(k == 3, "intersection moments: a face of the intersection is not a triangle");
   return p;
 }
 
@@ -738,10 +734,9 @@ std::vector<FaceSide> classify_faces(const Mesh& mesh, const Mesh& other, bool b
     }
     if (!on_boundary && !boundary_only) {
       const CGAL::Bounded_side where = (*side)(q);
-      if (where == CGAL::ON_BOUNDARY) {
-        throw std::runtime_error("intersection moments: a face centroid lies on the other surface but on no "
-                                 "coplanar face (corefinement invariant violated)");
-      }
+      check_invariant(where != CGAL::ON_BOUNDARY,
+                      "intersection moments: a face centroid lies on the other surface but on no coplanar face "
+                      "(a corefinement invariant)");
       sides[f.idx()] = where == CGAL::ON_BOUNDED_SIDE ? FaceSide::kInside : FaceSide::kOutside;
     }
   }
@@ -789,16 +784,15 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
     manifold = PMP::corefine_and_compute_intersection(mesh_a, mesh_b, out,
                                                       PMP::parameters::visitor(visitor));
   } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("intersection_moments: CGAL corefinement failed: ") + e.what());
+    throw ComputationError(std::string("intersection_moments: CGAL corefinement failed: ") + e.what());
   }
 
   MomentAccumulator acc;
   if (manifold) {
     // The visitor recorded the origins by face index: the output must hold
     // exactly the faces it saw added (collecting garbage would renumber them).
-    if (out.has_garbage() || state.from_b.size() > out.number_of_faces()) {
-      throw std::runtime_error("intersection_moments: unexpected removed faces in CGAL's corefinement output");
-    }
+    check_invariant(!out.has_garbage() && state.from_b.size() <= out.number_of_faces(),
+                    "intersection_moments: unexpected removed faces in CGAL's corefinement output");
     if (state.from_b.size() < out.number_of_faces()) state.from_b.resize(out.number_of_faces(), 0);
     for (Mesh::Face_index f : out.faces()) {
       const auto p = exact_triangle(out, f);

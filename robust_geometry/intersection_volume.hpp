@@ -90,13 +90,14 @@
 //     dimension).
 //   - kOverlapping: V > 0, everything defined.
 //
-// Errors: std::invalid_argument for bad input (a mesh that is not a closed,
+// Errors: InputError for bad input (a mesh that is not a closed,
 // consistently oriented, outward, manifold triangle mesh without degenerate
 // or self-intersecting triangles; a non-finite coordinate or one outside
 // the magnitudes of coordinate_range.hpp; an index out of
 // range; a pose that is not a rigid transform to 1e-9), with a message naming
-// the solid and the element; std::runtime_error if the exact computation
-// fails (CGAL reports a failure, or an exact invariant is violated).
+// the solid and the element; ComputationError if the exact computation
+// fails (CGAL reports a failure, a result does not fit in a double);
+// InternalError if an exact invariant of the algorithm does not hold (a bug).
 //
 // CGAL stays out of this header (it is heavy); see intersection_volume.cpp.
 #include <array>
@@ -180,7 +181,7 @@ struct IntersectionOptions {
 // B's coordinates into A's frame). The pose is applied in exact arithmetic to
 // B's vertices with the double entries as given: the result is exact for the
 // affine map those entries define (rigid only to the entries' rounding).
-// Throws std::invalid_argument (bad input) or std::runtime_error (see above).
+// Throws InputError (bad input) or ComputationError (see above).
 IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
                                          const Eigen::Matrix4d& pose_b);
 IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
@@ -203,10 +204,10 @@ IntersectionMoments intersection_moments_nef(const TriangleSolid& a, const Trian
 // sign is ambiguous where two components are equal in magnitude), the
 // principal covariances and moments, the cuboid and ellipsoid dimensions.
 // For every producer of IntersectionMoments (exact or fast paths).
-// std::runtime_error if the eigen-decomposition fails.
+// ComputationError if the eigen-decomposition fails.
 void fill_principal_shape(IntersectionMoments& result);
 
-// Throws std::invalid_argument naming `name` and the offending element unless
+// Throws InputError naming `name` and the offending element unless
 // `solid` is valid input for the functions above (see "Errors").
 void validate_triangle_solid(const TriangleSolid& solid, const std::string& name);
 

@@ -28,7 +28,7 @@ using ExactPoint = ExactKernel::Point_3;
 // R x + t evaluated in exact arithmetic from the double entries.
 Mesh to_exact_mesh(const TriangleSolid& solid, const Eigen::Matrix4d* pose);
 
-// The nearest double to x (ties to even); std::runtime_error if x overflows.
+// The nearest double to x (ties to even); ComputationError if x overflows.
 double round_nearest(const ExactFT& x);
 
 // A sum of many rationals, added pairwise (a binary counter of partial sums)
@@ -81,7 +81,7 @@ class MomentAccumulator {
 
   // The results rounded once to double, and the double eigen-analysis. The
   // kind: kOverlapping if V > 0; otherwise kTouching if solids_meet, else
-  // kDisjoint. std::runtime_error if V < 0 (an orientation error).
+  // kDisjoint. ComputationError if V < 0 (an orientation error).
   IntersectionMoments finish(bool solids_meet, bool rational_only) const;
 
  private:

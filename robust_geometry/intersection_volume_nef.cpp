@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
+
 #include <CGAL/Nef_polyhedron_3.h>
 #include <CGAL/Side_of_triangle_mesh.h>
 #include <CGAL/boost/graph/convert_nef_polyhedron_to_polygon_mesh.h>
@@ -43,8 +45,8 @@ IntersectionMoments intersection_moments_nef(const TriangleSolid& a, const Trian
     CGAL::Side_of_triangle_mesh<Mesh, Kernel> side_b(mesh_b);
     for (const std::vector<std::size_t>& polygon : polygons) {
       if (polygon.size() != 3) {
-        throw std::runtime_error("intersection_moments_nef: the Nef conversion returned a face of " +
-                                 std::to_string(polygon.size()) + " vertices");
+        throw InternalError("intersection_moments_nef: the Nef conversion returned a face of " +
+                            std::to_string(polygon.size()) + " vertices");
       }
       const Point& p0 = points[polygon[0]];
       const Point& p1 = points[polygon[1]];

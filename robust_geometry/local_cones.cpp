@@ -294,7 +294,7 @@ bool LocalGeometry::inside_at_vertex(int v, const Vec& d) const {
       }
       if (!degenerate) return (dot_sign(nf, d) < 0) != (crossings % 2 == 1);
     }
-  throw GeometryComputationError("cannot classify a cell of the tangent cone at vertex " + std::to_string(v) + " of " +
+  throw ComputationError("cannot classify a cell of the tangent cone at vertex " + std::to_string(v) + " of " +
                                  p_.name() + ": every test segment is degenerate");
 }
 

@@ -75,7 +75,7 @@ class LocalGeometry {
   // Convex neighbourhood (Eq. 7): a face, a convex or flat edge, a convex vertex.
   bool convex(const Entity& x) const;
   // The tangent cone at a point of x as a union of convex pieces (see above).
-  // GeometryComputationError if no cell of a vertex's arrangement can be
+  // ComputationError if no cell of a vertex's arrangement can be
   // classified (every segment degenerate: not expected to happen).
   std::vector<ConvexCone> convex_pieces(const Entity& x) const;
   // The outward normals of the faces at x.

@@ -4,7 +4,7 @@
 
 #include <CGAL/squared_distance_3.h>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -49,7 +49,7 @@ SurfaceSide side_of_surface(const Vec& x, const std::vector<std::array<Vec, 3>>&
     }
     if (generic) return in ? SurfaceSide::inside : SurfaceSide::outside;
   }
-  throw GeometryComputationError("nesting test: no generic ray found");
+  throw ComputationError("nesting test: no generic ray found");
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ SurfaceSide side_of_surface(const Vec& x, const std::vector<std::array<Vec, 3>>&
 // outside it, and one point of A farther than the tolerance from B's surface
 // decides which, touching anywhere else or not. The candidates, in order: A's
 // vertices, then the centroids of A's triangles (an A whose every candidate
-// is within the tolerance of B's surface throws GeometryComputationError).
+// is within the tolerance of B's surface throws ComputationError).
 // A vertex of A outside B's bounding box widened by the tolerance is outside
 // B and farther than the tolerance from it: this test is exact (rational
 // comparisons of the exact posed vertices; item 7), made first on every
@@ -105,7 +105,7 @@ bool a_nested_in_b(const Polyhedron& a, const std::vector<Vec>& points_b,
     const Vec sum = add(add(vertex_a(t.vertices[0]), vertex_a(t.vertices[1])), vertex_a(t.vertices[2]));
     if (const auto nested = decides(mul(FT(1) / FT(3), sum))) return *nested;
   }
-  throw GeometryComputationError("nesting test: every vertex and triangle centroid of " + a.name() +
+  throw ComputationError("nesting test: every vertex and triangle centroid of " + a.name() +
                                  " lies within the touch tolerance of the other solid's surface");
 }
 

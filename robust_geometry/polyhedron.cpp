@@ -1,5 +1,7 @@
 #include "robust_geometry/polyhedron.hpp"
 
+#include "core/reader_text.hpp"
+#include "core/surface_topology.hpp"
 #include "robust_geometry/coordinate_range.hpp"
 
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
@@ -41,267 +43,25 @@ struct Polyhedron::Exact {
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Messages: "NAME:LINE: what" where the line is known, "NAME: what" otherwise.
-
-std::string located(const std::string& name, int line) {
-  return name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": ";
-}
-
-[[noreturn]] void fail(const std::string& name, int line, const std::string& what) {
-  throw GeometryInputError(located(name, line) + what);
-}
-
-std::string join(const std::vector<int>& values, std::size_t at_most = 12) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size() && i < at_most; ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  if (values.size() > at_most) out += ", ... (" + std::to_string(values.size()) + " in all)";
-  return out;
-}
+using detail::describe_face;
+using detail::fail;
 
 // Where the elements of a soup came from, for the constructor's messages.
 class Source {
  public:
-  explicit Source(const PolygonSoup& soup)
-      : name_(soup.name), vertex_lines_(soup.vertex_lines), face_lines_(soup.face_lines) {}
-  [[noreturn]] void vertex_error(int v, const std::string& what) const { fail(name_, line(vertex_lines_, v), what); }
-  [[noreturn]] void face_error(int f, const std::string& what) const { fail(name_, line(face_lines_, f), what); }
-  [[noreturn]] void error(const std::string& what) const { fail(name_, 0, what); }
+  explicit Source(const PolygonSoup& soup) : soup_(soup) {}
+  [[noreturn]] void vertex_error(int v, const std::string& what) const { fail(soup_.name, soup_.vertex_line(v), what); }
+  [[noreturn]] void face_error(int f, const std::string& what) const { fail(soup_.name, soup_.face_line(f), what); }
+  [[noreturn]] void error(const std::string& what) const { fail(soup_.name, 0, what); }
   [[noreturn]] void computation_error(const std::string& what) const {
-    throw GeometryComputationError(name_ + ": " + what);
+    throw ComputationError(soup_.name + ": " + what);
   }
 
  private:
-  static int line(const std::vector<int>& lines, int i) {
-    return i >= 0 && std::size_t(i) < lines.size() ? lines[std::size_t(i)] : 0;
-  }
-  std::string name_;
-  std::vector<int> vertex_lines_, face_lines_;
+  const PolygonSoup& soup_;
 };
 
-std::string describe_face(int f, const std::vector<int>& face) {
-  return "face " + std::to_string(f) + " (vertices " + join(face) + ")";
-}
-
-// ---------------------------------------------------------------------------
-// Reading.
-
-// The lines of a text, each split into words, '#' comments removed; a final
-// '\r' (DOS line ends) counts as white space.
-std::vector<std::vector<std::string>> split_lines(const std::string& text) {
-  std::vector<std::vector<std::string>> lines;
-  std::istringstream in(text);
-  std::string line_text;
-  while (std::getline(in, line_text)) {
-    std::istringstream words(line_text.substr(0, line_text.find('#')));
-    std::vector<std::string> line;
-    for (std::string word; words >> word;) line.push_back(word);
-    lines.push_back(std::move(line));
-  }
-  return lines;
-}
-
-double parse_coordinate(const std::string& word, const std::string& name, int line) {
-  const char* begin = word.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(begin, &end);
-  if (end == begin || *end != '\0') fail(name, line, "'" + word + "' is not a number");
-  // ERANGE also flags an underflow, whose result (a subnormal or zero) is the
-  // correctly rounded value; only an overflow is refused.
-  if (errno == ERANGE && std::abs(value) == HUGE_VAL) fail(name, line, "coordinate '" + word + "' overflows a double");
-  if (!std::isfinite(value)) fail(name, line, "coordinate '" + word + "' is not finite");
-  return value;
-}
-
-long parse_integer(const std::string& word, const std::string& name, int line, const char* what) {
-  long value = 0;
-  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-  if (error != std::errc() || end != word.data() + word.size()) fail(name, line, "'" + word + "' is not " + what);
-  return value;
-}
-
-// A face's checks that need no geometry, shared by the readers (which know
-// the line) and the constructor.
-void check_face_corners(const std::vector<int>& face, int f, const std::string& where, int line) {
-  if (face.size() < 3)
-    fail(where, line,
-         "face " + std::to_string(f) + " has " + std::to_string(face.size()) + " vertices; a face needs at least 3");
-  std::vector<int> sorted = face;
-  std::sort(sorted.begin(), sorted.end());
-  const auto repeat = std::adjacent_find(sorted.begin(), sorted.end());
-  if (repeat != sorted.end()) fail(where, line, describe_face(f, face) + " repeats vertex " + std::to_string(*repeat));
-}
-
 }  // namespace
-
-PolygonSoup parse_off(const std::string& text, const std::string& name) {
-  const auto lines = split_lines(text);
-  PolygonSoup soup;
-  soup.name = name;
-  std::size_t next = 0;  // the next line to read (0-based)
-  // The next non-empty line, or an error naming what was expected.
-  const auto take = [&](const std::string& expected) -> std::pair<const std::vector<std::string>*, int> {
-    while (next < lines.size() && lines[next].empty()) ++next;
-    if (next >= lines.size()) fail(name, int(lines.size()), "unexpected end of file: expected " + expected);
-    ++next;
-    return {&lines[next - 1], int(next)};
-  };
-  auto [header, header_line] = take("the 'OFF' header");
-  if ((*header)[0] != "OFF")
-    fail(name, header_line,
-         "expected the header 'OFF', found '" + (*header)[0] + "' (COFF, NOFF and other variants are not supported)");
-  std::vector<std::string> counts(header->begin() + 1, header->end());
-  int counts_line = header_line;
-  if (counts.empty()) {
-    auto [words, line] = take("the counts 'vertices faces edges'");
-    counts = *words;
-    counts_line = line;
-  }
-  if (counts.size() != 3)
-    fail(name, counts_line,
-         "expected the three counts 'vertices faces edges', found " + std::to_string(counts.size()) + " values");
-  const long vertex_count = parse_integer(counts[0], name, counts_line, "a vertex count");
-  const long face_count = parse_integer(counts[1], name, counts_line, "a face count");
-  const long edge_count = parse_integer(counts[2], name, counts_line, "an edge count");
-  if (vertex_count < 0 || face_count < 0 || edge_count < 0) fail(name, counts_line, "counts must not be negative");
-  if (vertex_count > std::numeric_limits<int>::max() || face_count > std::numeric_limits<int>::max())
-    fail(name, counts_line, "counts too large");
-  for (long v = 0; v < vertex_count; ++v) {
-    auto [words, line] = take("vertex " + std::to_string(v) + " of " + std::to_string(vertex_count));
-    if (words->size() != 3)
-      fail(name, line,
-           "vertex " + std::to_string(v) + ": expected 3 coordinates 'x y z', found " + std::to_string(words->size()) +
-               " values");
-    soup.vertices.emplace_back(parse_coordinate((*words)[0], name, line), parse_coordinate((*words)[1], name, line),
-                               parse_coordinate((*words)[2], name, line));
-    soup.vertex_lines.push_back(line);
-  }
-  for (long f = 0; f < face_count; ++f) {
-    auto [words, line] = take("face " + std::to_string(f) + " of " + std::to_string(face_count));
-    const long size = parse_integer((*words)[0], name, line, "a vertex count (the first number of a face line)");
-    if (size < 3)
-      fail(name, line,
-           "face " + std::to_string(f) + " has " + std::to_string(size) + " vertices; a face needs at least 3");
-    if (long(words->size()) - 1 < size)
-      fail(name, line,
-           "face " + std::to_string(f) + " announces " + std::to_string(size) + " vertices but lists " +
-               std::to_string(words->size() - 1));
-    std::vector<int> face;
-    for (std::size_t k = 1; k <= std::size_t(size); ++k) {
-      const long index = parse_integer((*words)[k], name, line, "a vertex index");
-      if (index < 0 || index >= vertex_count)
-        fail(name, line,
-             "face " + std::to_string(f) + ": vertex index " + (*words)[k] + " is out of range (0.." +
-                 std::to_string(vertex_count - 1) + ")");
-      face.push_back(int(index));
-    }
-    // Words after the indices are a colour (Geomview OFF): ignored.
-    check_face_corners(face, int(f), name, line);
-    soup.faces.push_back(std::move(face));
-    soup.face_lines.push_back(line);
-  }
-  while (next < lines.size() && lines[next].empty()) ++next;
-  if (next < lines.size())
-    fail(name, int(next + 1),
-         "unexpected content after the last face (the header announces " + std::to_string(vertex_count) +
-             " vertices and " + std::to_string(face_count) + " faces)");
-  return soup;
-}
-
-PolygonSoup parse_obj(const std::string& text, const std::string& name) {
-  const auto lines = split_lines(text);
-  PolygonSoup soup;
-  soup.name = name;
-  // Positive indices may refer to vertices defined further down; they are
-  // checked once all vertices are known.
-  struct Pending {
-    std::size_t face, corner;
-    std::string word;
-  };
-  std::vector<Pending> pending;
-  for (std::size_t l = 0; l < lines.size(); ++l) {
-    const auto& words = lines[l];
-    const int line = int(l + 1);
-    if (words.empty()) continue;
-    if (words[0] == "v") {
-      // x y z, optionally w (which must be 1) or an r g b colour (ignored).
-      if (words.size() != 4 && words.size() != 5 && words.size() != 7)
-        fail(name, line,
-             "vertex " + std::to_string(soup.vertices.size()) + ": expected 'v x y z' (optionally w or r g b), found " +
-                 std::to_string(words.size() - 1) + " values");
-      soup.vertices.emplace_back(parse_coordinate(words[1], name, line), parse_coordinate(words[2], name, line),
-                                 parse_coordinate(words[3], name, line));
-      if (words.size() == 5 && parse_coordinate(words[4], name, line) != 1.0)
-        fail(name, line,
-             "vertex " + std::to_string(soup.vertices.size() - 1) + ": homogeneous coordinate w = " + words[4] +
-                 " is not supported (only w = 1)");
-      soup.vertex_lines.push_back(line);
-    } else if (words[0] == "f") {
-      const std::size_t f = soup.faces.size();
-      std::vector<int> face;
-      for (std::size_t k = 1; k < words.size(); ++k) {
-        const std::string vertex_part = words[k].substr(0, words[k].find('/'));
-        if (vertex_part.empty())
-          fail(name, line, "face " + std::to_string(f) + ": corner '" + words[k] + "' has no vertex index");
-        const long index = parse_integer(vertex_part, name, line, "a vertex index");
-        const long count = long(soup.vertices.size());
-        if (index == 0)
-          fail(name, line, "face " + std::to_string(f) + ": vertex index 0 is invalid (OBJ indices start at 1)");
-        if (index < 0) {
-          // Relative: -1 is the last vertex defined so far.
-          if (-index > count)
-            fail(name, line,
-                 "face " + std::to_string(f) + ": relative vertex index " + vertex_part + " is out of range (only " +
-                     std::to_string(count) + " vertices defined so far)");
-          face.push_back(int(count + index));
-        } else {
-          if (index > std::numeric_limits<int>::max())
-            fail(name, line, "face " + std::to_string(f) + ": vertex index " + vertex_part + " is out of range");
-          face.push_back(int(index - 1));
-          pending.push_back({f, face.size() - 1, vertex_part});
-        }
-      }
-      if (face.size() < 3)
-        fail(
-            name, line,
-            "face " + std::to_string(f) + " has " + std::to_string(face.size()) + " vertices; a face needs at least 3");
-      soup.faces.push_back(std::move(face));
-      soup.face_lines.push_back(line);
-    }
-    // Other statements (vt, vn, g, o, s, usemtl, mtllib, l, p, ...) carry no
-    // geometry of the solid.
-  }
-  for (const auto& p : pending) {
-    if (soup.faces[p.face][p.corner] >= int(soup.vertices.size()))
-      fail(name, soup.face_lines[p.face],
-           "face " + std::to_string(p.face) + ": vertex index " + p.word + " is out of range (1.." +
-               std::to_string(soup.vertices.size()) + ")");
-  }
-  for (std::size_t f = 0; f < soup.faces.size(); ++f)
-    check_face_corners(soup.faces[f], int(f), name, soup.face_lines[f]);
-  return soup;
-}
-
-PolygonSoup read_polygon_soup(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  if (extension != ".off" && extension != ".obj")
-    throw GeometryInputError(path.string() + ": unknown polyhedron file format '" + extension + "' (use .off or .obj)");
-  // Anything but a regular file (a device such as /dev/zero, a FIFO) might
-  // never end: refused before a byte is read, as read_input_file does for
-  // reference/ (one reader for both when core/ lands, issue 11).
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error))
-    throw GeometryInputError(path.string() + ": cannot open the file (" +
-                             (std::filesystem::exists(path, error) ? "not a regular file" : "no such file") + ")");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw GeometryInputError(path.string() + ": cannot open the file");
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  return extension == ".off" ? parse_off(buffer.str(), path.string()) : parse_obj(buffer.str(), path.string());
-}
 
 Polyhedron read_polyhedron(const std::filesystem::path& path) { return Polyhedron(read_polygon_soup(path)); }
 
@@ -309,11 +69,6 @@ Polyhedron read_polyhedron(const std::filesystem::path& path) { return Polyhedro
 // Validation and construction.
 
 namespace {
-
-std::uint64_t edge_key(int a, int b) {
-  const auto lo = std::uint64_t(std::uint32_t(std::min(a, b))), hi = std::uint64_t(std::uint32_t(std::max(a, b)));
-  return lo << 32 | hi;
-}
 
 // Coordinates: coordinate_range.hpp.
 void check_coordinates(const std::vector<Eigen::Vector3d>& vertices, const Source& source) {
@@ -331,113 +86,6 @@ void check_coordinates(const std::vector<Eigen::Vector3d>& vertices, const Sourc
       }
     }
   }
-}
-
-struct Topology {
-  std::vector<Edge> edges;
-  std::vector<std::vector<int>> face_edges;
-  std::vector<std::vector<int>> vertex_faces, vertex_edges;
-};
-
-// Edges (each with exactly two faces traversing it in opposite directions),
-// the fans around the vertices (one each), and connectedness.
-Topology build_topology(int vertex_count, const std::vector<std::vector<int>>& faces, const Source& source) {
-  Topology t;
-  struct Use {
-    int face, position;
-  };
-  std::unordered_map<std::uint64_t, int> index;
-  std::vector<std::vector<Use>> uses;
-  t.face_edges.resize(faces.size());
-  for (std::size_t f = 0; f < faces.size(); ++f) {
-    const auto& face = faces[f];
-    for (std::size_t i = 0; i < face.size(); ++i) {
-      const auto [it, added] = index.emplace(edge_key(face[i], face[(i + 1) % face.size()]), int(uses.size()));
-      if (added) uses.emplace_back();
-      uses[std::size_t(it->second)].push_back({int(f), int(i)});
-      t.face_edges[f].push_back(it->second);
-    }
-  }
-  const auto start = [&](const Use& u) { return faces[std::size_t(u.face)][std::size_t(u.position)]; };
-  const auto end = [&](const Use& u) {
-    const auto& face = faces[std::size_t(u.face)];
-    return face[(std::size_t(u.position) + 1) % face.size()];
-  };
-  for (std::size_t e = 0; e < uses.size(); ++e) {
-    const auto& u = uses[e];
-    const std::string name = "edge " + std::to_string(start(u[0])) + "-" + std::to_string(end(u[0]));
-    if (u.size() == 1)
-      source.face_error(u[0].face,
-                        name + " has only one face (face " + std::to_string(u[0].face) + "): the surface is open");
-    if (u.size() > 2) {
-      std::vector<int> around;
-      for (const auto& use : u) around.push_back(use.face);
-      source.face_error(u[0].face, name + " is non-manifold: it has " + std::to_string(u.size()) + " faces (faces " +
-                                       join(around) + ")");
-    }
-    if (start(u[0]) == start(u[1]))
-      source.face_error(u[1].face, "faces " + std::to_string(u[0].face) + " and " + std::to_string(u[1].face) +
-                                       " are inconsistently oriented: both traverse their shared " + name +
-                                       " in the same direction");
-    t.edges.push_back({{start(u[0]), end(u[0])}, {u[0].face, u[1].face}, {u[0].position, u[1].position}});
-  }
-
-  // Fans. Around v, counter-clockwise seen from outside, the face after f is
-  // the other face of f's edge (previous corner, v).
-  std::vector<std::vector<Use>> corners(static_cast<std::size_t>(vertex_count));
-  for (std::size_t f = 0; f < faces.size(); ++f)
-    for (std::size_t i = 0; i < faces[f].size(); ++i) corners[std::size_t(faces[f][i])].push_back({int(f), int(i)});
-  t.vertex_faces.resize(std::size_t(vertex_count));
-  t.vertex_edges.resize(std::size_t(vertex_count));
-  for (int v = 0; v < vertex_count; ++v) {
-    const auto& at = corners[std::size_t(v)];
-    if (at.empty()) source.vertex_error(v, "vertex " + std::to_string(v) + " is not used by any face");
-    Use corner = at[0];
-    do {
-      const auto& face = faces[std::size_t(corner.face)];
-      t.vertex_faces[std::size_t(v)].push_back(corner.face);
-      t.vertex_edges[std::size_t(v)].push_back(t.face_edges[std::size_t(corner.face)][std::size_t(corner.position)]);
-      const std::size_t previous = (std::size_t(corner.position) + face.size() - 1) % face.size();
-      const Edge& e = t.edges[std::size_t(t.face_edges[std::size_t(corner.face)][previous])];
-      const int k = e.faces[0] == corner.face ? 1 : 0;  // the other face: it traverses v -> previous corner
-      corner = {e.faces[std::size_t(k)], e.positions[std::size_t(k)]};
-    } while (corner.face != at[0].face && t.vertex_faces[std::size_t(v)].size() <= at.size());
-    if (t.vertex_faces[std::size_t(v)].size() != at.size()) {
-      std::vector<int> fan = t.vertex_faces[std::size_t(v)], others;
-      for (const auto& c : at)
-        if (std::find(fan.begin(), fan.end(), c.face) == fan.end()) others.push_back(c.face);
-      source.vertex_error(v, "vertex " + std::to_string(v) +
-                                 " is non-manifold: its faces form more than one fan (faces " + join(fan) +
-                                 " around it, and separately faces " + join(others) + ")");
-    }
-  }
-
-  // Connectedness (through edges; with manifold vertices, the same as through
-  // vertices).
-  std::vector<int> component(faces.size(), -1);
-  std::queue<int> queue;
-  component[0] = 0;
-  queue.push(0);
-  while (!queue.empty()) {
-    const int f = queue.front();
-    queue.pop();
-    for (const int e : t.face_edges[std::size_t(f)]) {
-      for (const int g : t.edges[std::size_t(e)].faces) {
-        if (component[std::size_t(g)] < 0) {
-          component[std::size_t(g)] = 0;
-          queue.push(g);
-        }
-      }
-    }
-  }
-  const auto apart = std::find(component.begin(), component.end(), -1);
-  if (apart != component.end()) {
-    const int f = int(apart - component.begin());
-    source.face_error(f, "the surface is not connected: face " + std::to_string(f) +
-                             " is not connected to face 0 (a polyhedron is one closed shell; give each "
-                             "component as its own polyhedron)");
-  }
-  return t;
 }
 
 // What analyse_face finds out about a face: the corner that carries its
@@ -640,24 +288,15 @@ Plane approximate(const Epeck::Plane_3& plane) {
 
 Polyhedron::Polyhedron(PolygonSoup soup) : name_(soup.name) {
   const Source source(soup);
-  // Combinatorics.
   if (soup.faces.empty()) source.error("the solid has no faces");
   check_coordinates(soup.vertices, source);
-  const int vertex_count = int(soup.vertices.size());
-  for (std::size_t f = 0; f < soup.faces.size(); ++f) {
-    for (const int v : soup.faces[f])
-      if (v < 0 || v >= vertex_count)
-        source.face_error(int(f), "face " + std::to_string(f) + " refers to vertex " + std::to_string(v) +
-                                      ", which does not exist (vertices 0.." + std::to_string(vertex_count - 1) + ")");
-    check_face_corners(soup.faces[f], int(f), name_, f < soup.face_lines.size() ? soup.face_lines[f] : 0);
-  }
+  const SurfaceTopology topology(soup, /*require_connected=*/true);
   vertices_ = std::move(soup.vertices);
   faces_ = std::move(soup.faces);
-  Topology topology = build_topology(vertex_count, faces_, source);
-  edges_ = std::move(topology.edges);
-  face_edges_ = std::move(topology.face_edges);
-  vertex_faces_ = std::move(topology.vertex_faces);
-  vertex_edges_ = std::move(topology.vertex_edges);
+  edges_ = topology.edges();
+  face_edges_ = topology.face_edges();
+  vertex_faces_ = topology.vertex_faces();
+  vertex_edges_ = topology.vertex_edges();
 
   // Geometry: faces planar and simple, their planes and triangulations.
   std::vector<Epick::Point_3> points;

@@ -2,10 +2,10 @@
 // Polyhedral solids as boundary representations (Bouma & Vanecek, Section 1,
 // assumption 1: "objects are polyhedral B-reps"): vertices, planar polygonal
 // faces (convex or not), edges with their two faces, adjacency, exact support
-// planes, volume and centroid; and the OFF / OBJ readers.
+// planes, volume and centroid.
 //
 // A Polyhedron is immutable and always valid: its constructor refuses, with a
-// GeometryInputError naming the offending element, anything that is not a
+// InputError naming the offending element, anything that is not a
 // closed, oriented, connected 2-manifold polyhedral surface without
 // self-intersections bounding a positive volume, with planar simple faces.
 // Every geometric decision is exact (CGAL's exact predicates on the input
@@ -21,7 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
+#include "core/mesh_io.hpp"
+#include "core/surface_topology.hpp"
 
 namespace CGAL {
 class Epeck;
@@ -33,29 +35,8 @@ class Plane_3;
 
 namespace contactref::robust_geometry {
 
-// Faces as read from a file (or built in code), before validation. Indices are
-// 0-based. The line vectors, where not empty, give the 1-based source line of
-// each vertex and face, so that errors found during validation name the line.
-struct PolygonSoup {
-  std::vector<Eigen::Vector3d> vertices;
-  std::vector<std::vector<int>> faces;  // counter-clockwise seen from outside
-  std::string name = "polyhedron";      // the file name, for messages
-  std::vector<int> vertex_lines;
-  std::vector<int> face_lines;
-};
-
-// OFF ("OFF" then "V F E" then V lines "x y z" then F lines "n i_1 ... i_n",
-// 0-based; anything after the n indices on a face line is a colour and
-// ignored) and OBJ ("v x y z", "f a b c ..." with 1-based or negative
-// (relative) indices in the forms a, a/t, a//n, a/t/n; other statements
-// ignored). '#' starts a comment in both. Throws GeometryInputError naming the
-// file and line: missing header or counts, a bad or non-finite number, an
-// index out of range, a face with fewer than 3 vertices or a repeated vertex,
-// a truncated or over-long file.
-PolygonSoup parse_off(const std::string& text, const std::string& name);
-PolygonSoup parse_obj(const std::string& text, const std::string& name);
-// By extension (.off or .obj, any case); GeometryInputError for any other.
-PolygonSoup read_polygon_soup(const std::filesystem::path& path);
+// Meshes are read by core (core/mesh_io.hpp: OFF, OBJ, PLY) into a
+// PolygonSoup; its topology is checked by core/surface_topology.hpp.
 
 // A support plane in double: unit outward normal n and offset d, the plane
 // being n . x = d. It approximates the exact plane (exact_plane) to a few ulps.
@@ -64,16 +45,9 @@ struct Plane {
   double offset;
 };
 
-// An undirected edge. faces[0] traverses it from vertices[0] to vertices[1]
-// and faces[1] from vertices[1] to vertices[0] (a closed oriented manifold
-// uses each edge once in each direction); positions[k] is the corner of
-// faces[k] where the edge starts: face(faces[0])[positions[0]] == vertices[0]
-// and face(faces[1])[positions[1]] == vertices[1]. faces[0] < faces[1].
-struct Edge {
-  std::array<int, 2> vertices;
-  std::array<int, 2> faces;
-  std::array<int, 2> positions;
-};
+// An edge of a closed polyhedron (core/surface_topology.hpp): never on a
+// boundary, so faces[1] and positions[1] are always set.
+using Edge = SurfaceEdge;
 
 // A triangle of the triangulation of face `face` (its corners are vertex
 // indices, counter-clockwise seen from outside like the face).
@@ -85,7 +59,7 @@ struct Triangle {
 class Polyhedron {
  public:
   // Validates (see below) and builds the adjacency, exact planes and
-  // triangulation. Throws GeometryInputError naming soup.name, the source line
+  // triangulation. Throws InputError naming soup.name, the source line
   // where known, and the element:
   //   - a vertex coordinate not finite, or of magnitude outside
   //     [2^-256, 2^256] (zero allowed), the range in which every exact

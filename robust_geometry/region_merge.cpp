@@ -117,7 +117,7 @@ std::vector<ContactRegion> merge_polygons(const Entity& a, const Entity& b, cons
       cycle.push_back(current);
       const Vec back = sub(points[std::size_t(previous)], points[std::size_t(current)]);
       auto [lo, hi] = out_edges.equal_range(current);
-      if (lo == hi) throw GeometryComputationError("MergeRegions: an open boundary chain in region " + to_string(a) + " / " + to_string(b));
+      if (lo == hi) throw ComputationError("MergeRegions: an open boundary chain in region " + to_string(a) + " / " + to_string(b));
       auto best = lo;
       for (auto it = std::next(lo); it != hi; ++it) {
         const Vec d1 = sub(points[std::size_t(best->second)], points[std::size_t(current)]);
@@ -151,7 +151,7 @@ std::vector<ContactRegion> merge_polygons(const Entity& a, const Entity& b, cons
           (best == outer.size() || frame.twice_area(outer[k]) < frame.twice_area(outer[best])))
         best = k;
     if (best == outer.size())
-      throw GeometryComputationError("MergeRegions: a hole outside every boundary in region " + to_string(a) + " / " +
+      throw ComputationError("MergeRegions: a hole outside every boundary in region " + to_string(a) + " / " +
                                      to_string(b));
     out[best].holes.push_back(canonical_cycle(hole));
   }

@@ -3,12 +3,12 @@
 #include <Eigen/LU>
 #include <sstream>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::robust_geometry {
 
 void validate_rigid_pose(const Eigen::Matrix4d& pose, const std::string& name) {
-  const auto bad = [&](const std::string& what) { throw GeometryInputError(name + ": " + what); };
+  const auto bad = [&](const std::string& what) { throw InputError(name + ": " + what); };
   if (!pose.allFinite()) bad("has a non-finite entry");
   if (pose(3, 0) != 0 || pose(3, 1) != 0 || pose(3, 2) != 0 || pose(3, 3) != 1) bad("the last row is not (0, 0, 0, 1)");
   const Eigen::Matrix3d R = pose.topLeftCorner<3, 3>();

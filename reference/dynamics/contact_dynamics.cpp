@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/spatial/newton_euler.hpp"
 
 namespace contactref::dynamics {
@@ -118,7 +118,9 @@ T ContactDynamics<T>::energy_of(const Vec6<T>& phi, const Mat4<T>& E_w_1) const 
   return spatial::kinetic_energy<T>(body_.M_b, phi) - mass_ * gravity_w_.dot(spatial::translation_of<T>(E_w_1));
 }
 
-template class ContactDynamics<double>;
-template class ContactDynamics<Real50>;
+#define CONTACTREF_INSTANTIATE(T) \
+  template class ContactDynamics<T>;
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::dynamics

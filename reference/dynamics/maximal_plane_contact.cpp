@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/spatial/newton_euler.hpp"
 
 namespace contactref::dynamics {
@@ -372,13 +372,12 @@ typename MaximalPlaneContact<T>::State maximal_state_from_pose(const Mat4<T>& E_
   return spatial::make_free_body_state<T>(q, spatial::translation_of<T>(E_w_1), phi_b);
 }
 
-template struct MaximalStep<double>;
-template struct MaximalStep<Real50>;
-template struct SupportPoint<double>;
-template struct SupportPoint<Real50>;
-template class MaximalPlaneContact<double>;
-template class MaximalPlaneContact<Real50>;
-template MaximalPlaneContact<double>::State maximal_state_from_pose<double>(const Mat4<double>&, const Vec6<double>&);
-template MaximalPlaneContact<Real50>::State maximal_state_from_pose<Real50>(const Mat4<Real50>&, const Vec6<Real50>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template struct MaximalStep<T>; \
+  template struct SupportPoint<T>; \
+  template class MaximalPlaneContact<T>; \
+  template MaximalPlaneContact<T>::State maximal_state_from_pose<T>(const Mat4<T>&, const Vec6<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::dynamics

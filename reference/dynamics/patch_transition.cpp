@@ -145,11 +145,9 @@ PatchTransition<T> transit_edge(const surfaces::PatchComplex<T>& complex, int bo
   return PatchTransition<T>{link.patch, link.edge, q_B, Vec5<T>(qr.solve(rhs))};
 }
 
-template PatchTransition<double> transit_edge<double>(const surfaces::PatchComplex<double>&, int, int, int,
-                                                      const double&, const surfaces::Patch<double>&,
-                                                      const Vec5<double>&, const Vec5<double>&);
-template PatchTransition<Real50> transit_edge<Real50>(const surfaces::PatchComplex<Real50>&, int, int, int,
-                                                      const Real50&, const surfaces::Patch<Real50>&,
-                                                      const Vec5<Real50>&, const Vec5<Real50>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template PatchTransition<T> transit_edge<T>(const surfaces::PatchComplex<T>&, int, int, int, const T&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::dynamics

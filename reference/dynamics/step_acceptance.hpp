@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::dynamics {
 

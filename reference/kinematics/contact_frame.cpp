@@ -83,7 +83,9 @@ ContactFrame<T> contact_frame(const surfaces::PatchJet<T>& jet) {
   return frame;
 }
 
-template ContactFrame<double> contact_frame<double>(const surfaces::PatchJet<double>&);
-template ContactFrame<Real50> contact_frame<Real50>(const surfaces::PatchJet<Real50>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template ContactFrame<T> contact_frame<T>(const surfaces::PatchJet<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::kinematics

@@ -107,11 +107,10 @@ ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const 
   return k;
 }
 
-template Mat4<double> frame_alignment<double>(const double&);
-template Mat4<Real50> frame_alignment<Real50>(const Real50&);
-template ContactKinematics<double> contact_kinematics<double>(const surfaces::Patch<double>&, const surfaces::Patch<double>&,
-                                                              const Vec5<double>&, const Vec5<double>&);
-template ContactKinematics<Real50> contact_kinematics<Real50>(const surfaces::Patch<Real50>&, const surfaces::Patch<Real50>&,
-                                                              const Vec5<Real50>&, const Vec5<Real50>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template Mat4<T> frame_alignment<T>(const T&); \
+  template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::kinematics

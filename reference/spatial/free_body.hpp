@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/spatial/newton_euler.hpp"
 #include "reference/spatial/rk4.hpp"
 #include "reference/spatial/spatial_inertia.hpp"

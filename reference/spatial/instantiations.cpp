@@ -42,8 +42,7 @@ namespace contactref::spatial {
                                                     const Vec6<T>&);                                   \
   template struct RigidBodyInertia<T>;
 
-CONTACTREF_INSTANTIATE_SPATIAL(double)
-CONTACTREF_INSTANTIATE_SPATIAL(Real50)
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE_SPATIAL)
 
 #undef CONTACTREF_INSTANTIATE_SPATIAL
 

@@ -1,7 +1,7 @@
 #pragma once
 // Rotations: the skew matrix [w] (Kry & Pai Eq. 2), its inverse, and the
 // exponential map of so(3) (Rodrigues).
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::spatial {
 

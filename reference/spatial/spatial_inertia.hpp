@@ -7,7 +7,7 @@
 #include <string>
 
 #include "reference/spatial/adjoint.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::spatial {
 

@@ -51,15 +51,13 @@ ParaboloidPatch<T>::ParaboloidPatch(const T& k1, const T& k2)
   require<T>(isfinite(k1) && isfinite(k2), "paraboloid: curvatures must be finite");
 }
 
-template class PlanePatch<double>;
-template class PlanePatch<Real50>;
-template class EllipsoidPatch<double>;
-template class EllipsoidPatch<Real50>;
-template class TorusPatch<double>;
-template class TorusPatch<Real50>;
-template class CylinderPatch<double>;
-template class CylinderPatch<Real50>;
-template class ParaboloidPatch<double>;
-template class ParaboloidPatch<Real50>;
+#define CONTACTREF_INSTANTIATE(T) \
+  template class PlanePatch<T>; \
+  template class EllipsoidPatch<T>; \
+  template class TorusPatch<T>; \
+  template class CylinderPatch<T>; \
+  template class ParaboloidPatch<T>;
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

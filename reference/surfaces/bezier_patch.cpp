@@ -6,9 +6,9 @@
 #include <sstream>
 #include <vector>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/input_file.hpp"
-#include "reference/spatial/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/number_text.hpp"
 
 namespace contactref::surfaces {
 
@@ -110,9 +110,10 @@ PatchJet<T> BezierPatch<T>::evaluate(const T& s, const T& t) const {
   return jet;
 }
 
-template class BezierPatch<double>;
-template class BezierPatch<Real50>;
-template std::array<std::array<double, 4>, 4> cubic_bernstein_derivatives<double>(const double&);
-template std::array<std::array<Real50, 4>, 4> cubic_bernstein_derivatives<Real50>(const Real50&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template class BezierPatch<T>; \
+  template std::array<std::array<T, 4>, 4> cubic_bernstein_derivatives<T>(const T&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -7,7 +7,7 @@
 #include <mutex>
 
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_regular_basis.hpp"
 #include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/loop_subdivision.hpp"
@@ -128,7 +128,9 @@ const LoopEigenstructure<T>& loop_eigenstructure(int valence) {
   return it->second;
 }
 
-template const LoopEigenstructure<double>& loop_eigenstructure<double>(int);
-template const LoopEigenstructure<Real50>& loop_eigenstructure<Real50>(int);
+#define CONTACTREF_INSTANTIATE(T) \
+  template const LoopEigenstructure<T>& loop_eigenstructure<T>(int);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -96,7 +96,9 @@ const Eigen::Matrix<T, 12, kQuarticTerms>& loop_regular_basis() {
   return basis;
 }
 
-template const Eigen::Matrix<double, 12, kQuarticTerms>& loop_regular_basis<double>();
-template const Eigen::Matrix<Real50, 12, kQuarticTerms>& loop_regular_basis<Real50>();
+#define CONTACTREF_INSTANTIATE(T) \
+  template const Eigen::Matrix<T, 12, kQuarticTerms>& loop_regular_basis<T>();
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -8,7 +8,7 @@
 //   limit position:     (1 - N w) v + w sum(ring), w = 1 / (N + 3 / (8 beta)).
 #include <boost/math/constants/constants.hpp>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::surfaces {
 

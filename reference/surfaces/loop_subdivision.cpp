@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_rules.hpp"
 
 namespace contactref::surfaces {
@@ -74,7 +74,9 @@ std::vector<int> loop_patch_neighbourhood(const MeshTopology& topology, int p, i
   return ids;
 }
 
-template SubdivisionStep<double> loop_subdivide<double>(const MeshTopology&);
-template SubdivisionStep<Real50> loop_subdivide<Real50>(const MeshTopology&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template SubdivisionStep<T> loop_subdivide<T>(const MeshTopology&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

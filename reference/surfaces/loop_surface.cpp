@@ -1,11 +1,13 @@
 #include "reference/surfaces/loop_surface.hpp"
 
 #include <boost/math/constants/constants.hpp>
+#include <array>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_rules.hpp"
 #include "reference/surfaces/loop_subdivision.hpp"
 
@@ -109,7 +111,8 @@ Vec2<T> nudged(const Vec2<T>& x, const Vec2<T>& direction, const T& piece_size) 
 //    scale).
 // The children's quartics of the first kCachedLevels levels (the patch down to
 // 2^-kCachedLevels from the EV, where nearly all evaluations fall) are
-// computed once from the same formulas, relative to the limit position.
+// computed once per level, on first use, from the same formulas, relative to
+// the limit position.
 template <class T>
 class LoopExtraordinaryPatch final : public Patch<T> {
  public:
@@ -124,13 +127,6 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     } else {
       level_control_.push_back(control.rowwise() - limit_.transpose());
       for (int level = 1; level <= kLevels; ++level) level_control_.push_back(eig_.A * level_control_.back());
-    }
-    for (int level = 0; level < kCachedLevels; ++level) {
-      const DynamicMatrix<T> relative = relative_control(level);
-      std::array<QuarticCoefficients<T>, 3> children;
-      for (std::size_t k = 0; k < 3; ++k)
-        children[k] = regular_patch_polynomial(RegularControl<T>((eig_.pick[k] * relative).transpose()));
-      cached_.push_back(children);
     }
   }
 
@@ -182,6 +178,19 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     return eig_.V * scaled;
   }
 
+  // The children's quartics at level n <= kCachedLevels, computed on first
+  // use: a surface is built for every CLI run and simulation start, and most
+  // of its patches are never evaluated at most levels.
+  const std::array<QuarticCoefficients<T>, 3>& cached_children(int n) const {
+    const std::size_t i = std::size_t(n - 1);
+    std::call_once(cached_once_[i], [&] {
+      const DynamicMatrix<T> relative = relative_control(n - 1);
+      for (std::size_t k = 0; k < 3; ++k)
+        cached_[i][k] = regular_patch_polynomial(RegularControl<T>((eig_.pick[k] * relative).transpose()));
+    });
+    return cached_[i];
+  }
+
   // The polynomial of piece (n, child) (stam_piece; child 1, 2, 3 as in
   // kLoopChildMaps) at local (a, b), inside that piece or not.
   PatchJet<T> evaluate_local(const T& a, const T& b, const std::pair<int, int>& piece) const {
@@ -194,7 +203,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
     PatchJet<T> jet;
     if (n <= kCachedLevels) {
-      jet = quartic_jet(cached_[std::size_t(n - 1)][std::size_t(child - 1)], s, t);
+      jet = quartic_jet(cached_children(n)[std::size_t(child - 1)], s, t);
       for (int k = 1; k < kJetSize; ++k) {
         const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
         jet.d.col(k) *= ldexp(T(p % 2 == 1 ? map.sign_u : 1), p * n);  // (+-2 2^(n-1))^p
@@ -240,7 +249,9 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   DynamicMatrix<T> eigen_control_;                // K x 3: V^-1 C0 (diagonalisable A)
   std::vector<DynamicMatrix<T>> level_control_;  // A^j C0 less the limit, j = 0..kLevels (otherwise)
   Vec3<T> limit_;                                 // the limit position of the EV
-  std::vector<std::array<QuarticCoefficients<T>, 3>> cached_;  // [level - 1][child - 1], relative to limit_
+  // [level - 1][child - 1], relative to limit_, filled by cached_children.
+  mutable std::array<std::array<QuarticCoefficients<T>, 3>, kCachedLevels> cached_;
+  mutable std::array<std::once_flag, kCachedLevels> cached_once_;
   Mat2<T> J_;
   Vec2<T> offset_;
   AffineJetMap<T> corner_jet_map_{Mat2<T>::Identity()};
@@ -389,11 +400,12 @@ std::unique_ptr<Patch<T>> make_loop_patch(const MeshTopology& topology, const st
 
 template <class T>
 LoopSurface<T>::LoopSurface(const TriangleMesh& mesh, const std::string& name)
-    : topology_((check_mesh_geometry(mesh, name), MeshTopology(int(mesh.vertices.size()), mesh.faces, false, name))),
-      name_(name) {
+    : topology_(mesh, name), name_(name) {
+  check_mesh_geometry(mesh, name);  // after the topology check: it reads the faces' corners
   for (int v = 0; v < topology_.vertex_count(); ++v) {
     if (topology_.valence(v) < 3 || topology_.valence(v) > kMaxLoopValence) {
-      throw InputError(name + ": vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
+      const int line = std::size_t(v) < mesh.vertex_lines.size() ? mesh.vertex_lines[std::size_t(v)] : 0;
+      throw InputError(located(name, line) + "vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
                        "; Loop surfaces here support 3 to " + std::to_string(kMaxLoopValence));
     }
   }
@@ -453,11 +465,10 @@ std::pair<Vec3<T>, Vec3<T>> LoopSurface<T>::limit_tangents(int vertex) const {
   return {t1, t2};
 }
 
-template class LoopSurface<double>;
-template class LoopSurface<Real50>;
-template std::unique_ptr<Patch<double>> make_loop_patch<double>(const MeshTopology&, const std::vector<Vec3<double>>&, int,
-                                                                const std::string&);
-template std::unique_ptr<Patch<Real50>> make_loop_patch<Real50>(const MeshTopology&, const std::vector<Vec3<Real50>>&, int,
-                                                                const std::string&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template class LoopSurface<T>; \
+  template std::unique_ptr<Patch<T>> make_loop_patch<T>(const MeshTopology&, const std::vector<Vec3<T>>&, int, const std::string&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_eigenstructure.hpp"
 
 namespace contactref::surfaces {
@@ -311,15 +311,11 @@ MassProperties<T> mass_properties(const Patch<T>& closed_chart, const T& density
   return finish(sums, origin, density, T(change + round_off(sums, 2 * nodes)), name);
 }
 
-template TriangleRule<double> triangle_rule<double>();
-template TriangleRule<Real50> triangle_rule<Real50>();
-template MassProperties<double> mass_properties<double>(const LoopSurface<double>&, const double&,
-                                                        const MassPropertiesOptions<double>&);
-template MassProperties<Real50> mass_properties<Real50>(const LoopSurface<Real50>&, const Real50&,
-                                                        const MassPropertiesOptions<Real50>&);
-template MassProperties<double> mass_properties<double>(const Patch<double>&, const double&,
-                                                        const MassPropertiesOptions<double>&);
-template MassProperties<Real50> mass_properties<Real50>(const Patch<Real50>&, const Real50&,
-                                                        const MassPropertiesOptions<Real50>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template TriangleRule<T> triangle_rule<T>(); \
+  template MassProperties<T> mass_properties<T>(const LoopSurface<T>&, const T&, const MassPropertiesOptions<T>&); \
+  template MassProperties<T> mass_properties<T>(const Patch<T>&, const T&, const MassPropertiesOptions<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/domain.hpp"
 
 namespace contactref::surfaces {

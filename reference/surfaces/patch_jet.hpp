@@ -4,7 +4,7 @@
 // c, c_s, c_t, c_ss, c_st, c_tt, c_sss, c_sst, c_stt, c_ttt.
 #include <array>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::surfaces {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_subdivision.hpp"
 #include "reference/surfaces/triangle_bezier.hpp"
 

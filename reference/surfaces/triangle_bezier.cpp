@@ -44,9 +44,10 @@ Vec3<T> quartic_blossom(const QuarticBezier<T>& bezier, const std::array<Vec3<T>
   return net[0][0];
 }
 
-template QuarticBezier<double> quartic_bezier_from_monomials<double>(const QuarticCoefficients<double>&);
-template QuarticBezier<Real50> quartic_bezier_from_monomials<Real50>(const QuarticCoefficients<Real50>&);
-template Vec3<double> quartic_blossom<double>(const QuarticBezier<double>&, const std::array<Vec3<double>, 4>&);
-template Vec3<Real50> quartic_blossom<Real50>(const QuarticBezier<Real50>&, const std::array<Vec3<Real50>, 4>&);
+#define CONTACTREF_INSTANTIATE(T) \
+  template QuarticBezier<T> quartic_bezier_from_monomials<T>(const QuarticCoefficients<T>&); \
+  template Vec3<T> quartic_blossom<T>(const QuarticBezier<T>&, const std::array<Vec3<T>, 4>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::surfaces

@@ -1,40 +1,44 @@
 #pragma once
-// Triangle meshes (the control meshes of Loop surfaces): reading OBJ and OFF,
-// and the half-edge topology with the checks a Loop surface needs.
+// Triangle meshes (the control meshes of Loop surfaces), read by core's
+// readers, and their half-edge topology, checked by core's topology check.
 #include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/mesh_io.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::surfaces {
 
+// A triangle mesh with the source line of each vertex and face where it was
+// read from a file (empty otherwise), so that later checks name the line.
 struct TriangleMesh {
   std::vector<Vec3<double>> vertices;
   std::vector<std::array<int, 3>> faces;  // counter-clockwise seen from outside
+  std::vector<int> vertex_lines;
+  std::vector<int> face_lines;
 };
 
-// Reads an OBJ ("v x y z", "f a b c" with 1-based indices, "a/b/c" forms and
-// negative indices accepted) or an OFF file (a colour after a face's corners
-// ignored), chosen by the extension, which is checked before the path is
-// opened; only a regular file is read (input_file.hpp). Only triangles are
-// accepted. Throws InputError naming the file and line.
+// The soup as a triangle mesh; InputError naming the file and line of the
+// first face that is not a triangle.
+TriangleMesh triangle_mesh(const PolygonSoup& soup);
+// core's reader (OBJ, OFF or PLY by extension: core/mesh_io.hpp), then
+// triangle_mesh.
 TriangleMesh read_triangle_mesh(const std::filesystem::path& path);
-TriangleMesh parse_obj(const std::string& text, const std::string& name);
-TriangleMesh parse_off(const std::string& text, const std::string& name);
 
 // Half-edge adjacency of a triangle mesh. Half-edge h = 3 f + k runs from
 // faces[f][k] to faces[f][(k + 1) % 3].
 class MeshTopology {
  public:
-  // Checks, with a message naming the vertex, edge or face: indices in range,
-  // no face repeating a vertex, each directed edge used once (otherwise the
-  // orientation is inconsistent or the edge is non-manifold), every vertex
-  // used and its faces forming one fan. With allow_boundary = false (a
-  // closed surface) every edge must have two faces. Throws InputError.
+  // The topology check of core/surface_topology.hpp (closed unless
+  // allow_boundary), with messages naming `name` and the element: for meshes
+  // built in code (a local or canonical mesh). Throws InputError.
   MeshTopology(int vertex_count, const std::vector<std::array<int, 3>>& faces, bool allow_boundary,
                const std::string& name);
+  // The same for a closed control mesh, whose messages also name the source
+  // line of the element.
+  MeshTopology(const TriangleMesh& mesh, const std::string& name);
 
   int face_count() const { return int(faces_.size()); }
   int vertex_count() const { return int(outgoing_.size()); }
@@ -60,10 +64,13 @@ class MeshTopology {
   std::vector<int> outgoing_;  // one outgoing half-edge per vertex (the boundary one, if any)
   std::vector<int> valence_;
   std::vector<bool> boundary_;
+
+  MeshTopology(const PolygonSoup& soup, const std::vector<std::array<int, 3>>& faces, bool allow_boundary);
 };
 
-// Throws InputError unless every coordinate is finite and no face has zero
-// area (collinear or coincident corners).
+// Throws InputError, naming the line where the mesh has one, unless every
+// coordinate is finite and no face has zero area (collinear or coincident
+// corners).
 void check_mesh_geometry(const TriangleMesh& mesh, const std::string& name);
 
 }  // namespace contactref::surfaces

@@ -2,7 +2,7 @@
 // The unit normal of a tangent plane given by two tangents, safe at any scale.
 #include <optional>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::surfaces {
 

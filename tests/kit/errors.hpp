@@ -3,7 +3,7 @@
 // "ComputationError: ..." or "no error".
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::test {
 
@@ -20,7 +20,7 @@ std::string error_of(F&& f) {
 }
 
 // The message of the exception of type Error that f throws, or "no error"
-// (for modules with their own error types, such as robust_geometry's).
+// (to check one kind: InputError, ComputationError or InternalError).
 template <class Error, class F>
 std::string message_of(F&& f) {
   try {

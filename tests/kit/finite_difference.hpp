@@ -1,7 +1,7 @@
 #pragma once
 // Central finite differences evaluated in 50 digits: the referee for analytic
 // derivatives (error bound: tolerance.hpp, finite_difference_tolerance).
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::test {
 

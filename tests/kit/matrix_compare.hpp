@@ -9,7 +9,7 @@
 #include <limits>
 #include <sstream>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::test {

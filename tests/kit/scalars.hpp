@@ -7,7 +7,7 @@
 // (issue 11: the 50-digit tests may run in release only).
 #include <gtest/gtest.h>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::test {
 

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::test {
 

@@ -120,7 +120,7 @@ TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
 TEST(BackFaceCulling, BadInputIsRefusedByName) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
   const auto message = [&](const Eigen::Matrix4d& pose, const Vector6d& w, double margin) {
-    return test::message_of<GeometryInputError>([&] { cull_back_faces(cube, pose, w, margin); });
+    return test::message_of<InputError>([&] { cull_back_faces(cube, pose, w, margin); });
   };
   Vector6d bad = Vector6d::Zero();
   bad[4] = std::nan("");

@@ -20,7 +20,7 @@
 //     argument for the unbalanced tree and a substantial reduction for the
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
-//   - bad options and a non-finite query refused with GeometryInputError.
+//   - bad options and a non-finite query refused with InputError.
 #include "robust_geometry/brep_index.hpp"
 
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -453,7 +453,7 @@ TEST(BrepIndexInput, BadOptionsAndNonFiniteQueriesAreRefused) {
   try {
     (void)build_brep_index(cube, options);
     ADD_FAILURE() << "a negative balance_threshold was accepted";
-  } catch (const GeometryInputError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("balance_threshold"), std::string::npos) << e.what();
   }
   // balance_threshold larger than anything to separate: no balancing cut.
@@ -461,8 +461,8 @@ TEST(BrepIndexInput, BadOptionsAndNonFiniteQueriesAreRefused) {
   const BrepIndex index = build_brep_index(cube, options);
   EXPECT_EQ(index.statistics().balancing_cuts, 0);
   EXPECT_EQ(index.statistics().internal_nodes, 26);
-  EXPECT_THROW((void)index.classify(Eigen::Vector3d(0.5, std::nan(""), 0.5)), GeometryInputError);
-  EXPECT_THROW((void)index.classify(Eigen::Vector3d(0.5, 0.5, HUGE_VAL)), GeometryInputError);
+  EXPECT_THROW((void)index.classify(Eigen::Vector3d(0.5, std::nan(""), 0.5)), InputError);
+  EXPECT_THROW((void)index.classify(Eigen::Vector3d(0.5, 0.5, HUGE_VAL)), InputError);
 }
 
 }  // namespace

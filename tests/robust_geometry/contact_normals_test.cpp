@@ -99,7 +99,7 @@ Polyhedron relisted(const Polyhedron& p) {
     std::rotate(face.begin(), face.begin() + 1, face.end());
     faces.push_back(face);
   }
-  return Polyhedron(PolygonSoup{vertices, faces, p.name() + " relisted", {}, {}});
+  return Polyhedron(polygon_soup(p.name() + " relisted", vertices, faces));
 }
 
 // The L-prism (reflex edge x = y = 1 along z) and a tetrahedron whose vertex
@@ -181,7 +181,7 @@ TEST(ContactNormals, AVertexAtTheBottomOfAPitKeepsTheThreeMaximallyTransversalFa
     faces.push_back({i, 9 + i, 9 + j, j});        // side
   }
   faces.push_back({9, 12, 11, 10});  // bottom
-  const Polyhedron pit(PolygonSoup{v, faces, "block with a pit", {}, {}});
+  const Polyhedron pit(polygon_soup("block with a pit", v, faces));
   const Vector3d up = (Vector3d(0.025, 0.075, 0) - apex).normalized();
   const Polyhedron needle = tetrahedron(apex, apex + 0.5 * up + Vector3d(0.05, 0, 0), apex + 0.5 * up + Vector3d(-0.03, 0.04, 0),
                                         apex + 0.5 * up + Vector3d(-0.02, -0.05, 0.01));

@@ -360,25 +360,25 @@ TEST_F(ContactRegions, ToleranceRestoresContactAfterARoundedRotation) {
 TEST_F(ContactRegions, BadInputIsRefusedByName) {
   Eigen::Matrix4d scaled = Eigen::Matrix4d::Identity();
   scaled(0, 0) = 2;
-  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] { intersect(cube, index, unit, scaled); }),
+  EXPECT_TRUE(test::contains(test::message_of<InputError>([&] { intersect(cube, index, unit, scaled); }),
                              "pose_b: the 3x3 block is not a rotation"));
   for (const double bad : {-1.0, std::nan("")})
     EXPECT_TRUE(test::contains(
-        test::message_of<GeometryInputError>([&] { intersect(cube, index, unit, translation({0, 0, 1}), {bad}); }),
+        test::message_of<InputError>([&] { intersect(cube, index, unit, translation({0, 0, 1}), {bad}); }),
         "touch_tolerance must be finite and >= 0"));
   // Issue 10, item 18: half the shortest edge (1/2 for unit cubes) and
   // beyond is refused, naming the caller's option; one ulp below is accepted.
   for (const double beyond : {0.5, 1.0})
-    EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] {
+    EXPECT_TRUE(test::contains(test::message_of<InputError>([&] {
                                  intersect(cube, index, unit, translation({0, 0, 1}), {beyond});
                                }),
                                "is not below half the shortest edge of the solids (0.5"));
   EXPECT_NO_THROW(intersect(cube, index, unit, translation({0, 0, 1}), {std::nextafter(0.5, 0.0)}));
-  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] { check_touch_tolerance(0.5, cube, unit, "--eps"); }),
+  EXPECT_TRUE(test::contains(test::message_of<InputError>([&] { check_touch_tolerance(0.5, cube, unit, "--eps"); }),
                              "--eps 0.5 is not below"));
   EntityMask mask;
   mask.faces.assign(3, true);
-  EXPECT_TRUE(test::contains(test::message_of<GeometryInputError>([&] {
+  EXPECT_TRUE(test::contains(test::message_of<InputError>([&] {
                                intersect(cube, index, unit, translation({0, 0, 1}), {}, mask);
                              }),
                              "mask of B's faces has 3 entries; B has 6"));

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
+
 #include <array>
 #include <cmath>
 #include <functional>
@@ -358,7 +360,7 @@ void expect_invalid(const TriangleSolid& a, const HalfSpace& h, const std::strin
   try {
     halfspace_intersection_moments(a, h);
     ADD_FAILURE() << "accepted; expected an error containing \"" << fragment << "\"";
-  } catch (const std::invalid_argument& e) {
+  } catch (const contactref::InputError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
 }
@@ -435,7 +437,7 @@ TEST(BumpyCube, RejectsBadArguments) {
     try {
       data::bumpy_cube(n, h, amplitude, bumps);
       ADD_FAILURE() << "accepted; expected \"" << fragment << "\"";
-    } catch (const std::invalid_argument& e) {
+    } catch (const contactref::InputError& e) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     }
   };

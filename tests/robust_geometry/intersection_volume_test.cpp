@@ -27,7 +27,7 @@
 #include <CGAL/Surface_mesh.h>
 #include <CGAL/convex_hull_3.h>
 
-#include "robust_geometry/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
@@ -234,7 +234,7 @@ TEST(IntersectionVolume, TwoBoxesMatchTheOverlapBox) {
 TEST(IntersectionVolume, AnOverlapTooSmallForDoubleIsRefusedAsInput) {
   const double s = std::ldexp(1.0, -400);
   const TriangleSolid a = box(Vector3d::Zero(), Vector3d(s, s, s));
-  const std::string message = test::message_of<std::invalid_argument>(
+  const std::string message = test::message_of<contactref::InputError>(
       [&] { intersection_moments(a, a, translation(Vector3d(s / 2, 0, 0))); });
   EXPECT_NE(message.find("outside the supported magnitudes"), std::string::npos) << message;
   const double low = std::ldexp(1.0, -256);
@@ -643,7 +643,7 @@ void expect_invalid(const TriangleSolid& a, const TriangleSolid& b, const Matrix
   try {
     intersection_moments(a, b, E);
     ADD_FAILURE() << "accepted; expected an error containing \"" << fragment << "\"";
-  } catch (const std::invalid_argument& e) {
+  } catch (const contactref::InputError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
 }
@@ -714,7 +714,7 @@ TEST(IntersectionVolume, RejectsBadInputWithAClearMessage) {
   nan_pose(1, 3) = std::numeric_limits<double>::infinity();
   expect_invalid(cube, cube, nan_pose, "non-finite");
   // The Nef oracle validates the same way.
-  EXPECT_THROW(intersection_moments_nef(cube, open, I), std::invalid_argument);
+  EXPECT_THROW(intersection_moments_nef(cube, open, I), contactref::InputError);
 }
 
 }  // namespace

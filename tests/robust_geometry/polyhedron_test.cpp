@@ -1,7 +1,7 @@
 // Polyhedra (B-reps) of robust_geometry. Each test names its independent
 // check:
 //   - the bad-input corpus (tests/robust_geometry/data/bad): every file is
-//     refused with a GeometryInputError whose message names the file, the
+//     refused with a InputError whose message names the file, the
 //     line and the element (asserted substrings written by hand);
 //   - the good solids (validation/data/polyhedra and tests/robust_geometry/data):
 //     V, E, F counted by hand from their construction, V - E + F against
@@ -53,7 +53,7 @@ struct BadCase {
 
 const BadCase kBadCases[] = {
     // Readers.
-    {"unknown_extension.stl", 0, "unknown polyhedron file format '.stl' (use .off or .obj)"},
+    {"unknown_extension.stl", 0, "unknown mesh file format '.stl' (use .off, .obj or .ply)"},
     {"off_empty.off", 0, "unexpected end of file: expected the 'OFF' header"},
     {"off_no_header.off", 1, "expected the header 'OFF', found '8'"},
     {"off_variant.off", 1, "expected the header 'OFF', found 'COFF'"},
@@ -112,8 +112,8 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
   for (const auto& c : kBadCases) {
     SCOPED_TRACE(c.file);
     const std::string path = (kBad / c.file).string();
-    const std::string message = test::message_of<GeometryInputError>([&] { read_polyhedron(path); });
-    ASSERT_NE(message, "no error") << "no GeometryInputError";
+    const std::string message = test::message_of<InputError>([&] { read_polyhedron(path); });
+    ASSERT_NE(message, "no error") << "no InputError";
     const std::string where = path + (c.line > 0 ? ":" + std::to_string(c.line) + ": " : std::string(": "));
     EXPECT_EQ(message.rfind(where, 0), 0u) << message;
     EXPECT_NE(message.find(c.expected), std::string::npos) << message;
@@ -121,8 +121,8 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
 }
 
 TEST(PolyhedronCorpus, MissingFileIsAnInputError) {
-  const std::string message = test::message_of<GeometryInputError>([] { read_polyhedron(kBad / "no_such_file.off"); });
-  EXPECT_NE(message.find("no_such_file.off: cannot open the file"), std::string::npos) << message;
+  const std::string message = test::message_of<InputError>([] { read_polyhedron(kBad / "no_such_file.off"); });
+  EXPECT_NE(message.find("no_such_file.off: cannot open the mesh file"), std::string::npos) << message;
 }
 
 // Issue 10, item 13: a link named like a mesh to a device that never ends
@@ -133,11 +133,11 @@ TEST(PolyhedronCorpus, OnlyRegularFilesAreRead) {
   const std::filesystem::path link = folder / "dev_zero.off";
   std::filesystem::remove(link);
   std::filesystem::create_symlink("/dev/zero", link);
-  const std::string device = test::message_of<GeometryInputError>([&] { read_polyhedron(link); });
-  EXPECT_NE(device.find("dev_zero.off: cannot open the file (not a regular file)"), std::string::npos) << device;
+  const std::string device = test::message_of<InputError>([&] { read_polyhedron(link); });
+  EXPECT_NE(device.find("dev_zero.off: cannot open the mesh file (not a regular file)"), std::string::npos) << device;
   std::filesystem::create_directories(folder / "folder.off");
-  const std::string directory = test::message_of<GeometryInputError>([&] { read_polyhedron(folder / "folder.off"); });
-  EXPECT_NE(directory.find("folder.off: cannot open the file (not a regular file)"), std::string::npos) << directory;
+  const std::string directory = test::message_of<InputError>([&] { read_polyhedron(folder / "folder.off"); });
+  EXPECT_NE(directory.find("folder.off: cannot open the mesh file (not a regular file)"), std::string::npos) << directory;
   std::filesystem::remove(link);
 }
 
@@ -154,25 +154,25 @@ TEST(PolyhedronCorpus, SoupsBuiltInCodeAreCheckedToo) {
   EXPECT_NO_THROW(Polyhedron{tetrahedron()});
   auto nan = tetrahedron();
   nan.vertices[2].y() = std::nan("");
-  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{nan}; }).find("in-code: vertex 2 has a non-finite coordinate"),
+  EXPECT_NE(test::message_of<InputError>([&] { Polyhedron{nan}; }).find("in-code: vertex 2 has a non-finite coordinate"),
             std::string::npos);
   auto range = tetrahedron();
   range.faces[3][1] = 4;
-  EXPECT_NE(test::message_of<GeometryInputError>([&] {
+  EXPECT_NE(test::message_of<InputError>([&] {
               Polyhedron{range};
-            }).find("in-code: face 3 refers to vertex 4, which does not exist (vertices 0..3)"),
+            }).find("in-code: face 3 refers to vertex 4, which does not exist (4 vertices)"),
             std::string::npos);
   auto small = tetrahedron();
   small.faces[1] = {0, 1};
-  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{small}; }).find("face 1 has 2 vertices"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { Polyhedron{small}; }).find("face 1 has 2 vertices"), std::string::npos);
   auto empty = tetrahedron();
   empty.faces.clear();
-  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{empty}; }).find("in-code: the solid has no faces"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { Polyhedron{empty}; }).find("in-code: the solid has no faces"), std::string::npos);
   // Line numbers given with the soup appear in the messages.
   auto lines = tetrahedron();
   lines.face_lines = {10, 11, 12, 13};
   lines.faces[2] = {0, 2, 3};  // reversed: inconsistent with its neighbours
-  EXPECT_NE(test::message_of<GeometryInputError>([&] { Polyhedron{lines}; }).find("in-code:12: faces"), std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { Polyhedron{lines}; }).find("in-code:12: faces"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/scenes/scene.hpp"
 
 namespace contactref {

@@ -24,8 +24,8 @@
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
 #include <numeric>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/scalar.hpp"
+#include "core/errors.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::analytic {
 

@@ -59,8 +59,8 @@
 
 #include <Eigen/Geometry>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/scalar.hpp"
+#include "core/errors.hpp"
+#include "core/scalar.hpp"
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "validation/data/bumpy_cube.hpp"

@@ -1,5 +1,6 @@
 #include "validation/audit/surfaces_audit.hpp"
 
+#include "core/errors.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/s_patch.hpp"
 #include "validation/audit/precision_comparison.hpp"
@@ -27,7 +28,7 @@ int face_of_kind(su::LoopPatchKind kind) {
   const auto& surface = audit_mesh<double>();
   for (int f = 0; f < surface.face_count(); ++f)
     if (surface.kind(f) == kind) return f;
-  throw std::logic_error("the audit mesh has no face of the requested kind");
+  throw InternalError("the audit mesh has no face of the requested kind");
 }
 
 // A point of the unit triangle, away from the corners.

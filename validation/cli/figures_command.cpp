@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/build_info.hpp"
 #include "validation/cli/subcommands.hpp"
 #include "validation/registry.hpp"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::cli {
 namespace {

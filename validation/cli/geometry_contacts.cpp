@@ -7,8 +7,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/input_file.hpp"
+#include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "robust_geometry/contact_analysis.hpp"
 #include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "reference/kinematics/contact_kinematics.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/cli/finite_output.hpp"
 #include "validation/cli/json_rows.hpp"
 #include "validation/cli/number_list.hpp"

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
 

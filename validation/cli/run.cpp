@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/build_info.hpp"
 #include "validation/cli/subcommands.hpp"
 
@@ -70,11 +70,14 @@ int run(int argc, const char* const* argv) {
       if (sub->parsed()) return action();
     }
     return 2;  // unreachable: require_subcommand(1, 1)
-  } catch (const std::invalid_argument& e) {  // InputError, and robust_geometry's GeometryInputError
+  } catch (const InputError& e) {
     std::cerr << "contactref: bad input: " << e.what() << "\n";
     return 2;
   } catch (const ComputationError& e) {
     std::cerr << "contactref: computation failed: " << e.what() << "\n";
+    return 1;
+  } catch (const InternalError& e) {
+    std::cerr << "contactref: internal error: " << e.what() << " (a bug in contactref: please report it with the command)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "contactref: error: " << e.what() << "\n";

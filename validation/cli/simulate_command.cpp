@@ -26,7 +26,7 @@
 #include <string>
 
 #include "reference/dynamics/contact_simulation.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/build_info.hpp"
 #include "validation/cli/subcommands.hpp"
 #include "validation/scenes/scene.hpp"

@@ -10,9 +10,9 @@
 #include <optional>
 #include <sstream>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/input_file.hpp"
-#include "reference/spatial/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/number_text.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "validation/cli/subcommands.hpp"
 #include "validation/registry.hpp"
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <numbers>
 #include <stdexcept>
+
+#include "core/errors.hpp"
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,7 +16,7 @@
 namespace contactref::data {
 
 robust_geometry::TriangleSolid bumpy_cube(int n, double half_size, double amplitude, int bumps) {
-  const auto refuse = [](const std::string& what) { throw std::invalid_argument("bumpy_cube: " + what); };
+  const auto refuse = [](const std::string& what) { throw InputError("bumpy_cube: " + what); };
   // 12 n^2 triangles and 6 n^2 + 2 vertices must fit int indices.
   if (n < 1 || n > 4096) refuse("n = " + std::to_string(n) + " is outside [1, 4096]");
   if (!(half_size > 0) || !std::isfinite(half_size)) refuse("half_size must be positive and finite");

@@ -20,7 +20,7 @@ namespace contactref::data {
 // Volume: (2h)^3 + 6 (2h/n)^2 amplitude S^2, S = Σ_{i=1}^{n-1} sin(bumps π i/n)
 // (= cot(bumps π / 2n) for odd bumps, 0 for even), which tends to
 // (2h)^3 + 6 (2h)^2 amplitude (2 / (bumps π))^2 for odd bumps.
-// Throws std::invalid_argument for n < 1, half_size not positive and finite,
+// Throws InputError for n < 1, half_size not positive and finite,
 // amplitude not finite or |amplitude| >= h / 2 or |amplitude| bumps π >= 2h,
 // bumps < 0.
 robust_geometry::TriangleSolid bumpy_cube(int n, double half_size, double amplitude, int bumps);

@@ -4,12 +4,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/errors.hpp"
+
 namespace contactref::data {
 
 using Eigen::Vector2d;
 using Eigen::Vector3d;
 using robust_geometry::EntityKind;
-using robust_geometry::PolygonSoup;
 
 namespace {
 
@@ -30,7 +31,7 @@ Polyhedron convex_polyhedron(const std::vector<Vector3d>& vertices, std::vector<
   Vector3d centre = Vector3d::Zero();
   for (const Vector3d& v : vertices) centre += v / double(vertices.size());
   for (auto& f : faces) f = facing(f, vertices, vertices[std::size_t(f[0])] - centre);
-  return Polyhedron(PolygonSoup{vertices, faces, name, {}, {}});
+  return Polyhedron(polygon_soup(name, vertices, faces));
 }
 
 Polyhedron box(const Vector3d& lo, const Vector3d& hi) {
@@ -68,7 +69,7 @@ Polyhedron prism_xz(const std::vector<Vector2d>& profile, double y0, double y1, 
     const int j = (i + 1) % n;
     faces.push_back({j, i, n + i, n + j});
   }
-  return Polyhedron(PolygonSoup{v, faces, name, {}, {}});
+  return Polyhedron(polygon_soup(name, v, faces));
 }
 
 Eigen::Matrix4d translation(const Vector3d& t) {
@@ -80,19 +81,19 @@ Eigen::Matrix4d translation(const Vector3d& t) {
 Entity vertex_at(const Polyhedron& p, const Vector3d& x) {
   for (int v = 0; v < p.vertex_count(); ++v)
     if (p.vertex(v) == x) return {EntityKind::vertex, v};
-  throw std::invalid_argument(p.name() + ": no vertex at the given point");
+  throw InputError(p.name() + ": no vertex at the given point");
 }
 
 Entity edge_at(const Polyhedron& p, const Vector3d& x, const Vector3d& y) {
   const int e = p.find_edge(vertex_at(p, x).index, vertex_at(p, y).index);
-  if (e < 0) throw std::invalid_argument(p.name() + ": no edge between the given points");
+  if (e < 0) throw InputError(p.name() + ": no edge between the given points");
   return {EntityKind::edge, e};
 }
 
 Entity face_facing(const Polyhedron& p, const Vector3d& normal) {
   for (int f = 0; f < p.face_count(); ++f)
     if (p.plane(f).normal.dot(normal.normalized()) > 1 - 1e-12) return {EntityKind::face, f};
-  throw std::invalid_argument(p.name() + ": no face with the given normal");
+  throw InputError(p.name() + ": no face with the given normal");
 }
 
 ContactScene floor_with_ramp_and_block() {
@@ -126,7 +127,7 @@ ContactScene corner_and_tetrahedron(double cot_alpha) {
       facing({7, 10, 11}, v, {-1, 0, 0}),            // f_4, the end face at x = 0
       facing({13, 14, 12, 11, 10, 9}, v, {0, 0, 1}), facing({0, 1, 14, 13}, v, {0, -1, 0}),
       facing({0, 13, 9, 6, 4, 3}, v, {-1, 0, 0}),    facing({1, 2, 5, 8, 12, 14}, v, {1, 0, 0})};
-  Polyhedron corner(PolygonSoup{v, faces, "corner with a leaning wall", {}, {}});
+  Polyhedron corner(polygon_soup("corner with a leaning wall", v, faces));
   Polyhedron tetra = tetrahedron({0, 0, 0}, {-1, 0, 0}, {-0.5, 1, 0}, {-0.5, 0.5 * cot_alpha, 0.5});
   return {"corner and tetrahedron", std::move(corner), std::move(tetra), Eigen::Matrix4d::Identity()};
 }

@@ -35,7 +35,7 @@ Polyhedron prism_xz(const std::vector<Eigen::Vector2d>& profile, double y0, doub
 Eigen::Matrix4d translation(const Eigen::Vector3d& t);
 
 // Entities named by geometry, in the polyhedron's own frame;
-// std::invalid_argument if there is none.
+// InputError if there is none.
 Entity vertex_at(const Polyhedron& p, const Eigen::Vector3d& x);
 Entity edge_at(const Polyhedron& p, const Eigen::Vector3d& x, const Eigen::Vector3d& y);
 Entity face_facing(const Polyhedron& p, const Eigen::Vector3d& normal);

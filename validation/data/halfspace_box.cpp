@@ -4,11 +4,13 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/errors.hpp"
+
 namespace contactref::data {
 
 robust_geometry::TriangleSolid box_solid(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) {
   if (!lo.allFinite() || !hi.allFinite() || !(lo.array() < hi.array()).all()) {
-    throw std::invalid_argument("box_solid: lo and hi must be finite with lo < hi in every coordinate");
+    throw InputError("box_solid: lo and hi must be finite with lo < hi in every coordinate");
   }
   robust_geometry::TriangleSolid s;
   for (int k = 0; k < 2; ++k)
@@ -34,7 +36,7 @@ double bounding_box_diagonal(const robust_geometry::TriangleSolid& solid) {
 }
 
 HalfSpaceBox halfspace_box(const Eigen::Matrix3d& R, const Eigen::Vector3d& t, double L) {
-  if (!(L > 0) || !std::isfinite(L)) throw std::invalid_argument("halfspace_box: L must be positive and finite");
+  if (!(L > 0) || !std::isfinite(L)) throw InputError("halfspace_box: L must be positive and finite");
   HalfSpaceBox p;
   p.half_space.normal = R.col(2);
   p.half_space.offset = R.col(2).dot(t);

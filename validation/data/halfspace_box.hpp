@@ -14,7 +14,7 @@
 namespace contactref::data {
 
 // The axis-aligned box [lo, hi] as a closed, outward-oriented TriangleSolid
-// (8 vertices, each face two triangles). Throws std::invalid_argument unless
+// (8 vertices, each face two triangles). Throws InputError unless
 // lo and hi are finite and lo < hi componentwise.
 robust_geometry::TriangleSolid box_solid(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi);
 
@@ -34,7 +34,7 @@ double bounding_box_diagonal(const robust_geometry::TriangleSolid& solid);
 // s = sin with few enough significant bits; see geometry_audit.cpp);
 // otherwise their planes differ by R's rounding: a tilt of ~1e-16 about t.
 // intersection_moments checks that (R, t) is rigid (to 1e-9). Throws
-// std::invalid_argument unless L is positive and finite.
+// InputError unless L is positive and finite.
 struct HalfSpaceBox {
   robust_geometry::HalfSpace half_space;
   robust_geometry::TriangleSolid box;

@@ -5,7 +5,7 @@
 // benchmarks.
 #include <array>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::data {
 

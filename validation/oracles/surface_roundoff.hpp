@@ -9,7 +9,7 @@
 // length over the sine of their angle.
 #include <algorithm>
 
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::validation::oracles {
 

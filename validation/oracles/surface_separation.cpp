@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/spatial/pose.hpp"
 #include "validation/oracles/surface_roundoff.hpp"
 

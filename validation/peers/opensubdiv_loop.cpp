@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref::peers {
 

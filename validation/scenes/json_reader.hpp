@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/scalar.hpp"
+#include "core/errors.hpp"
+#include "core/scalar.hpp"
 #include "reference/spatial/so3.hpp"
 
 namespace contactref::scenes {

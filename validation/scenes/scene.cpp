@@ -10,8 +10,8 @@
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
-#include "reference/spatial/errors.hpp"
-#include "reference/spatial/input_file.hpp"
+#include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/spatial/so3.hpp"
 #include "reference/spatial/spatial_inertia.hpp"

@@ -13,7 +13,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {

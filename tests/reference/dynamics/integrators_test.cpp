@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "reference/dynamics/integrators.hpp"
-#include "reference/spatial/scalar.hpp"
+#include "core/scalar.hpp"
 
 namespace contactref::dynamics {
 namespace {

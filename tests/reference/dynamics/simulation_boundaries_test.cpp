@@ -11,7 +11,7 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "tests/kit/tolerance.hpp"

@@ -14,7 +14,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "reference/dynamics/contact_simulation.hpp"
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "tests/kit/tolerance.hpp"

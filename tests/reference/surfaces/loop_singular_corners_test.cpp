@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 
 namespace contactref::surfaces {

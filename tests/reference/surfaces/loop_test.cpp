@@ -322,7 +322,7 @@ TEST(UnitNormal, IsScaleInvariantAndAbsentForParallelTangents) {
 
 std::string mesh_error(const std::string& obj) {
   try {
-    const LoopSurface<double> surface(parse_obj(obj, "test.obj"), "test.obj");
+    const LoopSurface<double> surface(triangle_mesh(contactref::parse_obj(obj, "test.obj")), "test.obj");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -340,21 +340,21 @@ const char* kTetrahedronVertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
 
 TEST(LoopSurfaceInput, BadMeshesAreRejectedByName) {
   const std::string tet = kTetrahedronVertices;
-  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\n").find("has only one face: the mesh is not closed"), std::string::npos);
-  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 3 4\n").find("inconsistent orientation"), std::string::npos);
-  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 2 2\n").find("face 4 (vertices 0, 1, 1) is degenerate"),
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\n").find("test.obj:5: edge 0-2 has only one face (face 0): the surface is open"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 3 4\n").find("test.obj:8: faces 0 and 3 are inconsistently oriented"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 2 2\n").find("test.obj:9: face 4 (vertices 0, 1, 1) repeats vertex 1"),
             std::string::npos);
-  EXPECT_NE(mesh_error("v 0 0 nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("not a finite number"),
+  EXPECT_NE(mesh_error("v 0 0 nan\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("test.obj:1: coordinate 'nan' is not finite"),
             std::string::npos);
   EXPECT_NE(mesh_error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n").find("degenerate (zero area)"),
             std::string::npos);
-  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 9\nf 3 1 4\n").find("test.obj:7: vertex index 9 is out of range"),
+  EXPECT_NE(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 9\nf 3 1 4\n").find("test.obj:7: face 2: vertex index 9 is out of range (1..4)"),
             std::string::npos);
-  EXPECT_NE(mesh_error(tet + "f 1 3 2 4\n").find("only triangles"), std::string::npos);
-  EXPECT_NE(mesh_error(tet + "f 1 x 2\n").find("test.obj:5: 'x' is not an integer index"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 3 2 4\n").find("test.obj:5: face 0 has 4 corners; a Loop control mesh takes triangles only"), std::string::npos);
+  EXPECT_NE(mesh_error(tet + "f 1 x 2\n").find("test.obj:5: 'x' is not a vertex index"), std::string::npos);
   // Two tetrahedra sharing only vertex 1: a non-manifold vertex.
   const std::string bowtie = tet + "v 0 0 -1\nv -1 0 0\nv 0 -1 0\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 1 6 7\nf 1 5 6\nf 6 5 7\nf 7 5 1\n";
-  EXPECT_NE(mesh_error(bowtie).find("vertex 0 is non-manifold"), std::string::npos) << mesh_error(bowtie);
+  EXPECT_NE(mesh_error(bowtie).find("test.obj:1: vertex 0 is non-manifold"), std::string::npos) << mesh_error(bowtie);
   // A tetrahedron (valence 3 everywhere) is a valid control mesh.
   EXPECT_EQ(mesh_error(tet + "f 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n"), "no error");
 }
@@ -363,9 +363,9 @@ TEST(LoopSurfaceInput, BadMeshesAreRejectedByName) {
 // the reader ignores it, as robust_geometry's OFF reader does.
 TEST(LoopSurfaceInput, OffColourFieldsAfterAFaceAreIgnored) {
   const std::string vertices = "OFF\n4 4 6\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n";
-  const TriangleMesh plain = parse_off(vertices + "3 0 2 1\n3 0 1 3\n3 1 2 3\n3 2 0 3\n", "plain.off");
+  const TriangleMesh plain = triangle_mesh(contactref::parse_off(vertices + "3 0 2 1\n3 0 1 3\n3 1 2 3\n3 2 0 3\n", "plain.off"));
   const TriangleMesh coloured =
-      parse_off(vertices + "3 0 2 1 255 0 0\n3 0 1 3 0 255 0 255\n3 1 2 3 0.5 0.5 0.5\n3 2 0 3\n", "coloured.off");
+      triangle_mesh(contactref::parse_off(vertices + "3 0 2 1 255 0 0\n3 0 1 3 0 255 0 255\n3 1 2 3 0.5 0.5 0.5\n3 2 0 3\n", "coloured.off"));
   EXPECT_EQ(coloured.faces, plain.faces);
   EXPECT_EQ(coloured.vertices, plain.vertices);
   EXPECT_NO_THROW(LoopSurface<double>(coloured, "coloured.off"));
@@ -374,10 +374,10 @@ TEST(LoopSurfaceInput, OffColourFieldsAfterAFaceAreIgnored) {
 // Issue 10 item 13 (R11): a subnormal coordinate is a finite number (the old
 // reader called it "not a number"); beyond the largest double is not finite.
 TEST(LoopSurfaceInput, SubnormalCoordinatesAreNumbers) {
-  const TriangleMesh mesh = parse_obj("v 5e-324 0 -4.9e-324\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "tiny.obj");
+  const TriangleMesh mesh = triangle_mesh(contactref::parse_obj("v 5e-324 0 -4.9e-324\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "tiny.obj"));
   EXPECT_EQ(mesh.vertices[0].x(), std::numeric_limits<double>::denorm_min());
   EXPECT_EQ(mesh.vertices[0].z(), -std::numeric_limits<double>::denorm_min());
-  EXPECT_NE(mesh_error("v 1e400 0 0\n").find("test.obj:1: coordinate \"1e400\" is not a finite number"), std::string::npos)
+  EXPECT_NE(mesh_error("v 1e400 0 0\n").find("test.obj:1: coordinate '1e400' overflows a double"), std::string::npos)
       << mesh_error("v 1e400 0 0\n");
 }
 
@@ -412,7 +412,7 @@ TEST(LoopSurfaceInput, OnlyRegularMeshFilesAreRead) {
     }
     return "no error";
   };
-  EXPECT_NE(error_of("/dev/zero").find("/dev/zero: unknown mesh format ''"), std::string::npos) << error_of("/dev/zero");
+  EXPECT_NE(error_of("/dev/zero").find("/dev/zero: unknown mesh file format ''"), std::string::npos) << error_of("/dev/zero");
   const auto dir = std::filesystem::temp_directory_path();
   const auto link = dir / "contactref_zero_mesh.off";
   std::filesystem::remove(link);

@@ -37,3 +37,11 @@ template <class T> using Mat6 = Eigen::Matrix<T, 6, 6>;
 template <class T> T epsilon() { return Eigen::NumTraits<T>::epsilon(); }
 
 }  // namespace contactref
+
+// Explicit instantiation for every scalar type, written once per template:
+//   #define CONTACTREF_INSTANTIATE(T) template class LoopSurface<T>;
+//   CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+//   #undef CONTACTREF_INSTANTIATE
+#define CONTACTREF_FOR_EACH_SCALAR(MACRO) \
+  MACRO(double)                           \
+  MACRO(::contactref::Real50)

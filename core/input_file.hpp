@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "reference/spatial/errors.hpp"
+#include "core/errors.hpp"
 
 namespace contactref {
 
