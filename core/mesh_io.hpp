@@ -33,6 +33,12 @@
 
 namespace contactref {
 
+// The 1-based source line lines[i], or 0 when unknown (i out of range, or the
+// element was built in code).
+inline int source_line(const std::vector<int>& lines, int i) {
+  return i >= 0 && std::size_t(i) < lines.size() ? lines[std::size_t(i)] : 0;
+}
+
 // Faces as read from a file (or built in code), before any topology check.
 // Indices are 0-based; faces are counter-clockwise seen from outside where
 // orientation matters. The line vectors, where not empty, hold the 1-based
@@ -46,13 +52,8 @@ struct PolygonSoup {
   std::vector<int> face_lines;
 
   // The source line of vertex v / face f, 0 when unknown.
-  int vertex_line(int v) const { return line_of(vertex_lines, v); }
-  int face_line(int f) const { return line_of(face_lines, f); }
-
- private:
-  static int line_of(const std::vector<int>& lines, int i) {
-    return i >= 0 && std::size_t(i) < lines.size() ? lines[std::size_t(i)] : 0;
-  }
+  int vertex_line(int v) const { return source_line(vertex_lines, v); }
+  int face_line(int f) const { return source_line(face_lines, f); }
 };
 
 // A soup built in code (no normals, no source lines).

@@ -24,28 +24,34 @@ struct Corner {
   int face, position;
 };
 
-void check_faces(const PolygonSoup& soup) {
-  const int vertex_count = int(soup.vertices.size());
-  for (std::size_t f = 0; f < soup.faces.size(); ++f) {
-    const std::vector<int>& face = soup.faces[f];
-    const int line = soup.face_line(int(f));
+void check_faces(const std::string& name, int vertex_count, const std::vector<std::vector<int>>& faces,
+                 const std::vector<int>& face_lines) {
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    const std::vector<int>& face = faces[f];
+    const int line = source_line(face_lines, int(f));
     for (const int v : face) {
       if (v < 0 || v >= vertex_count)
-        fail(soup.name, line,
+        fail(name, line,
              "face " + std::to_string(f) + " refers to vertex " + std::to_string(v) + ", which does not exist (" +
                  std::to_string(vertex_count) + " vertices)");
     }
-    detail::check_face_corners(face, int(f), soup.name, line);
+    detail::check_face_corners(face, int(f), name, line);
   }
-  if (soup.faces.empty()) fail(soup.name, 0, "the mesh has no faces");
+  if (faces.empty()) fail(name, 0, "the mesh has no faces");
 }
 
 }  // namespace
 
-SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected, bool allow_boundary) {
-  check_faces(soup);
-  const auto& faces = soup.faces;
-  const auto face_error = [&](int f, const std::string& what) { fail(soup.name, soup.face_line(f), what); };
+SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected, bool allow_boundary)
+    : SurfaceTopology(soup.name, int(soup.vertices.size()), soup.faces, soup.vertex_lines, soup.face_lines,
+                      require_connected, allow_boundary) {}
+
+SurfaceTopology::SurfaceTopology(const std::string& name, int vertex_count_in,
+                                 const std::vector<std::vector<int>>& faces, const std::vector<int>& vertex_lines,
+                                 const std::vector<int>& face_lines, bool require_connected, bool allow_boundary) {
+  if (vertex_count_in < 0) fail(name, 0, "negative vertex count " + std::to_string(vertex_count_in));
+  check_faces(name, vertex_count_in, faces, face_lines);
+  const auto face_error = [&](int f, const std::string& what) { fail(name, source_line(face_lines, f), what); };
   const auto start = [&](const Corner& c) { return faces[std::size_t(c.face)][std::size_t(c.position)]; };
   const auto end = [&](const Corner& c) {
     const auto& face = faces[std::size_t(c.face)];
@@ -66,23 +72,23 @@ SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected
     }
   }
   for (const std::vector<Corner>& u : uses) {
-    const std::string name = "edge " + std::to_string(start(u[0])) + "-" + std::to_string(end(u[0]));
+    const std::string edge = "edge " + std::to_string(start(u[0])) + "-" + std::to_string(end(u[0]));
     if (u.size() > 2) {
       std::vector<int> around;
       for (const Corner& c : u) around.push_back(c.face);
-      face_error(u[0].face, name + " is non-manifold: it has " + std::to_string(u.size()) + " faces (faces " +
+      face_error(u[0].face, edge + " is non-manifold: it has " + std::to_string(u.size()) + " faces (faces " +
                                 join(around) + ")");
     }
     if (u.size() == 1) {
       if (!allow_boundary)
         face_error(u[0].face,
-                   name + " has only one face (face " + std::to_string(u[0].face) + "): the surface is open");
+                   edge + " has only one face (face " + std::to_string(u[0].face) + "): the surface is open");
       edges_.push_back({{start(u[0]), end(u[0])}, {u[0].face, -1}, {u[0].position, -1}});
       continue;
     }
     if (start(u[0]) == start(u[1]))
       face_error(u[1].face, "faces " + std::to_string(u[0].face) + " and " + std::to_string(u[1].face) +
-                                " are inconsistently oriented: both traverse their shared " + name +
+                                " are inconsistently oriented: both traverse their shared " + edge +
                                 " in the same direction");
     edges_.push_back({{start(u[0]), end(u[0])}, {u[0].face, u[1].face}, {u[0].position, u[1].position}});
   }
@@ -91,7 +97,7 @@ SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected
   // the other face of f's edge (previous corner, v); the face before f is
   // across f's edge (v, next corner), so a boundary vertex's fan starts at the
   // corner whose outgoing edge is on the boundary.
-  const std::size_t vertex_count = soup.vertices.size();
+  const auto vertex_count = std::size_t(vertex_count_in);
   std::vector<std::vector<Corner>> corners(vertex_count);
   for (std::size_t f = 0; f < faces.size(); ++f)
     for (std::size_t i = 0; i < faces[f].size(); ++i) corners[std::size_t(faces[f][i])].push_back({int(f), int(i)});
@@ -100,7 +106,7 @@ SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected
   vertex_edges_.resize(vertex_count);
   for (std::size_t v = 0; v < vertex_count; ++v) {
     const std::vector<Corner>& at = corners[v];
-    if (at.empty()) fail(soup.name, soup.vertex_line(int(v)), "vertex " + std::to_string(v) + " is not used by any face");
+    if (at.empty()) fail(name, source_line(vertex_lines, int(v)), "vertex " + std::to_string(v) + " is not used by any face");
     const auto first = std::find_if(at.begin(), at.end(),
                                     [&](const Corner& c) { return edges_[std::size_t(outgoing(c))].on_boundary(); });
     Corner corner = first != at.end() ? *first : at[0];
@@ -125,7 +131,7 @@ SurfaceTopology::SurfaceTopology(const PolygonSoup& soup, bool require_connected
       std::vector<int> others;
       for (const Corner& c : at)
         if (std::find(fan.begin(), fan.end(), c.face) == fan.end()) others.push_back(c.face);
-      fail(soup.name, soup.vertex_line(int(v)),
+      fail(name, source_line(vertex_lines, int(v)),
            "vertex " + std::to_string(v) + " is non-manifold: its faces form more than one fan (faces " + join(fan) +
                " around it, and separately faces " + join(others) + ")");
     }

@@ -7,6 +7,7 @@
 // optionally one connected component. Each refusal is an InputError naming
 // the soup, the source line where the soup has one, and the element.
 #include <array>
+#include <string>
 #include <vector>
 
 #include "core/mesh_io.hpp"
@@ -31,6 +32,12 @@ class SurfaceTopology {
   // adjacency. allow_boundary: an open surface (an edge may have one face);
   // require_connected: one component (a polyhedron is one shell).
   SurfaceTopology(const PolygonSoup& soup, bool require_connected, bool allow_boundary = false);
+  // The same for faces without coordinates (a mesh built in code, or one whose
+  // coordinates are held elsewhere): `name` and the line vectors (which may be
+  // empty) as in PolygonSoup.
+  SurfaceTopology(const std::string& name, int vertex_count, const std::vector<std::vector<int>>& faces,
+                  const std::vector<int>& vertex_lines, const std::vector<int>& face_lines, bool require_connected,
+                  bool allow_boundary);
 
   // Edges, numbered in order of first appearance along the faces.
   const std::vector<SurfaceEdge>& edges() const { return edges_; }

@@ -404,8 +404,7 @@ LoopSurface<T>::LoopSurface(const TriangleMesh& mesh, const std::string& name)
   check_mesh_geometry(mesh, name);  // after the topology check: it reads the faces' corners
   for (int v = 0; v < topology_.vertex_count(); ++v) {
     if (topology_.valence(v) < 3 || topology_.valence(v) > kMaxLoopValence) {
-      const int line = std::size_t(v) < mesh.vertex_lines.size() ? mesh.vertex_lines[std::size_t(v)] : 0;
-      throw InputError(located(name, line) + "vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
+      throw InputError(located(name, mesh.vertex_line(v)) + "vertex " + std::to_string(v) + " has valence " + std::to_string(topology_.valence(v)) +
                        "; Loop surfaces here support 3 to " + std::to_string(kMaxLoopValence));
     }
   }

@@ -13,20 +13,12 @@
 namespace contactref::surfaces {
 namespace {
 
-int line_of(const std::vector<int>& lines, std::size_t i) { return i < lines.size() ? lines[i] : 0; }
-
-// The soup of a triangle mesh, for the topology check. A mesh built in code
-// has no vertex coordinates at hand in every caller (the check needs only
-// their count): they are left at zero.
-PolygonSoup soup_of(std::size_t vertex_count, const std::vector<std::array<int, 3>>& faces, const std::string& name,
-                    const std::vector<int>& vertex_lines, const std::vector<int>& face_lines) {
-  PolygonSoup soup;
-  soup.name = name;
-  soup.vertices.assign(vertex_count, Eigen::Vector3d::Zero());
-  for (const auto& face : faces) soup.faces.emplace_back(face.begin(), face.end());
-  soup.vertex_lines = vertex_lines;
-  soup.face_lines = face_lines;
-  return soup;
+// The faces as the topology check takes them.
+std::vector<std::vector<int>> polygon_faces(const std::vector<std::array<int, 3>>& faces) {
+  std::vector<std::vector<int>> polygons;
+  polygons.reserve(faces.size());
+  for (const auto& face : faces) polygons.emplace_back(face.begin(), face.end());
+  return polygons;
 }
 
 }  // namespace
@@ -52,7 +44,7 @@ TriangleMesh read_triangle_mesh(const std::filesystem::path& path) { return tria
 void check_mesh_geometry(const TriangleMesh& mesh, const std::string& name) {
   for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
     if (!mesh.vertices[v].allFinite())
-      detail::fail(name, line_of(mesh.vertex_lines, v), "vertex " + std::to_string(v) + " has a non-finite coordinate");
+      detail::fail(name, mesh.vertex_line(int(v)), "vertex " + std::to_string(v) + " has a non-finite coordinate");
   double scale = 0;
   for (const auto& x : mesh.vertices) scale = std::max(scale, x.cwiseAbs().maxCoeff());
   // Coordinates divided by the power of two 2^e >= scale (exactly), so that
@@ -68,33 +60,33 @@ void check_mesh_geometry(const TriangleMesh& mesh, const std::string& name) {
     const Vec3<double> n = (unit(b) - unit(a)).cross(unit(c) - unit(a));
     // Zero area up to the round-off of the cross product of coordinates of size `unit_scale`.
     if (!(n.norm() > 16 * std::numeric_limits<double>::epsilon() * unit_scale * unit_scale))
-      detail::fail(name, line_of(mesh.face_lines, f), "face " + std::to_string(f) + " (vertices " + std::to_string(a) + ", " + std::to_string(b) + ", " +
+      detail::fail(name, mesh.face_line(int(f)), "face " + std::to_string(f) + " (vertices " + std::to_string(a) + ", " + std::to_string(b) + ", " +
                         std::to_string(c) + ") is degenerate (zero area)");
   }
 }
 
 MeshTopology::MeshTopology(int vertex_count, const std::vector<std::array<int, 3>>& faces, bool allow_boundary,
                            const std::string& name)
-    : MeshTopology(soup_of(std::size_t(std::max(vertex_count, 0)), faces, name, {}, {}), faces, allow_boundary) {}
+    : MeshTopology(SurfaceTopology(name, vertex_count, polygon_faces(faces), {}, {}, false, allow_boundary), faces) {}
 
 MeshTopology::MeshTopology(const TriangleMesh& mesh, const std::string& name)
-    : MeshTopology(soup_of(mesh.vertices.size(), mesh.faces, name, mesh.vertex_lines, mesh.face_lines), mesh.faces,
-                   false) {}
+    : MeshTopology(SurfaceTopology(name, int(mesh.vertices.size()), polygon_faces(mesh.faces), mesh.vertex_lines,
+                                   mesh.face_lines, false, false),
+                   mesh.faces) {}
 
-MeshTopology::MeshTopology(const PolygonSoup& soup, const std::vector<std::array<int, 3>>& faces, bool allow_boundary)
+MeshTopology::MeshTopology(const SurfaceTopology& topology, const std::vector<std::array<int, 3>>& faces)
     : faces_(faces),
       twin_(3 * faces.size(), -1),
-      outgoing_(soup.vertices.size(), -1),
-      valence_(soup.vertices.size(), 0),
-      boundary_(soup.vertices.size(), false) {
-  const SurfaceTopology topology(soup, /*require_connected=*/false, allow_boundary);
+      outgoing_(topology.vertex_faces().size(), -1),
+      valence_(topology.vertex_faces().size(), 0),
+      boundary_(topology.vertex_faces().size(), false) {
   for (const SurfaceEdge& e : topology.edges()) {
     if (e.on_boundary()) continue;
     const int h0 = 3 * e.faces[0] + e.positions[0], h1 = 3 * e.faces[1] + e.positions[1];
     twin_[std::size_t(h0)] = h1;
     twin_[std::size_t(h1)] = h0;
   }
-  for (std::size_t v = 0; v < soup.vertices.size(); ++v) {
+  for (std::size_t v = 0; v < outgoing_.size(); ++v) {
     // The fan's first face (after the boundary edge of a boundary vertex);
     // its half-edge leaving v starts the ring.
     const int f = topology.vertex_faces()[v].front();

@@ -9,6 +9,10 @@
 #include "core/mesh_io.hpp"
 #include "core/scalar.hpp"
 
+namespace contactref {
+class SurfaceTopology;
+}
+
 namespace contactref::surfaces {
 
 // A triangle mesh with the source line of each vertex and face where it was
@@ -18,6 +22,10 @@ struct TriangleMesh {
   std::vector<std::array<int, 3>> faces;  // counter-clockwise seen from outside
   std::vector<int> vertex_lines;
   std::vector<int> face_lines;
+
+  // The source line of vertex v / face f, 0 when unknown.
+  int vertex_line(int v) const { return source_line(vertex_lines, v); }
+  int face_line(int f) const { return source_line(face_lines, f); }
 };
 
 // The soup as a triangle mesh; InputError naming the file and line of the
@@ -65,7 +73,7 @@ class MeshTopology {
   std::vector<int> valence_;
   std::vector<bool> boundary_;
 
-  MeshTopology(const PolygonSoup& soup, const std::vector<std::array<int, 3>>& faces, bool allow_boundary);
+  MeshTopology(const SurfaceTopology& topology, const std::vector<std::array<int, 3>>& faces);
 };
 
 // Throws InputError, naming the line where the mesh has one, unless every

@@ -149,5 +149,25 @@ TEST(CoreSurfaceTopology, BadIndicesAndEmptySoupsAreRefusedByName) {
   EXPECT_EQ(test::message_of<InputError>([&] { SurfaceTopology(empty, true); }), "nothing: the mesh has no faces");
 }
 
+// Faces without coordinates (a mesh built in code): the same adjacency as from
+// the soup, the same refusals, with the vertex line where one is given.
+TEST(CoreSurfaceTopology, FacesWithoutCoordinatesGetTheSoupsCheck) {
+  const PolygonSoup soup = tetrahedra(1);
+  const SurfaceTopology from_soup(soup, true);
+  const SurfaceTopology from_faces("tetrahedra", 4, soup.faces, {}, {}, true, false);
+  ASSERT_EQ(from_faces.edges().size(), from_soup.edges().size());
+  for (std::size_t e = 0; e < from_soup.edges().size(); ++e) {
+    EXPECT_EQ(from_faces.edges()[e].faces, from_soup.edges()[e].faces);
+    EXPECT_EQ(from_faces.edges()[e].positions, from_soup.edges()[e].positions);
+  }
+  EXPECT_EQ(from_faces.vertex_faces(), from_soup.vertex_faces());
+  EXPECT_EQ(test::message_of<InputError>([&] { SurfaceTopology("local", 5, soup.faces, {1, 2, 3, 4, 9}, {}, true, false); }),
+            "local:9: vertex 4 is not used by any face");
+  EXPECT_EQ(test::message_of<InputError>([&] { SurfaceTopology("local", 3, soup.faces, {}, {}, true, false); }),
+            "local: face 1 refers to vertex 3, which does not exist (3 vertices)");
+  EXPECT_EQ(test::message_of<InputError>([&] { SurfaceTopology("local", -1, soup.faces, {}, {}, true, false); }),
+            "local: negative vertex count -1");
+}
+
 }  // namespace
 }  // namespace contactref
