@@ -2,7 +2,7 @@
 // Sections 4.1-4.3) for meshes of 100 to 100,000 faces, and how the cost
 // grows; and the paper's claim (Section 4.1) that back-face culling speeds the
 // set-theoretic intersection up by "an average factor of two".
-// Meshes: data::bumpy_cube(n, 0.125 m, 0.005 m, 5 bumps) as a Polyhedron (its
+// Meshes: fixtures::bumpy_cube(n, 0.125 m, 0.005 m, 5 bumps) as a Polyhedron (its
 // 12 n^2 triangles as faces), n = 3, 9, 29, 91: 108, 972, 10,092 and 99,372
 // faces (5 bumps divides no n, so every n is bumpy; half_size a power of two,
 // see kHalfSize).
@@ -83,7 +83,7 @@
 #include "robust_geometry/contact_analysis.hpp"
 #include "robust_geometry/contact_regions.hpp"
 #include "robust_geometry/polyhedron.hpp"
-#include "validation/data/bumpy_cube.hpp"
+#include "validation/fixtures/bumpy_cube.hpp"
 
 namespace {
 
@@ -137,7 +137,7 @@ const rg::Polyhedron& bumpy(int n, bool flat = false) {
   static std::map<std::pair<int, bool>, std::unique_ptr<const rg::Polyhedron>> cache;
   auto& slot = cache[{n, flat}];
   if (!slot) {
-    const rg::TriangleSolid solid = contactref::data::bumpy_cube(n, kHalfSize, flat ? 0.0 : kAmplitude, kBumps);
+    const rg::TriangleSolid solid = contactref::fixtures::bumpy_cube(n, kHalfSize, flat ? 0.0 : kAmplitude, kBumps);
     contactref::PolygonSoup soup;
     soup.vertices = solid.vertices;
     for (const auto& t : solid.triangles) soup.faces.push_back({t[0], t[1], t[2]});
@@ -425,7 +425,7 @@ struct CullingScene {
 };
 
 const rg::Polyhedron& unit_cube() {
-  static const rg::Polyhedron p = rg::read_polyhedron(CONTACTREF_SOURCE_DIR "/validation/data/polyhedra/cube.off");
+  static const rg::Polyhedron p = rg::read_polyhedron(CONTACTREF_SOURCE_DIR "/validation/fixtures/polyhedra/cube.off");
   return p;
 }
 const rg::BrepIndex& unit_cube_index() {
@@ -438,7 +438,7 @@ const rg::BrepIndex& unit_cube_index() {
 }
 const rg::Polyhedron& sphere() {
   static const rg::Polyhedron p =
-      rg::read_polyhedron(CONTACTREF_SOURCE_DIR "/validation/data/polyhedra/uv_sphere_128.off");
+      rg::read_polyhedron(CONTACTREF_SOURCE_DIR "/validation/fixtures/polyhedra/uv_sphere_128.off");
   return p;
 }
 

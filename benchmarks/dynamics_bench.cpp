@@ -24,7 +24,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
-#include "validation/data/rattleback_net.hpp"
+#include "validation/fixtures/rattleback_net.hpp"
 
 namespace {
 
@@ -51,7 +51,7 @@ struct Bowl {
 };
 
 Bowl make_bowl() {
-  su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/bowl_b2.obj");
+  su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/bowl_b2.obj");
   for (auto& x : mesh.vertices) x *= 0.0872;
   const su::MassProperties<double> properties = su::mass_properties(su::LoopSurface<double>(mesh, "bowl"), 1000.0);
   for (auto& x : mesh.vertices) x -= properties.centre_of_mass;
@@ -67,7 +67,7 @@ const Bowl& bowl() {
 // convex Loop body under the 0.1 m bowl.
 const su::LoopSurface<double>& icosphere() {
   static const su::LoopSurface<double> surface = [] {
-    su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/icosphere1.obj");
+    su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/icosphere1.obj");
     return su::LoopSurface<double>(mesh, "icosphere");
   }();
   return surface;
@@ -112,7 +112,7 @@ struct Pair {
 
 // (a) Kry's rattleback cap (bicubic dome) on the Bezier floor.
 const Pair& bezier_on_bezier() {
-  static const su::BezierPatch<double> cap(contactref::data::rattleback_net<double>());
+  static const su::BezierPatch<double> cap(contactref::fixtures::rattleback_net<double>());
   static const su::BezierPatch<double> floor(floor_net());
   static const Pair pair{&cap, &floor, 1.0, Vec3<double>(0.02, 0.03, 0.04).asDiagonal(), state_at(0.45, 0.55, 0.4, 0.6)};
   return pair;

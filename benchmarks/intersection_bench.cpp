@@ -2,7 +2,7 @@
 // the volume gradient) of a bumpy cube resting on a plane. Bouchard et al.
 // Table 1 report 129 ms of detection for a ~197k-triangle bumpy cube on a
 // GPU; target: 50 ms or less here, single thread.
-// Scene: data::bumpy_cube(n, 0.1 m, 0.004 m, 15 bumps), 12 n^2 triangles
+// Scene: fixtures::bumpy_cube(n, 0.1 m, 0.004 m, 15 bumps), 12 n^2 triangles
 // (n = 128: 196,608), and H = {z <= z0} with z0 1 mm above its lowest vertex
 // (the bump tips dip 1 mm into the plane). Same quantities three ways:
 //  - BM_HalfspaceMoments/n: halfspace_intersection_moments (double, one
@@ -33,8 +33,8 @@
 
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
-#include "validation/data/bumpy_cube.hpp"
-#include "validation/data/halfspace_box.hpp"
+#include "validation/fixtures/bumpy_cube.hpp"
+#include "validation/fixtures/halfspace_box.hpp"
 
 namespace {
 
@@ -56,12 +56,12 @@ const Scene& scene(int n) {
   auto [it, inserted] = scenes.try_emplace(n);
   Scene& s = it->second;
   if (inserted) {
-    s.cube = contactref::data::bumpy_cube(n, kHalfSize, kAmplitude, kBumps);
+    s.cube = contactref::fixtures::bumpy_cube(n, kHalfSize, kAmplitude, kBumps);
     double z_min = std::numeric_limits<double>::infinity();
     for (const Vector3d& x : s.cube.vertices) z_min = std::min(z_min, x.z());
     const double z0 = z_min + kPenetration;
     // The box [-1,1]^2 x [-1,0] m (top face z = 0) moved to z0 exactly.
-    contactref::data::HalfSpaceBox h = contactref::data::halfspace_box(Eigen::Matrix3d::Identity(), Vector3d(0, 0, z0), 1.0);
+    contactref::fixtures::HalfSpaceBox h = contactref::fixtures::halfspace_box(Eigen::Matrix3d::Identity(), Vector3d(0, 0, z0), 1.0);
     s.plane = h.half_space;
     s.plane_box = std::move(h.box);
     s.plane_pose = h.pose;

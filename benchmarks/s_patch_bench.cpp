@@ -3,7 +3,7 @@
 // quartic S-patch. The paper's times (350 MHz Pentium II, Java): 0.1632,
 // 0.4466, 1.1006 and 20.0248 ms. Each benchmark evaluates the S-patch that
 // replaces an extraordinary vertex of that valence in
-// validation/data/meshes/valences_3_to_10_split.obj (reference/surfaces/s_patch.hpp)
+// validation/fixtures/meshes/valences_3_to_10_split.obj (reference/surfaces/s_patch.hpp)
 // at seeded random points of its polygon.
 #include <benchmark/benchmark.h>
 
@@ -18,7 +18,7 @@ namespace su = contactref::surfaces;
 
 const su::LoopSurface<double>& mesh_surface() {
   static const su::LoopSurface<double> surface(
-      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/valences_3_to_10_split.obj"), "bench mesh");
+      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/valences_3_to_10_split.obj"), "bench mesh");
   return surface;
 }
 

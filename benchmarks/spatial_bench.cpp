@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "reference/spatial/free_body.hpp"
-#include "validation/sampling/random_spatial.hpp"
+#include "validation/fixtures/random_spatial.hpp"
 
 namespace {
 
@@ -14,7 +14,7 @@ namespace sp = contactref::spatial;
 using contactref::Real50;
 using contactref::Vec6;
 using contactref::Mat4;
-using contactref::sampling::to_scalar;
+using contactref::fixtures::to_scalar;
 
 constexpr std::size_t kInputs = 64;  // cycled, so the data stays in cache but is not constant
 
@@ -26,14 +26,14 @@ struct Inputs {
   std::vector<sp::RigidBodyInertia<T>> bodies;
 
   Inputs() {
-    contactref::sampling::Rng rng(42);
+    contactref::fixtures::Rng rng(42);
     for (std::size_t n = 0; n < kInputs; ++n) {
-      poses.push_back(to_scalar<T>(contactref::sampling::random_pose(rng)));
-      twists.push_back(to_scalar<T>(contactref::sampling::random_twist(rng)));
-      states.push_back(to_scalar<T>(sp::make_free_body_state<double>(contactref::sampling::random_unit_quaternion(rng),
-                                                                      contactref::sampling::random_vector3(rng),
-                                                                      contactref::sampling::random_twist(rng))));
-      const auto [m, I] = contactref::sampling::random_inertia(rng);
+      poses.push_back(to_scalar<T>(contactref::fixtures::random_pose(rng)));
+      twists.push_back(to_scalar<T>(contactref::fixtures::random_twist(rng)));
+      states.push_back(to_scalar<T>(sp::make_free_body_state<double>(contactref::fixtures::random_unit_quaternion(rng),
+                                                                      contactref::fixtures::random_vector3(rng),
+                                                                      contactref::fixtures::random_twist(rng))));
+      const auto [m, I] = contactref::fixtures::random_inertia(rng);
       bodies.emplace_back(T(m), to_scalar<T>(I));
     }
   }

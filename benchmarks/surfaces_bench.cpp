@@ -3,7 +3,7 @@
 // Loop with one extraordinary vertex of valence 3, 5, 7, 10; bicubic Bezier.
 // The paper's times (350 MHz Pentium II, Java): 0.2413 ms, 0.1683-0.2654 ms and
 // 0.0801 ms. Each benchmark cycles over the faces of its kind in
-// validation/data/meshes/valences_3_to_10_split.obj at seeded random points.
+// validation/fixtures/meshes/valences_3_to_10_split.obj at seeded random points.
 // BM_OpenSubdivBfr_LoopRegular evaluates the same regular faces at the same
 // points with OpenSubdiv's Bfr (position and derivatives to second order only).
 // BM_LoopSurfaceConstruction_Icosahedron: the set-up cost of a surface.
@@ -14,8 +14,8 @@
 
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
-#include "validation/data/rattleback_net.hpp"
-#include "validation/peers/opensubdiv_loop.hpp"
+#include "validation/fixtures/rattleback_net.hpp"
+#include "validation/oracles/opensubdiv_loop.hpp"
 
 namespace {
 
@@ -24,7 +24,7 @@ using contactref::Vec3;
 
 const su::LoopSurface<double>& mesh_surface() {
   static const su::LoopSurface<double> surface(
-      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/valences_3_to_10_split.obj"), "bench mesh");
+      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/valences_3_to_10_split.obj"), "bench mesh");
   return surface;
 }
 
@@ -79,7 +79,7 @@ void BM_TableI_LoopExtraordinary(benchmark::State& state) {
 }
 
 void BM_TableI_BicubicBezier(benchmark::State& state) {
-  const su::BezierPatch<double> patch(contactref::data::rattleback_net<double>());
+  const su::BezierPatch<double> patch(contactref::fixtures::rattleback_net<double>());
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> uniform(0, 1);
   std::vector<Sample> points;
@@ -89,8 +89,8 @@ void BM_TableI_BicubicBezier(benchmark::State& state) {
 
 void BM_OpenSubdivBfr_LoopRegular(benchmark::State& state) {
   static const auto points = samples(0);
-  static const contactref::peers::OpenSubdivLoopEvaluator peer(
-      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/valences_3_to_10_split.obj"));
+  static const contactref::oracles::OpenSubdivLoopEvaluator peer(
+      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/valences_3_to_10_split.obj"));
   std::size_t i = 0;
   for (auto _ : state) {
     const Sample& s = points[i];
@@ -100,11 +100,11 @@ void BM_OpenSubdivBfr_LoopRegular(benchmark::State& state) {
   }
 }
 
-// Building a Loop surface (validation/data/meshes/icosahedron.obj: 20 faces,
+// Building a Loop surface (validation/fixtures/meshes/icosahedron.obj: 20 faces,
 // every vertex of valence 5, so 20 split patches of 3 extraordinary
 // sub-patches each): what a CLI run pays before its first evaluation.
 void BM_LoopSurfaceConstruction_Icosahedron(benchmark::State& state) {
-  const su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/data/meshes/icosahedron.obj");
+  const su::TriangleMesh mesh = su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/icosahedron.obj");
   for (auto _ : state) {
     su::LoopSurface<double> surface(mesh, "icosahedron");
     benchmark::DoNotOptimize(surface);

@@ -9,7 +9,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 
 namespace contactref::fuzz {
 

@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace contactref::fuzz;
-  static const std::string mesh = source("validation/data/meshes/icosahedron.obj").string();
+  static const std::string mesh = source("validation/fixtures/meshes/icosahedron.obj").string();
   const std::string points = write_file("points.txt", as_text(data, size)).string();
   // Derivatives are undefined at an extraordinary vertex, the normal where
   // the tangents are parallel (null there).

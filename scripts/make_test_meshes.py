@@ -1,5 +1,5 @@
 """Writes the control meshes used by the surface tests and the loop-evaluation
-suite into validation/data/meshes/ (run once; the files are committed):
+suite into validation/fixtures/meshes/ (run once; the files are committed):
 
   icosahedron.obj        20 faces, every vertex of valence 5 (every face has 3 EVs)
   icosphere1.obj         the icosahedron split once (midpoints on the sphere):

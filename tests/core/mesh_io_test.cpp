@@ -15,7 +15,7 @@
 namespace contactref {
 namespace {
 
-const std::filesystem::path kData = CONTACTREF_SOURCE_DIR "/validation/data";
+const std::filesystem::path kData = CONTACTREF_SOURCE_DIR "/validation/fixtures";
 
 // The same cube as OFF text and as OBJ text: one soup whatever the format
 // (OBJ indices are 1-based), and every element keeps its own line.

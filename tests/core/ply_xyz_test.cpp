@@ -1,6 +1,6 @@
 // core/ply_reader.cpp and core/xyz_reader.cpp: the PLY and XYZ readers of
 // core/mesh_io.hpp, on files built here (binary ones by a writer independent
-// of the reader's decoding) and on validation/data.
+// of the reader's decoding) and on validation/fixtures.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -416,7 +416,7 @@ TEST(CorePly, FacesNeedThreeDistinctCorners) {
 }
 
 std::filesystem::path data_file(const std::string& relative) {
-  return std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data" / relative;
+  return std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures" / relative;
 }
 
 TEST(CorePly, DataFilesHoldTheCubeAndItsCorners) {

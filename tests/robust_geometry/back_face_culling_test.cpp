@@ -29,7 +29,7 @@ namespace {
 
 using Eigen::Vector3d;
 
-const std::filesystem::path kPolyhedra = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/polyhedra";
+const std::filesystem::path kPolyhedra = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/polyhedra";
 
 Eigen::Matrix4d translation(const Vector3d& t) {
   Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();

@@ -40,7 +40,7 @@ namespace contactref::robust_geometry {
 namespace {
 
 const std::filesystem::path kSource(CONTACTREF_SOURCE_DIR);
-const std::filesystem::path kPolyhedra = kSource / "validation/data/polyhedra";
+const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
 const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
 
 using Epick = CGAL::Exact_predicates_inexact_constructions_kernel;
@@ -306,7 +306,7 @@ void print(const std::string& name, const BrepIndex& index) {
 TEST(BrepIndexSize, ConvexSolidsHaveVPlusEPlusFInternalNodesAndOneLeafPerEntity) {
   // Section 4.2: "If a solid is convex, we can always construct a Brep-index
   // of size v + e + f ... a tetrahedron ... has a tree with 14 internal
-  // nodes." V, E, F counted by hand (validation/data/polyhedra/README.md).
+  // nodes." V, E, F counted by hand (validation/fixtures/polyhedra/README.md).
   struct Case {
     const char* file;
     int v, e, f;

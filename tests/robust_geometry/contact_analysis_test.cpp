@@ -136,7 +136,7 @@ TEST_F(TwoFingerSupport, Eq6APersistingRegionKeepsItsPreviousNormals) {
   }
 }
 
-// Figs. 5-6 (validation/data/contact_scenes.hpp): R has "a 2D region on face
+// Figs. 5-6 (validation/fixtures/contact_scenes.hpp): R has "a 2D region on face
 // f_1, a 1D region on the edge between f_1 and f_2, and a 0D region at point
 // p", whatever alpha; whether the 0D region is really needed depends on alpha
 // against beta ("the need for a 0D region does not depend on the 0D region

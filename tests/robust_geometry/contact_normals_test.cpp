@@ -131,7 +131,7 @@ TEST(ContactNormals, SwappingTheSolidsNegatesTheNormals) {
   expect_directions(analysis.contacts.front().normals, {{-1, 0, 0}, {0, -1, 0}}, "swapped");
 }
 
-// Fig. 5 (validation/data/contact_scenes.hpp): B's vertex p on A's
+// Fig. 5 (validation/fixtures/contact_scenes.hpp): B's vertex p on A's
 // non-convex vertex where the floor f_1 (0, 0, 1), the wall f_2 (0, 1, 0),
 // the leaning wall f_3 (0, 1, -1/2) and the end face f_4 (-1, 0, 0) meet.
 // When alpha <= beta, f_3 separates B's cone from A's overhang and with the

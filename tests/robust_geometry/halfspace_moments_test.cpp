@@ -26,8 +26,8 @@
 
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/tolerance.hpp"
-#include "validation/data/bumpy_cube.hpp"
-#include "validation/data/halfspace_box.hpp"
+#include "validation/fixtures/bumpy_cube.hpp"
+#include "validation/fixtures/halfspace_box.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -42,7 +42,7 @@ using test::tolerance;
 
 // ---------------------------------------------------------------- solids
 
-TriangleSolid unit_cube() { return data::box_solid(Vector3d::Zero(), Vector3d::Ones()); }
+TriangleSolid unit_cube() { return fixtures::box_solid(Vector3d::Zero(), Vector3d::Ones()); }
 
 // The corner tetrahedron conv(0, a e_x, a e_y, a e_z), faces outward.
 TriangleSolid corner_tetrahedron(double a) {
@@ -59,11 +59,11 @@ TriangleSolid translated(TriangleSolid s, const Vector3d& t) {
 
 // The small bumpy cube of the exact comparisons: 768 triangles, odd bumps
 // (|amplitude| bumps pi = 0.94 < 2 h: valid).
-TriangleSolid small_bumpy_cube(int n = 8) { return data::bumpy_cube(n, 1.0, 0.1, 3); }
+TriangleSolid small_bumpy_cube(int n = 8) { return fixtures::bumpy_cube(n, 1.0, 0.1, 3); }
 
 // ---------------------------------------------------------------- the exact path
 
-// The plane as a solid: data::halfspace_box_around(a, R, t) gives
+// The plane as a solid: fixtures::halfspace_box_around(a, R, t) gives
 // H = {x : u · x <= u · t}, u = R e_z, and the box [-L, L]^2 x [-L, 0] posed
 // by (R, t): its top face is the plane, and with L four times A's
 // bounding-box diagonal (t near A) it contains A's part below the plane.
@@ -85,7 +85,7 @@ struct Bounds {
 };
 
 Bounds bounds_for(const TriangleSolid& a, const IntersectionMoments& exact) {
-  const double R = data::bounding_box_diagonal(a);
+  const double R = fixtures::bounding_box_diagonal(a);
   const double area = exact.gradient.tail<3>().norm();  // the cap's area (no touching or flush patches here)
   const double cond_v = std::max(1.0, R * area / exact.volume);
   const double cond_c = 1 + exact.volume * R * R / exact.covariance.trace();
@@ -98,7 +98,7 @@ void expect_matches_exact(const TriangleSolid& a, const IntersectionMoments& fas
   ASSERT_EQ(exact.kind, IntersectionKind::kOverlapping);
   ASSERT_EQ(fast.kind, IntersectionKind::kOverlapping);
   const Bounds b = bounds_for(a, exact);
-  const double R = data::bounding_box_diagonal(a);
+  const double R = fixtures::bounding_box_diagonal(a);
   EXPECT_TRUE(scalars_near(fast.volume, exact.volume, b.volume * exact.volume, kAbsolute));
   // The centroid to ~eps R cond_v absolute (a point inside A's box).
   EXPECT_TRUE(matrices_near(fast.centroid, exact.centroid, b.centroid, kAbsolute));
@@ -146,7 +146,7 @@ TEST(HalfspaceMoments, MatchesTheExactPathOnABumpyCubeAtSeveralDepths) {
   // The bump tips only, the lower bumps and the side faces, past the middle.
   for (const double z0 : {z_min + 0.0123, z_min + 0.0731, -0.61, 0.237}) {
     SCOPED_TRACE("plane z = " + std::to_string(z0));
-    const data::HalfSpaceBox p = data::halfspace_box_around(a, Matrix3d::Identity(), Vector3d(0, 0, z0));
+    const fixtures::HalfSpaceBox p = fixtures::halfspace_box_around(a, Matrix3d::Identity(), Vector3d(0, 0, z0));
     expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box, p.pose));
   }
 }
@@ -159,7 +159,7 @@ TEST(HalfspaceMoments, MatchesTheExactPathForTiltedPlanes) {
   // orthogonal to ~1e-16: the box's face and the plane differ by that
   // rotation's rounding, well inside the bounds.)
   for (const auto& [rotation, t] : {std::pair{R, Vector3d(0.1, -0.2, -0.8)}, std::pair{R2, Vector3d(0.3, 0.05, 0.2)}}) {
-    const data::HalfSpaceBox p = data::halfspace_box_around(a, rotation, t);
+    const fixtures::HalfSpaceBox p = fixtures::halfspace_box_around(a, rotation, t);
     expect_matches_exact(a, halfspace_intersection_moments(a, p.half_space), intersection_moments(a, p.box, p.pose));
   }
 }
@@ -170,7 +170,7 @@ TEST(HalfspaceMoments, TouchingAndFlushFacesMatchTheExactPath) {
   // with A's normal -z (opposite to H's): V = 0, the symmetric derivative is
   // half the face's integral (∫ u dA = (0,0,1), ∫ x × u dA = (1/2,1/2,0) × e_z).
   {
-    const data::HalfSpaceBox p = data::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::Zero());
+    const fixtures::HalfSpaceBox p = fixtures::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::Zero());
     const IntersectionMoments fast = halfspace_intersection_moments(cube, p.half_space);
     const IntersectionMoments exact = intersection_moments(cube, p.box, p.pose);
     ASSERT_EQ(exact.kind, IntersectionKind::kTouching);
@@ -187,7 +187,7 @@ TEST(HalfspaceMoments, TouchingAndFlushFacesMatchTheExactPath) {
   // Flush: H = {z <= 1}; the top face is on the plane with A's normal +z:
   // V = 1, the gradient half the top face's integral.
   {
-    const data::HalfSpaceBox p = data::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::UnitZ());
+    const fixtures::HalfSpaceBox p = fixtures::halfspace_box_around(cube, Matrix3d::Identity(), Vector3d::UnitZ());
     const IntersectionMoments fast = halfspace_intersection_moments(cube, p.half_space);
     const IntersectionMoments exact = intersection_moments(cube, p.box, p.pose);
     ASSERT_EQ(exact.kind, IntersectionKind::kOverlapping);
@@ -282,7 +282,7 @@ TEST(HalfspaceMoments, DisjointAndFullyInside) {
   EXPECT_EQ(above.boundary_triangles, 12u);
   // The same for the bumpy cube: its whole volume, as the exact path.
   const TriangleSolid bumpy = small_bumpy_cube();
-  const data::HalfSpaceBox p = data::halfspace_box_around(bumpy, Matrix3d::Identity(), Vector3d(0, 0, 1.5));
+  const fixtures::HalfSpaceBox p = fixtures::halfspace_box_around(bumpy, Matrix3d::Identity(), Vector3d(0, 0, 1.5));
   const IntersectionMoments exact = intersection_moments(bumpy, p.box, p.pose);
   const IntersectionMoments all = halfspace_intersection_moments(bumpy, p.half_space);
   EXPECT_TRUE(scalars_near(all.volume, exact.volume, tolerance<double>(64, 4)));
@@ -302,7 +302,7 @@ TEST(HalfspaceMoments, TranslatingSolidAndPlaneMovesTheResultsCovariantly) {
   // Both runs have the same relative accuracy (o moves with the solid); the
   // shifted coordinates are rounded once more (|shift| ~ 3.7 vs R ~ 3.5).
   const Bounds b = bounds_for(a, m0);
-  const double R = data::bounding_box_diagonal(a) + shift.norm();
+  const double R = fixtures::bounding_box_diagonal(a) + shift.norm();
   EXPECT_TRUE(scalars_near(m1.volume, m0.volume, 2 * b.volume * m0.volume, kAbsolute));
   EXPECT_TRUE(matrices_near(m1.centroid, Vector3d(m0.centroid + shift), 2 * b.volume * R, kAbsolute));
   EXPECT_TRUE(matrices_near(m1.covariance, m0.covariance, 2 * b.covariance * m0.covariance.cwiseAbs().maxCoeff(), kAbsolute));
@@ -392,7 +392,7 @@ TEST(HalfspaceMoments, RejectsBadInputWithAClearMessage) {
 TEST(BumpyCube, IsAValidClosedSolidWith12NSquaredTriangles) {
   for (const int n : {1, 4, 16}) {
     for (const auto& [amplitude, bumps] : {std::pair{0.1, 3}, std::pair{-0.2, 2}, std::pair{0.05, 5}}) {
-      const TriangleSolid s = data::bumpy_cube(n, 1.0, amplitude, bumps);
+      const TriangleSolid s = fixtures::bumpy_cube(n, 1.0, amplitude, bumps);
       EXPECT_EQ(s.triangles.size(), std::size_t(12 * n * n));
       EXPECT_EQ(s.vertices.size(), std::size_t(6 * n * n + 2));  // Euler: V - E + F = 2
       EXPECT_NO_THROW(validate_triangle_solid(s, "bumpy_cube"));
@@ -409,9 +409,9 @@ TEST(BumpyCube, VolumeMatchesTheClosedForm) {
   const double h = 0.5, amplitude = 0.04;
   for (const auto& [n, bumps] : {std::pair{8, 3}, std::pair{16, 5}, std::pair{12, 4}}) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", bumps = " + std::to_string(bumps));
-    const TriangleSolid s = data::bumpy_cube(n, h, amplitude, bumps);
+    const TriangleSolid s = fixtures::bumpy_cube(n, h, amplitude, bumps);
     const double L = 4;
-    const IntersectionMoments all = intersection_moments(s, data::box_solid(Vector3d::Constant(-L), Vector3d::Constant(L)),
+    const IntersectionMoments all = intersection_moments(s, fixtures::box_solid(Vector3d::Constant(-L), Vector3d::Constant(L)),
                                                           Matrix4d::Identity());
     const double x = bumps * std::numbers::pi / (2 * n);
     const double S = bumps % 2 == 1 ? 1 / std::tan(x) : 0.0;
@@ -435,7 +435,7 @@ TEST(BumpyCube, VolumeMatchesTheClosedForm) {
 TEST(BumpyCube, RejectsBadArguments) {
   const auto refused = [](int n, double h, double amplitude, int bumps, const std::string& fragment) {
     try {
-      data::bumpy_cube(n, h, amplitude, bumps);
+      fixtures::bumpy_cube(n, h, amplitude, bumps);
       ADD_FAILURE() << "accepted; expected \"" << fragment << "\"";
     } catch (const contactref::InputError& e) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();

@@ -118,7 +118,7 @@ TriangleSolid random_hull(test::Rng& rng, int n, double r) {
   using K = CGAL::Epick;
   std::vector<K::Point_3> points;
   for (int i = 0; i < n; ++i) {
-    const Vector3d p = sampling::random_vector3(rng, r);
+    const Vector3d p = fixtures::random_vector3(rng, r);
     points.emplace_back(p.x(), p.y(), p.z());
   }
   CGAL::Surface_mesh<K::Point_3> hull;
@@ -364,16 +364,16 @@ TEST(IntersectionVolume, GradientMatchesDifferencesOfTheExactVolume) {
   for (int trial = 0; trial < 3; ++trial) {
     const TriangleSolid a = random_hull(rng, 16, 1.0);
     const TriangleSolid b = random_hull(rng, 16, 1.0);
-    const Matrix4d E = pose(sampling::random_rotation(rng), sampling::random_vector3(rng, 0.5));
+    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5));
     expect_gradient_matches_differences(a, b, E, "convex hulls #" + std::to_string(trial));
   }
   // Non-convex: two L-prisms crossing, and an L-prism with a hull.
   const TriangleSolid l = l_prism(1.0, -0.5, 0.5);
   test::Rng rng2(test::kSeed + 2);
-  expect_gradient_matches_differences(l, l, pose(sampling::random_rotation(rng2), Vector3d(0.6, 0.7, 0.1)),
+  expect_gradient_matches_differences(l, l, pose(fixtures::random_rotation(rng2), Vector3d(0.6, 0.7, 0.1)),
                                       "L-prism / L-prism");
   expect_gradient_matches_differences(l, random_hull(rng2, 20, 0.8),
-                                      pose(sampling::random_rotation(rng2), Vector3d(0.9, 0.9, 0)),
+                                      pose(fixtures::random_rotation(rng2), Vector3d(0.9, 0.9, 0)),
                                       "L-prism / hull");
 }
 
@@ -412,7 +412,7 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnRandomConvexPairs) {
   for (int trial = 0; trial < 6; ++trial) {
     const TriangleSolid a = random_hull(rng, 12 + 4 * trial, 1.0);
     const TriangleSolid b = random_hull(rng, 12 + 4 * trial, 1.0);
-    const Matrix4d E = pose(sampling::random_rotation(rng), sampling::random_vector3(rng, 0.6));
+    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.6));
     expect_same_as_nef(a, b, E, "convex #" + std::to_string(trial));
   }
 }
@@ -421,7 +421,7 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnNonConvexPairs) {
   test::Rng rng(test::kSeed + 4);
   const TriangleSolid l = l_prism(1.0, -0.5, 0.5);
   for (int trial = 0; trial < 3; ++trial) {
-    const Matrix4d E = pose(sampling::random_rotation(rng), sampling::random_vector3(rng, 0.5) + Vector3d(0.5, 0.5, 0));
+    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5) + Vector3d(0.5, 0.5, 0));
     expect_same_as_nef(l, l, E, "L / L #" + std::to_string(trial));
     expect_same_as_nef(l, random_hull(rng, 24, 0.9), E, "L / hull #" + std::to_string(trial));
   }
@@ -473,14 +473,14 @@ TEST(IntersectionVolume, CertifiedEvaluationMatchesRationals) {
   for (const int n : {20, 100, 400}) {
     const TriangleSolid a = random_hull(rng, n, 1.0);
     const TriangleSolid b = random_hull(rng, n, 1.0);
-    expect_same_as_rational(a, b, pose(sampling::random_rotation(rng), sampling::random_vector3(rng, 0.5)),
+    expect_same_as_rational(a, b, pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5)),
                             "hulls of " + std::to_string(n) + " points");
   }
   // Far from the origin and thin: the centre shift and the cancellation in C.
   const TriangleSolid slab = box(Vector3d(1000, 1000, 1000), Vector3d(1001, 1001, 1000.001));
   test::Rng rng2(test::kSeed + 7);
   expect_same_as_rational(slab, random_hull(rng2, 30, 0.8),
-                          pose(sampling::random_rotation(rng2), Vector3d(1000.5, 1000.5, 1000)), "thin slab far away");
+                          pose(fixtures::random_rotation(rng2), Vector3d(1000.5, 1000.5, 1000)), "thin slab far away");
 }
 
 TEST(IntersectionVolume, ATieIsRoundedToEvenThroughTheRationalFallback) {
@@ -508,8 +508,8 @@ TEST(IntersectionVolume, MovingBothSolidsMovesTheResultsRigidly) {
   test::Rng rng(test::kSeed + 5);
   const TriangleSolid a = random_hull(rng, 20, 1.0);
   const TriangleSolid b = l_prism(0.7, -0.4, 0.4);
-  const Matrix4d E = pose(sampling::random_rotation(rng), Vector3d(-0.3, -0.2, 0.1));
-  const Matrix3d Q = sampling::random_rotation(rng);
+  const Matrix4d E = pose(fixtures::random_rotation(rng), Vector3d(-0.3, -0.2, 0.1));
+  const Matrix3d Q = fixtures::random_rotation(rng);
   const Vector3d p(0.4, -1.1, 0.7);
   TriangleSolid a_moved = a;
   for (Vector3d& x : a_moved.vertices) x = Q * x + p;

@@ -3,7 +3,7 @@
 //   - the bad-input corpus (tests/robust_geometry/data/bad): every file is
 //     refused with a InputError whose message names the file, the
 //     line and the element (asserted substrings written by hand);
-//   - the good solids (validation/data/polyhedra and tests/robust_geometry/data):
+//   - the good solids (validation/fixtures/polyhedra and tests/robust_geometry/data):
 //     V, E, F counted by hand from their construction, V - E + F against
 //     2 - 2 genus, volumes and centroids against closed forms (unit cube,
 //     corner tetrahedron, L-prism by decomposition into two boxes, octahedron,
@@ -38,7 +38,7 @@ namespace {
 
 using Q = CGAL::Exact_rational;
 const std::filesystem::path kSource(CONTACTREF_SOURCE_DIR);
-const std::filesystem::path kPolyhedra = kSource / "validation/data/polyhedra";
+const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
 const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
 const std::filesystem::path kBad = kData / "bad";
 
@@ -188,7 +188,7 @@ struct GoodCase {
 
 std::vector<GoodCase> good_cases() {
   // V, E, F counted from the construction of each file (see its comment and
-  // validation/data/polyhedra/README.md), not from the code under test.
+  // validation/fixtures/polyhedra/README.md), not from the code under test.
   return {
       {kPolyhedra / "tetrahedron.off", 4, 6, 4, 2, Q(1) / 6, {Q(1) / 4, Q(1) / 4, Q(1) / 4}, true},
       {kPolyhedra / "cube.off", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},

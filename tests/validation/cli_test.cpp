@@ -148,7 +148,7 @@ TEST(Cli, AuditJsonHasTheDocumentedLayout) {
   }
 }
 
-const std::string kMeshes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/meshes/";
+const std::string kMeshes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/meshes/";
 
 TEST(CliSurface, EvalPrintsTheTenSetsAsJson) {
   const CliRun r = run("surface eval --mesh '" + kMeshes + "bowl_b2.obj' --face 3 --u 0.2 --v 0.3", false);
@@ -393,7 +393,7 @@ TEST(CliSurface, BadInputMessagesNameTheFileLineOrOption) {
 
 // --- simulate and kinematics (scenes: validation/scenes/scene.hpp) ---
 
-const std::string kScenes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/scenes/";
+const std::string kScenes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/scenes/";
 
 // Writes `text` to a scene file in the temporary folder and returns its path.
 std::string temp_scene(const std::string& name, const std::string& text) {
@@ -504,7 +504,7 @@ TEST(CliKinematics, NonFiniteResultsExit1AndUnreadableMeshesExit2) {
 // Issue 10 item 13: a subnormal is a finite number (R11); a rotation vector
 // too long for Rodrigues' formula in double is refused naming the option.
 TEST(CliGeometry, PoseOptionsAreCheckedByTheOptionsName) {
-  const std::string cube = std::string(CONTACTREF_SOURCE_DIR) + "/validation/data/polyhedra/cube.off";
+  const std::string cube = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/polyhedra/cube.off";
   const std::string intersect = "geometry intersect '" + cube + "' '" + cube + "' ";
   CliRun r = run_all(intersect + "--pose-b 1,5e-324,0,0,0,0");
   EXPECT_FALSE(contains(r.all, "not a finite number")) << r.all;
@@ -588,7 +588,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
 namespace {
 
 std::string polyhedron(const std::string& name) {
-  return std::string("'") + CONTACTREF_SOURCE_DIR + "/validation/data/polyhedra/" + name + "'";
+  return std::string("'") + CONTACTREF_SOURCE_DIR + "/validation/fixtures/polyhedra/" + name + "'";
 }
 
 // Closed form: unit cubes offset by (1/2, 1/2, 1/2) overlap in a cube of side

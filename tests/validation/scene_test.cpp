@@ -31,7 +31,7 @@ namespace su = contactref::surfaces;
 
 const double kPi = boost::math::constants::pi<double>();
 const double kEps = std::numeric_limits<double>::epsilon();
-const std::filesystem::path kScenes = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/scenes";
+const std::filesystem::path kScenes = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/scenes";
 
 // A valid scene: a solid sphere resting on the plane z = 0.
 json sphere_scene() {

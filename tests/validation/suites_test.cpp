@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "robust_geometry/contact_analysis.hpp"
-#include "validation/data/contact_scenes.hpp"
+#include "validation/fixtures/contact_scenes.hpp"
 #include "validation/registry.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
@@ -112,7 +112,7 @@ TEST(BrepContactSuite, QuickVariantPasses) {
 // keeping only the collision edge leaves regions outside every border.
 TEST(BrepContactSuite, Fig3CountsFailWhenEveryRegionOrTooFewAreKept) {
   namespace rg = contactref::robust_geometry;
-  const data::ContactScene scene = data::floor_with_ramp_and_block();
+  const fixtures::ContactScene scene = fixtures::floor_with_ramp_and_block();
   rg::Vector6d sliding;
   sliding << 0, 0, 0, 1, 0, 0;
   const rg::ContactAnalysis analysis =

@@ -17,7 +17,7 @@
 #include "tests/kit/tolerance.hpp"
 #include "validation/oracles/surface_separation.hpp"
 
-namespace contactref::validation::oracles {
+namespace contactref::oracles {
 namespace {
 
 namespace su = contactref::surfaces;
@@ -91,7 +91,7 @@ TEST(SurfaceSeparation, SphereAboveOnAndIntoAPlaneAtKnownHeights) {
     const Mat4d E_w_2 = test::random_pose<double>(rng);  // the plane anywhere in the world
     const Mat3d R = test::random_rotation<double>(rng);  // the sphere's chart turned anyhow
     for (const double height : {r + 0.2, r, r - 0.1}) {
-      const Vec3d c(sampling::uniform(rng, -0.8, 0.8), sampling::uniform(rng, -0.8, 0.8), height);
+      const Vec3d c(fixtures::uniform(rng, -0.8, 0.8), fixtures::uniform(rng, -0.8, 0.8), height);
       expect_closed_form(oracle, Vec3d(r, r, r), R, c, E_w_2, "sample " + std::to_string(n) + ", height " +
                                                                    std::to_string(height));
     }
@@ -109,7 +109,7 @@ TEST(SurfaceSeparation, RotatedEllipsoidOverAPlaneMatchesItsSupportFunction) {
     const Mat3d R = test::random_rotation<double>(rng);
     const double support = std::sqrt((R * axes.cwiseAbs2().asDiagonal() * R.transpose())(2, 2));
     for (const double gap : {0.05, 0.0, -0.02}) {
-      const Vec3d c(sampling::uniform(rng, -0.8, 0.8), sampling::uniform(rng, -0.8, 0.8), support + gap);
+      const Vec3d c(fixtures::uniform(rng, -0.8, 0.8), fixtures::uniform(rng, -0.8, 0.8), support + gap);
       expect_closed_form(oracle, axes, R, c, E_w_2, "sample " + std::to_string(n) + ", gap " + std::to_string(gap));
     }
   }
@@ -128,8 +128,8 @@ TEST(SurfaceSeparation, FindsTheContactOfKryPaiPosesAndThePenetrationOfATiltedOn
   test::Rng rng(test::kSeed + 43);
   for (int n = 0; n < 8; ++n) {
     kinematics::Vec5<double> q;
-    q << sampling::uniform(rng, 0.4, 2.7), sampling::uniform(rng, -3, 3), sampling::uniform(rng, 0.3, 0.7),
-        sampling::uniform(rng, 0.3, 0.7), sampling::uniform(rng, -3, 3);
+    q << fixtures::uniform(rng, 0.4, 2.7), fixtures::uniform(rng, -3, 3), fixtures::uniform(rng, 0.3, 0.7),
+        fixtures::uniform(rng, 0.3, 0.7), fixtures::uniform(rng, -3, 3);
     const Mat4d E_2_1 = kinematics::contact_kinematics<double>(patch1, *floor.patches[0], q,
                                                                kinematics::Vec5<double>::Zero())
                             .E_2_1;
@@ -189,4 +189,4 @@ TEST(SurfaceSeparationInput, UnboundedChartsAndZeroResolutionAreInputErrors) {
 }
 
 }  // namespace
-}  // namespace contactref::validation::oracles
+}  // namespace contactref::oracles

@@ -1,4 +1,4 @@
-// Tests of the analytic reference validation/analytic/torque_free_euler.hpp:
+// Tests of the analytic reference validation/oracles/torque_free_euler.hpp:
 // it must satisfy Euler's equations (50-digit central differences), conserve
 // energy and angular momentum, be periodic, and agree in double and 50 digits.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
-#include "validation/analytic/torque_free_euler.hpp"
+#include "validation/oracles/torque_free_euler.hpp"
 
-namespace contactref::analytic {
+namespace contactref::oracles {
 namespace {
 
 struct Case {
@@ -78,4 +78,4 @@ TEST(TorqueFreeEulerSolution, RejectsDegenerateInput) {
 }
 
 }  // namespace
-}  // namespace contactref::analytic
+}  // namespace contactref::oracles

@@ -11,7 +11,7 @@ namespace contactref::audit {
 namespace {
 
 namespace su = contactref::surfaces;
-using sampling::Rng;
+using fixtures::Rng;
 using dynamics::Vec10;
 using dynamics::Vec5;
 
@@ -23,7 +23,7 @@ template <class T>
 const su::LoopSurface<T>& bowl() {
   static const su::LoopSurface<T> surface = [] {
     su::TriangleMesh mesh =
-        su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/data/meshes/bowl_b2.obj");
+        su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/fixtures/meshes/bowl_b2.obj");
     for (auto& x : mesh.vertices) x *= 0.0872;
     return su::LoopSurface<T>(mesh, "bowl");
   }();
@@ -39,12 +39,12 @@ const su::EllipsoidPatch<T>& ellipsoid() {
 // A contact state: a point of bowl face `face` (split face 0 or a Stam face),
 // a point of the ellipsoid away from its poles, psi, and q'.
 auto draw_state = [](Rng& rng) {
-  const double s = sampling::uniform(rng, 0.02, 0.96);
+  const double s = fixtures::uniform(rng, 0.02, 0.96);
   Vec5<double> q;
-  q << s, sampling::uniform(rng, 0.02, 0.97 - s), sampling::uniform(rng, 2.0, 2.8), sampling::uniform(rng, 0.0, 6.28),
-      sampling::uniform(rng, -3.1, 3.1);
+  q << s, fixtures::uniform(rng, 0.02, 0.97 - s), fixtures::uniform(rng, 2.0, 2.8), fixtures::uniform(rng, 0.0, 6.28),
+      fixtures::uniform(rng, -3.1, 3.1);
   Vec5<double> qdot;
-  for (int k = 0; k < 5; ++k) qdot(k) = sampling::uniform(rng, -1, 1);
+  for (int k = 0; k < 5; ++k) qdot(k) = fixtures::uniform(rng, -1, 1);
   return std::make_tuple(q, qdot);
 };
 

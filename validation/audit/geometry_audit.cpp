@@ -3,7 +3,7 @@
 //
 // The reference is not a 50-digit run of the same code (the double path is
 // not templated) but the exact path: intersection_moments of the cube with
-// the half-space as a large box (data::halfspace_box_around), whose results
+// the half-space as a large box (fixtures::halfspace_box_around), whose results
 // are the exact values rounded once to double. The difference
 // |x_double - x_exact| / |x_exact| is therefore computed in double: the
 // reference's own error is half an ulp.
@@ -63,9 +63,9 @@
 #include "core/scalar.hpp"
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
-#include "validation/data/bumpy_cube.hpp"
-#include "validation/data/halfspace_box.hpp"
-#include "validation/sampling/random_spatial.hpp"
+#include "validation/fixtures/bumpy_cube.hpp"
+#include "validation/fixtures/halfspace_box.hpp"
+#include "validation/fixtures/random_spatial.hpp"
 
 namespace contactref::audit {
 namespace {
@@ -73,8 +73,8 @@ namespace {
 namespace rg = contactref::robust_geometry;
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
-using sampling::Rng;
-using sampling::uniform;
+using fixtures::Rng;
+using fixtures::uniform;
 
 constexpr int kSamples = 60;
 constexpr std::uint64_t kSeed = 601;
@@ -109,7 +109,7 @@ Differences measure_sample(Rng& rng, int index) {
   // bumpy_cube's limits: |amplitude| < h / 2 and |amplitude| bumps pi < 2 h.
   const double limit = std::min(h / 2, 2 * h / (bumps * std::numbers::pi));
   const double sign = std::bernoulli_distribution(0.5)(rng) ? 1.0 : -1.0;
-  rg::TriangleSolid cube = data::bumpy_cube(n, h, sign * uniform(rng, 0.1, 0.9) * limit, bumps);
+  rg::TriangleSolid cube = fixtures::bumpy_cube(n, h, sign * uniform(rng, 0.1, 0.9) * limit, bumps);
 
   // The cube in the plane's frame (plane z = 0, H below it).
   const double yaw = uniform(rng, 0, 2 * std::numbers::pi), azimuth = uniform(rng, 0, 2 * std::numbers::pi);
@@ -133,7 +133,7 @@ Differences measure_sample(Rng& rng, int index) {
   for (Eigen::Index i = 0; i < 3; ++i) t(i) = on_grid(uniform(rng, -3 * h, 3 * h), 9);
   for (Vector3d& x : cube.vertices) x = R * (x - Vector3d(0, 0, z_min + depth)) + t;
 
-  const data::HalfSpaceBox plane = data::halfspace_box_around(cube, R, t);
+  const fixtures::HalfSpaceBox plane = fixtures::halfspace_box_around(cube, R, t);
   // The box's top face is the double path's plane exactly (see the top).
   const Vector3d u = plane.half_space.normal;
   if (R.col(0).cross(R.col(1)) != u ||

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "validation/registry.hpp"
-#include "validation/sampling/random_spatial.hpp"
+#include "validation/fixtures/random_spatial.hpp"
 
 namespace contactref::audit {
 
@@ -16,12 +16,12 @@ namespace contactref::audit {
 // Frobenius norm, computed in 50 digits.
 template <class Draw, class Op>
 validation::AuditResult compare_double_with_50_digits(int samples, std::uint64_t seed, Draw draw, Op op) {
-  sampling::Rng rng(seed);
+  fixtures::Rng rng(seed);
   validation::AuditResult result;
   for (int n = 0; n < samples; ++n) {
     const auto inputs = draw(rng);
     const auto in_double = std::apply([&](const auto&... x) { return op(x...); }, inputs);
-    const auto in_50 = std::apply([&](const auto&... x) { return op(sampling::to_scalar<Real50>(x)...); }, inputs);
+    const auto in_50 = std::apply([&](const auto&... x) { return op(fixtures::to_scalar<Real50>(x)...); }, inputs);
     const Real50 diff = (in_double.template cast<Real50>() - in_50).norm() / in_50.norm();
     result.max_rel_diff = std::max(result.max_rel_diff, static_cast<double>(diff));
     ++result.samples;

@@ -7,12 +7,12 @@ namespace contactref::audit {
 namespace {
 
 namespace sp = contactref::spatial;
-using sampling::Rng;
+using fixtures::Rng;
 
 constexpr int kSamples = 200;
 
 auto pose_and_twist = [](Rng& rng) {
-  return std::make_tuple(sampling::random_pose(rng), sampling::random_twist(rng));
+  return std::make_tuple(fixtures::random_pose(rng), fixtures::random_twist(rng));
 };
 
 template <class Op, class Draw = decltype(pose_and_twist)>
@@ -54,8 +54,8 @@ std::vector<validation::AuditEntrySpec> spatial_audit_entries() {
         return sp::transform_inertia(E, sp::spatial_inertia_at_com(m, I));
       },
       [](Rng& rng) {
-        const auto [m, I] = sampling::random_inertia(rng);
-        return std::make_tuple(sampling::random_pose(rng), m, I);
+        const auto [m, I] = fixtures::random_inertia(rng);
+        return std::make_tuple(fixtures::random_pose(rng), m, I);
       }));
   entries.push_back(entry(
       "spatial.newton_euler_derivative",
@@ -66,10 +66,10 @@ std::vector<validation::AuditEntrySpec> spatial_audit_entries() {
         return sp::free_body_derivative<T>(body, y, f);
       },
       [](Rng& rng) {
-        const auto [m, I] = sampling::random_inertia(rng);
+        const auto [m, I] = fixtures::random_inertia(rng);
         const sp::FreeBodyState<double> y = sp::make_free_body_state<double>(
-            sampling::random_unit_quaternion(rng), sampling::random_vector3(rng), sampling::random_twist(rng, 3.0));
-        return std::make_tuple(m, I, y, sampling::random_twist(rng, 10.0));
+            fixtures::random_unit_quaternion(rng), fixtures::random_vector3(rng), fixtures::random_twist(rng, 3.0));
+        return std::make_tuple(m, I, y, fixtures::random_twist(rng, 10.0));
       }));
   return entries;
 }

@@ -5,20 +5,20 @@
 #include "reference/surfaces/s_patch.hpp"
 #include "validation/audit/precision_comparison.hpp"
 #include "validation/build_info.hpp"
-#include "validation/data/rattleback_net.hpp"
+#include "validation/fixtures/rattleback_net.hpp"
 
 namespace contactref::audit {
 namespace {
 
 namespace su = contactref::surfaces;
-using sampling::Rng;
+using fixtures::Rng;
 
 constexpr int kSamples = 100;
 
 template <class T>
 const su::LoopSurface<T>& audit_mesh() {
   static const su::LoopSurface<T> surface(
-      su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/data/meshes/valences_3_to_10.obj"),
+      su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/fixtures/meshes/valences_3_to_10.obj"),
       "audit mesh");
   return surface;
 }
@@ -33,8 +33,8 @@ int face_of_kind(su::LoopPatchKind kind) {
 
 // A point of the unit triangle, away from the corners.
 auto triangle_point = [](Rng& rng) {
-  const double u = sampling::uniform(rng, 0.01, 0.97);
-  return std::make_tuple(u, sampling::uniform(rng, 0.01, 0.98 - u));
+  const double u = fixtures::uniform(rng, 0.01, 0.97);
+  return std::make_tuple(u, fixtures::uniform(rng, 0.01, 0.98 - u));
 };
 
 template <class Evaluate>
@@ -47,7 +47,7 @@ validation::AuditEntrySpec jet_entry(std::string name, std::string summary, std:
 
 template <class T>
 const su::BezierPatch<T>& audit_bezier() {
-  static const su::BezierPatch<T> patch(data::rattleback_net<T>());
+  static const su::BezierPatch<T> patch(fixtures::rattleback_net<T>());
   return patch;
 }
 
@@ -55,7 +55,7 @@ template <class T>
 const su::SPatch<T>& audit_s_patch() {
   static const su::LoopSPatchReplacement<T> replacement = [] {
     static const su::LoopSurface<T> surface(
-        su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/data/meshes/icosphere1.obj"),
+        su::read_triangle_mesh(std::string(build_info::source_dir) + "/validation/fixtures/meshes/icosphere1.obj"),
         "icosphere1");
     return su::replace_loop_vertex(surface, 0);
   }();

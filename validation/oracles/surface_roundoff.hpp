@@ -11,7 +11,7 @@
 
 #include "core/scalar.hpp"
 
-namespace contactref::validation::oracles {
+namespace contactref::oracles {
 
 inline constexpr double kEvaluationRoundings = 256;
 
@@ -24,4 +24,4 @@ inline double normal_sensitivity(const Vec3<double>& d_s, const Vec3<double>& d_
   return 1 / (std::min(d_s.norm(), d_t.norm()) * sine);
 }
 
-}  // namespace contactref::validation::oracles
+}  // namespace contactref::oracles

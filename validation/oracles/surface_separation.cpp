@@ -11,7 +11,7 @@
 #include "reference/spatial/pose.hpp"
 #include "validation/oracles/surface_roundoff.hpp"
 
-namespace contactref::validation::oracles {
+namespace contactref::oracles {
 namespace {
 
 namespace su = contactref::surfaces;
@@ -245,4 +245,4 @@ SurfaceSeparation SurfaceSeparationOracle::operator()(const Mat4<double>& E_w_1,
   return *lowest;
 }
 
-}  // namespace contactref::validation::oracles
+}  // namespace contactref::oracles

@@ -25,7 +25,7 @@
 
 #include "reference/surfaces/patch_complex.hpp"
 
-namespace contactref::validation::oracles {
+namespace contactref::oracles {
 
 struct SurfaceSeparation {
   double signed_distance = 0;  // m
@@ -71,4 +71,4 @@ class SurfaceSeparationOracle {
   std::vector<Sample> samples1_, samples2_;
 };
 
-}  // namespace contactref::validation::oracles
+}  // namespace contactref::oracles

@@ -10,7 +10,7 @@
 
 #include "robust_geometry/contact_analysis.hpp"
 #include "validation/build_info.hpp"
-#include "validation/data/contact_scenes.hpp"
+#include "validation/fixtures/contact_scenes.hpp"
 
 namespace contactref::validation {
 namespace {
@@ -19,7 +19,7 @@ namespace rg = contactref::robust_geometry;
 using Eigen::Vector3d;
 
 rg::Polyhedron polyhedron_file(const std::string& name) {
-  return rg::read_polyhedron(std::filesystem::path(build_info::source_dir) / "validation/data/polyhedra" / name);
+  return rg::read_polyhedron(std::filesystem::path(build_info::source_dir) / "validation/fixtures/polyhedra" / name);
 }
 
 rg::Vector6d velocity(const Vector3d& v) {
@@ -35,11 +35,11 @@ rg::FindContactsOptions no_culling() {
 }
 
 struct Analysed {
-  data::ContactScene scene;
+  fixtures::ContactScene scene;
   rg::ContactAnalysis analysis;
 };
 
-Analysed analyse(data::ContactScene scene, const rg::Vector6d& twist, const std::vector<rg::Contact>& previous = {},
+Analysed analyse(fixtures::ContactScene scene, const rg::Vector6d& twist, const std::vector<rg::Contact>& previous = {},
                  const rg::FindContactsOptions& options = no_culling()) {
   const rg::BrepIndex index = rg::build_brep_index(scene.a);
   rg::ContactAnalysis analysis = rg::find_contacts(scene.a, index, scene.b, scene.pose_b, twist, previous, options);
@@ -47,8 +47,8 @@ Analysed analyse(data::ContactScene scene, const rg::Vector6d& twist, const std:
 }
 
 // Scenes of Fig. 8: the block at x0 on the two fingers.
-data::ContactScene fingers_scene(double x0) {
-  return {"two fingers", data::two_fingers(), data::fig8_block(), data::translation({x0, 0, 1})};
+fixtures::ContactScene fingers_scene(double x0) {
+  return {"two fingers", fixtures::two_fingers(), fixtures::fig8_block(), fixtures::translation({x0, 0, 1})};
 }
 
 // Whether x lies in the closed region r (double, to 1e-12: the regions'
@@ -171,7 +171,7 @@ void add_culling(SuiteResult& result, bool quick) {
   const rg::Polyhedron cube = polyhedron_file("cube.off");
   const rg::Polyhedron sphere = polyhedron_file("uv_sphere_128.off");
   const rg::BrepIndex index = rg::build_brep_index(cube);
-  const Eigen::Matrix4d pose = data::translation({0.5, 0.5, 2});  // the south pole (0, 0, -1) at (1/2, 1/2, 1)
+  const Eigen::Matrix4d pose = fixtures::translation({0.5, 0.5, 2});  // the south pole (0, 0, -1) at (1/2, 1/2, 1)
   std::mt19937_64 rng(20261122);
   std::normal_distribution<double> normal;
   const int samples = quick ? 8 : 64;
@@ -213,13 +213,13 @@ void add_culling(SuiteResult& result, bool quick) {
 
 void add_fig4(SuiteResult& result, BorderTally& borders) {
   const rg::Polyhedron cube = polyhedron_file("cube.off");
-  const Analysed rest = analyse({"blocks", cube, cube, data::translation({0.5, 0.5, 1})}, velocity({1, 0.5, 0}));
+  const Analysed rest = analyse({"blocks", cube, cube, fixtures::translation({0.5, 0.5, 1})}, velocity({1, 0.5, 0}));
   result.add(check("fig4.rest.intersection_regions", double(rest.analysis.intersection.regions.size()), 9,
                    "== 9 (paper: 'I_t has nine regions')", rest.analysis.intersection.regions.size() == 9));
   result.add(check("fig4.rest.needed_regions", double(rest.analysis.contacts.size()), 1,
                    "== 1, the 2D face-on-face region (paper: 'only the 2D one is needed')",
                    rest.analysis.contacts.size() == 1 && rest.analysis.contacts[0].region.dimension == 2));
-  const Analysed collision = analyse(data::floor_with_ramp_and_block(), velocity({1, 0, 0}));
+  const Analysed collision = analyse(fixtures::floor_with_ramp_and_block(), velocity({1, 0, 0}));
   const bool kinds = collision.analysis.contacts.size() == 2 &&
                      with_dimension(collision.analysis, 2, {rg::EntityKind::face, -1}) != nullptr &&
                      with_dimension(collision.analysis, 1, {rg::EntityKind::edge, -1}) != nullptr;
@@ -233,17 +233,17 @@ void add_fig4(SuiteResult& result, BorderTally& borders) {
 
 void add_fig5(SuiteResult& result, BorderTally& borders) {
   int as_paper = 0, zero_d_kept = 0, oracle_agrees = 0, normals_agree = 0;
-  const double cases[] = {0.25, data::kCornerCotBeta, 1.0};
+  const double cases[] = {0.25, fixtures::kCornerCotBeta, 1.0};
   for (const double cot_alpha : cases) {
-    const Analysed a = analyse(data::corner_and_tetrahedron(cot_alpha), rg::Vector6d::Zero());
+    const Analysed a = analyse(fixtures::corner_and_tetrahedron(cot_alpha), rg::Vector6d::Zero());
     std::array<int, 3> by_dimension{};
     for (const rg::Contact& c : a.analysis.contacts) ++by_dimension[std::size_t(c.region.dimension)];
     if (by_dimension == std::array<int, 3>{1, 1, 1}) ++as_paper;
     if (by_dimension[0] == 1) ++zero_d_kept;
     const rg::BrepIndex index = rg::build_brep_index(a.scene.a);
     const bool penetrates =
-        rg::intersect(a.scene.a, index, a.scene.b, data::translation({std::ldexp(1.0, -10), 0, 0})).penetrating();
-    if (penetrates == (cot_alpha < data::kCornerCotBeta)) ++oracle_agrees;
+        rg::intersect(a.scene.a, index, a.scene.b, fixtures::translation({std::ldexp(1.0, -10), 0, 0})).penetrating();
+    if (penetrates == (cot_alpha < fixtures::kCornerCotBeta)) ++oracle_agrees;
     // The 0D region's normals (Condition 8 at A's non-convex vertex) admit
     // +x iff n . x >= 0 for each of them.
     for (const rg::Contact& c : a.analysis.contacts)
@@ -296,7 +296,7 @@ void add_fig8(SuiteResult& result, BorderTally& borders) {
 }
 
 // The figures' CSV files.
-void write_scene(const std::filesystem::path& dir, const data::ContactScene& scene,
+void write_scene(const std::filesystem::path& dir, const fixtures::ContactScene& scene,
                  const std::vector<std::pair<std::string, const rg::ContactAnalysis*>>& variants) {
   std::ofstream solids(dir / "solids.csv");
   solids << "solid,face,corner,x,y,z\n";
@@ -361,12 +361,12 @@ SuiteResult brep_contact_suite(const SuiteOptions& options) {
 }
 
 void write_brep_fig_3_data(const std::filesystem::path& dir) {
-  const Analysed a = analyse(data::floor_with_ramp_and_block(), velocity({1, 0, 0}));
+  const Analysed a = analyse(fixtures::floor_with_ramp_and_block(), velocity({1, 0, 0}));
   write_scene(dir, a.scene, {{"local", &a.analysis}});
 }
 
 void write_brep_fig_5_data(const std::filesystem::path& dir) {
-  const Analysed a = analyse(data::corner_and_tetrahedron(0.25), rg::Vector6d::Zero());
+  const Analysed a = analyse(fixtures::corner_and_tetrahedron(0.25), rg::Vector6d::Zero());
   write_scene(dir, a.scene, {{"local", &a.analysis}});
 }
 

@@ -4,7 +4,7 @@
 // structural numbers (the tetrahedron's Brep-index size, the 128-face sphere's
 // depths without and with balancing cuts, the culling speed-up) and the
 // contact regions of its figures as we reconstruct them
-// (validation/data/contact_scenes.hpp): Fig. 4 at rest and at the collision,
+// (validation/fixtures/contact_scenes.hpp): Fig. 4 at rest and at the collision,
 // Fig. 5 with alpha below, at and above beta, Fig. 8 with and without temporal
 // coherence; and Fig. 3's claim that the needed regions hold all the others in
 // their borders, checked on every scene. The paper has no timings and no

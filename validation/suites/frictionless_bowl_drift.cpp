@@ -41,7 +41,7 @@ struct BowlScene {
 BowlScene make_scene() {
   BowlScene scene;
   su::TriangleMesh mesh =
-      su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/data/meshes/bowl_b2.obj");
+      su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/fixtures/meshes/bowl_b2.obj");
   for (auto& x : mesh.vertices) x *= kScale;
   const su::MassProperties<double> properties = su::mass_properties(su::LoopSurface<double>(mesh, "bowl"), kDensity);
   for (auto& x : mesh.vertices) x -= properties.centre_of_mass;

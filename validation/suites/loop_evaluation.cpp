@@ -8,7 +8,7 @@
 #include "reference/surfaces/loop_surface.hpp"
 #include "validation/build_info.hpp"
 #include "validation/oracles/surface_roundoff.hpp"
-#include "validation/peers/opensubdiv_loop.hpp"
+#include "validation/oracles/opensubdiv_loop.hpp"
 
 namespace contactref::validation {
 namespace {
@@ -18,7 +18,7 @@ namespace su = contactref::surfaces;
 const char* const kMeshes[] = {"bowl_b2.obj", "icosahedron.obj", "valences_3_to_10.obj"};
 
 su::TriangleMesh suite_mesh(const std::string& name) {
-  return su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/data/meshes" / name);
+  return su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/fixtures/meshes" / name);
 }
 
 // Points of a face: near each corner, near edge midpoints, and seeded interior points.
@@ -103,7 +103,7 @@ struct PeerAgreement {
 };
 
 PeerAgreement opensubdiv_agreement(const su::TriangleMesh& mesh, const su::LoopSurface<double>& surface, std::mt19937_64& rng) {
-  const peers::OpenSubdivLoopEvaluator peer(mesh);
+  const oracles::OpenSubdivLoopEvaluator peer(mesh);
   PeerAgreement out;
   const auto& polygon = surface.patch(0).domain().polygon;
   for (int f = 0; f < surface.face_count(); ++f) {

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "reference/spatial/free_body.hpp"
-#include "validation/analytic/torque_free_euler.hpp"
+#include "validation/oracles/torque_free_euler.hpp"
 
 namespace contactref::validation {
 namespace {
@@ -33,7 +33,7 @@ constexpr const char* kInvariantOrder =
     "order >= 3.5: an invariant's drift converges at least at RK4's order 4 (faster is allowed); 3.5 is the "
     "midpoint to order 3 (least squares over every step)";
 
-TorqueFreeRun integrate(const analytic::TorqueFreeEulerSolution<double>& exact, const sp::RigidBodyInertia<double>& body,
+TorqueFreeRun integrate(const oracles::TorqueFreeEulerSolution<double>& exact, const sp::RigidBodyInertia<double>& body,
                         double duration, int steps_per_period, double period,
                         std::vector<std::array<double, 7>>* samples) {
   const Mat3<double> R_b_p = body_from_principal();
@@ -76,7 +76,7 @@ TorqueFreeStudy run_torque_free_study(bool quick) {
   const Mat3<double> R_b_p = body_from_principal();
   const Mat3<double> I_b = R_b_p * kPrincipalMoments.asDiagonal() * R_b_p.transpose();
   const sp::RigidBodyInertia<double> body(kMass, I_b);
-  const analytic::TorqueFreeEulerSolution<double> exact(kPrincipalMoments, kOmega0Principal);
+  const oracles::TorqueFreeEulerSolution<double> exact(kPrincipalMoments, kOmega0Principal);
 
   TorqueFreeStudy study;
   study.period = exact.period();

@@ -3,7 +3,7 @@
 // intermediate principal axis so that it flips (the Dzhanibekov effect),
 // integrated with RK4 (reference/spatial/free_body.hpp) at several step sizes
 // and compared with the closed form in Jacobi elliptic functions
-// (validation/analytic/torque_free_euler.hpp).
+// (validation/oracles/torque_free_euler.hpp).
 #include <array>
 #include <vector>
 

@@ -101,7 +101,7 @@ Sample<T> sample(Kind kind, int n) {
   test::Rng rng(test::kSeed + 1000 * std::uint64_t(kind) + std::uint64_t(n));
   const auto [m, I] = test::random_inertia<T>(rng);
   Sample<T> s{m, I, test::random_pose<T>(rng), {}};
-  const auto u = [&](double a, double b) { return T(sampling::uniform(rng, a, b)); };
+  const auto u = [&](double a, double b) { return T(fixtures::uniform(rng, a, b)); };
   if (kind == Kind::kTorusOnPlane)
     s.y(0) = u(-3, 3), s.y(1) = u(-1, 1);
   else
@@ -334,8 +334,8 @@ TYPED_TEST(SphereOnPlane, AtRestHasZeroAccelerationAndNormalForceMg) {
   double worst_qddot = 0, worst_fn = 0;
   for (int n = 0; n < 10; ++n) {
     Vec5<T> q;
-    q << T(sampling::uniform(rng, 0.3, 2.8)), T(sampling::uniform(rng, -3, 3)), T(sampling::uniform(rng, -2, 2)),
-        T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -3, 3));
+    q << T(fixtures::uniform(rng, 0.3, 2.8)), T(fixtures::uniform(rng, -3, 3)), T(fixtures::uniform(rng, -2, 2)),
+        T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -3, 3));
     const ContactDynamicsState<T> r = d.evaluate(make_state<T>(q, Vec5<T>::Zero()));
     // q'' = 0 up to the round-off of b ~ eps |H| m g over the smallest
     // eigenvalue of H^T M H ~ m r^2 / 4: 256 roundings of g / r.
@@ -363,9 +363,9 @@ TYPED_TEST(SphereOnPlane, SlidingWithSpinKeepsCentreVelocityAndSpinConstant) {
   double worst = 0;
   for (int n = 0; n < 10; ++n) {
     Vec10<T> y;
-    y.template head<5>() << T(sampling::uniform(rng, 0.3, 2.8)), T(sampling::uniform(rng, -3, 3)),
-        T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -3, 3));
-    for (int j = 5; j < 10; ++j) y(j) = T(sampling::uniform(rng, -2, 2));
+    y.template head<5>() << T(fixtures::uniform(rng, 0.3, 2.8)), T(fixtures::uniform(rng, -3, 3)),
+        T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -3, 3));
+    for (int j = 5; j < 10; ++j) y(j) = T(fixtures::uniform(rng, -2, 2));
     const ContactDynamicsState<T> r = d.evaluate(y);
     const Vec3<T> omega = r.phi.template head<3>(), v = r.phi.template tail<3>();
     const Vec3<T> centre_acceleration =
@@ -389,8 +389,8 @@ TEST(SphereOnPlaneSeparation, UpwardBodyForceLargerThanWeightGivesNegativeNormal
   const double mg = set.m * 9.81, lift = 1.5 * mg;
   test::Rng rng(test::kSeed + 9);
   for (int n = 0; n < 5; ++n) {
-    Vec5<double> q(sampling::uniform(rng, 0.3, 2.8), sampling::uniform(rng, -3, 3), sampling::uniform(rng, -2, 2),
-                   sampling::uniform(rng, -2, 2), sampling::uniform(rng, -3, 3));
+    Vec5<double> q(fixtures::uniform(rng, 0.3, 2.8), fixtures::uniform(rng, -3, 3), fixtures::uniform(rng, -2, 2),
+                   fixtures::uniform(rng, -2, 2), fixtures::uniform(rng, -3, 3));
     // The extra wrench is in body coordinates: the world-up force in body axes
     // is Theta_w_1^T e_z, from the kinematics at q.
     const ContactDynamics<double> probe(set.m, set.I(), set.sphere, set.plane, set.E_w_2(), gravity<double>());

@@ -82,7 +82,7 @@ struct LoopBody {
 template <class T>
 LoopBody<T> loop_body(const std::string& mesh_name, const Vec3<double>& scale) {
   surfaces::TriangleMesh mesh = surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) /
-                                                             "validation/data/meshes" / mesh_name);
+                                                             "validation/fixtures/meshes" / mesh_name);
   for (Vec3<double>& x : mesh.vertices) x = x.cwiseProduct(scale).eval();
   const surfaces::MassProperties<double> mp =
       surfaces::mass_properties<double>(surfaces::LoopSurface<double>(mesh, mesh_name), 1000.0);

@@ -73,7 +73,7 @@ class Bodies {
   Bodies() : ellipsoid_(Vec3<T>(T(0.1), T(0.08), T(0.06))) {
     for (const std::string& file : kMeshes) {
       meshes_[file] = std::make_unique<LoopSurface<T>>(
-          surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / file),
+          surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / file),
           file);
     }
     const LoopSurface<T>& icosphere = mesh("icosphere1.obj");
@@ -139,9 +139,9 @@ std::vector<Case> cases() {
               for (Other other : {Other::kEllipsoid, Other::kLoopFace}) {
                 Case c{file, kind, f, e, body, alpha, other, {}, {}};
                 const Vec2<double> x = Bodies<double>::other_point(other);
-                c.q << 0.3, 0.3, 0.3, 0.3, sampling::uniform(rng, -3, 3);
+                c.q << 0.3, 0.3, 0.3, 0.3, fixtures::uniform(rng, -3, 3);
                 c.q.segment<2>(body == 1 ? 2 : 0) = x;
-                for (int j = 0; j < 5; ++j) c.qdot(j) = sampling::uniform(rng, -1, 1);
+                for (int j = 0; j < 5; ++j) c.qdot(j) = fixtures::uniform(rng, -1, 1);
                 all.push_back(c);
               }
             }

@@ -35,13 +35,13 @@ struct LoopBody {
   Mat3<double> inertia;
 };
 
-// A mesh of validation/data/meshes scaled to `scale` m, as a body of the
+// A mesh of validation/fixtures/meshes scaled to `scale` m, as a body of the
 // mass and inertia of a solid ball of radius `scale` (density 500 kg/m^3)
 // with its centre of mass at the mesh's frame origin. Any rigid body will do
 // for this property (every run ends); the Loop surface's own mass properties
 // take minutes under the sanitizers, and are tested in mass_properties_test.
 LoopBody loop_body(const std::string& file, double scale) {
-  su::TriangleMesh mesh = su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / file);
+  su::TriangleMesh mesh = su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / file);
   for (auto& x : mesh.vertices) x *= scale;
   const double mass = 500 * 4.0 / 3 * kPi * scale * scale * scale;
   return {std::make_unique<su::LoopSurface<double>>(mesh, file), mass, Mat3<double>::Identity() * 0.4 * mass * scale * scale};

@@ -26,7 +26,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
-#include "validation/data/rattleback_net.hpp"
+#include "validation/fixtures/rattleback_net.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/finite_difference.hpp"
 #include "tests/kit/matrix_compare.hpp"
@@ -61,9 +61,9 @@ class TestSurfaces {
   TestSurfaces()
       : ellipsoid_(Vec3<T>(T(1), T(0.7), T(0.5))),
         torus_(T(1), T(0.4)),
-        bezier_(data::rattleback_net<T>()),  // a dome, convex seen from its normal c_s x c_t (+z)
+        bezier_(fixtures::rattleback_net<T>()),  // a dome, convex seen from its normal c_s x c_t (+z)
         icosphere_(surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) /
-                                                "validation/data/meshes/icosphere1.obj"),
+                                                "validation/fixtures/meshes/icosphere1.obj"),
                    "icosphere1") {
     for (int f = 0; f < icosphere_.face_count(); ++f) {
       if (regular_ < 0 && icosphere_.kind(f) == surfaces::LoopPatchKind::kRegular) regular_ = f;
@@ -123,8 +123,8 @@ std::vector<Configuration> configurations(int set) {
   for (Surface a : kSurfaces) {
     for (Surface b : kSurfaces) {
       Configuration c{a, b, {}, {}};
-      c.q << parameter_point(a, set), parameter_point(b, set), sampling::uniform(rng, -3, 3);
-      for (int j = 0; j < 5; ++j) c.qdot(j) = sampling::uniform(rng, -1, 1);
+      c.q << parameter_point(a, set), parameter_point(b, set), fixtures::uniform(rng, -3, 3);
+      for (int j = 0; j < 5; ++j) c.qdot(j) = fixtures::uniform(rng, -1, 1);
       all.push_back(c);
     }
   }
@@ -506,9 +506,9 @@ TYPED_TEST(SphereOnPlane, MatchesTheClosedForm) {
   double worst = 0;
   for (int n = 0; n < 20; ++n) {
     Vec5<T> q, qdot;
-    q << T(sampling::uniform(rng, 0.2, 2.9)), T(sampling::uniform(rng, -3, 3)), T(sampling::uniform(rng, -2, 2)),
-        T(sampling::uniform(rng, -2, 2)), T(sampling::uniform(rng, -3, 3));
-    for (int j = 0; j < 5; ++j) qdot(j) = T(sampling::uniform(rng, -1, 1));
+    q << T(fixtures::uniform(rng, 0.2, 2.9)), T(fixtures::uniform(rng, -3, 3)), T(fixtures::uniform(rng, -2, 2)),
+        T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -3, 3));
+    for (int j = 0; j < 5; ++j) qdot(j) = T(fixtures::uniform(rng, -1, 1));
     const ContactKinematics<T> k = contact_kinematics<T>(sphere, plane, q, qdot);
     const T s = q(0), cp = cos(q(4)), sp = sin(q(4));
     Mat65<T> H = Mat65<T>::Zero(), Hdot = Mat65<T>::Zero();
@@ -589,7 +589,7 @@ TEST(ContactKinematicsInput, NonRegularPointsAreComputationErrorsNamingTheBody) 
   EXPECT_TRUE(contains(e, "ComputationError: contact kinematics, body 2: ellipsoid is not regular")) << e;
   // A Loop face at its extraordinary vertex (the patch itself refuses).
   const surfaces::LoopSurface<double> icosphere(
-      surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes/icosphere1.obj"),
+      surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/icosphere1.obj"),
       "icosphere1");
   for (int f = 0; f < icosphere.face_count(); ++f) {
     if (icosphere.kind(f) != surfaces::LoopPatchKind::kExtraordinary) continue;

@@ -125,7 +125,7 @@ TEST(SpatialAdjointDerivative, AgainstFiniteDifferences) {
   for (int n = 0; n < 10; ++n) {
     const Mat4<Real50> E0 = test::random_pose<Real50>(rng);
     const Vec6<Real50> a = test::random_twist<Real50>(rng), b = test::random_twist<Real50>(rng);
-    const Real50 t = test::to_scalar<Real50>(sampling::uniform(rng, -1.0, 1.0));
+    const Real50 t = test::to_scalar<Real50>(fixtures::uniform(rng, -1.0, 1.0));
     const auto E = [&](const Real50& tau) { return Mat4<Real50>(E0 * se3_exp<Real50>(tau * a) * se3_exp<Real50>(tau * tau * b)); };
     const Mat4<Real50> dE = test::central_difference(E, t);
     const Mat6<Real50> dAd_fd = test::central_difference([&](const Real50& tau) { return adjoint<Real50>(E(tau)); }, t);
@@ -141,8 +141,8 @@ TEST(SpatialAdjointDerivative, AgainstFiniteDifferences) {
 TEST(SpatialAdjointDerivative, DoubleAgainst50Digits) {
   test::Rng rng(test::kSeed + 17);
   for (int n = 0; n < 20; ++n) {
-    const Mat4<double> E = sampling::random_pose(rng);
-    const Vec6<double> phi = sampling::random_twist(rng);
+    const Mat4<double> E = fixtures::random_pose(rng);
+    const Vec6<double> phi = fixtures::random_twist(rng);
     const Mat6<double> dAd = adjoint_derivative<double>(E, E * hat(phi));
     const Mat4<Real50> E50 = test::to_scalar<Real50>(E);
     const Mat6<Real50> reference = adjoint(E50) * spatial_cross<Real50>(test::to_scalar<Real50>(phi));

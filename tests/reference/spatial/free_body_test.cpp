@@ -19,7 +19,7 @@ using test::tolerance;
 TEST(FreeBodyKinematics, QuaternionRateIsTheBodyAngularVelocity) {
   test::Rng rng(test::kSeed + 30);
   for (int n = 0; n < 10; ++n) {
-    const Vec4<Real50> q = test::to_scalar<Real50>(sampling::random_unit_quaternion(rng));
+    const Vec4<Real50> q = test::to_scalar<Real50>(fixtures::random_unit_quaternion(rng));
     const Vec3<Real50> omega = test::random_vector3<Real50>(rng, 3.0);
     const Vec4<Real50> dq = quaternion_derivative<Real50>(q, omega);
     const Mat3<Real50> dR = test::central_difference(
@@ -33,7 +33,7 @@ TEST(FreeBodyKinematics, QuaternionRateIsTheBodyAngularVelocity) {
 TEST(FreeBodyKinematics, QuaternionRotationMatchesRodrigues) {
   test::Rng rng(test::kSeed + 31);
   for (int n = 0; n < 10; ++n) {
-    const Vec3<double> w = sampling::random_vector3(rng, 2.0);
+    const Vec3<double> w = fixtures::random_vector3(rng, 2.0);
     const double theta = w.norm();
     Vec4<double> q;
     q << std::cos(theta / 2), std::sin(theta / 2) * w / theta;
@@ -51,11 +51,11 @@ struct DriftAtStep {
 // relative drifts of energy and world-frame spatial momentum, and of |q|.
 DriftAtStep torque_free_drift(double h) {
   test::Rng rng(test::kSeed + 32);
-  const auto [m, I] = sampling::random_inertia(rng);
+  const auto [m, I] = fixtures::random_inertia(rng);
   const RigidBodyInertia<double> body(m, I);
   FreeBodyState<double> y =
-      make_free_body_state<double>(sampling::random_unit_quaternion(rng), sampling::random_vector3(rng),
-                                   sampling::random_twist(rng, 2.0));
+      make_free_body_state<double>(fixtures::random_unit_quaternion(rng), fixtures::random_vector3(rng),
+                                   fixtures::random_twist(rng, 2.0));
   const double E0 = kinetic_energy<double>(body.M_b, twist_of(y));
   const Vec6<double> h0 = spatial_momentum<double>(pose_of(y), body.M_b, twist_of(y));
   const auto no_wrench = [](double, const FreeBodyState<double>&) { return Vec6<double>::Zero().eval(); };
@@ -87,13 +87,13 @@ TEST(FreeBodyIntegration, TorqueFreeDriftIsFourthOrder) {
 // Theta^T m g. Error order 4.
 double free_fall_error(double h) {
   test::Rng rng(test::kSeed + 33);
-  const auto inertia = sampling::random_inertia(rng);  // not bound as [m, I]: clang 14 cannot capture bindings
+  const auto inertia = fixtures::random_inertia(rng);  // not bound as [m, I]: clang 14 cannot capture bindings
   const double m = inertia.first;
   const Mat3<double>& I = inertia.second;
   const RigidBodyInertia<double> body(m, I);
   const Vec3<double> g(0, 0, -9.81);
   const FreeBodyState<double> y0 = make_free_body_state<double>(
-      sampling::random_unit_quaternion(rng), sampling::random_vector3(rng), sampling::random_twist(rng, 3.0));
+      fixtures::random_unit_quaternion(rng), fixtures::random_vector3(rng), fixtures::random_twist(rng, 3.0));
   const Vec3<double> v0_w = rotation_from_quaternion<double>(quaternion_of(y0)) * twist_of(y0).tail<3>();
   const auto gravity = [&](double, const FreeBodyState<double>& y) {
     Vec6<double> f = Vec6<double>::Zero();

@@ -50,7 +50,7 @@ TYPED_TEST(SpatialPose, UnskewInvertsSkewAndProjectsOntoSo3) {
   test::Rng rng(test::kSeed + 1);
   const Vec3<T> w = test::random_vector3<T>(rng);
   EXPECT_TRUE(matrices_near(unskew<T>(skew(w)), w, T(0), test::kAbsolute));  // exact: x - (-x) over 2
-  Mat3<T> S = test::to_scalar<T>(sampling::random_rotation(rng));
+  Mat3<T> S = test::to_scalar<T>(fixtures::random_rotation(rng));
   S = (S + S.transpose()).eval();  // symmetric: no so(3) part
   EXPECT_TRUE(matrices_near(unskew<T>(S), Vec3<T>::Zero(), tolerance<T>(2), test::kAbsolute));
   EXPECT_TRUE(matrices_near(unskew<T>(Mat3<T>(skew(w) + S)), w, tolerance<T>(4)));
@@ -100,7 +100,7 @@ TYPED_TEST(SpatialPose, Se3ExpMatchesTheMatrixExponentialSeries) {
   test::Rng rng(test::kSeed + 5);
   for (double scale : {0.0, 1e-12, 1e-6, 1e-3, 0.3, 0.57, 0.58, 1.0, 2.5}) {
     for (int n = 0; n < 4; ++n) {
-      const Vec6<double> phi = sampling::random_twist(rng, scale);
+      const Vec6<double> phi = fixtures::random_twist(rng, scale);
       const Mat4<Real50> reference = matrix_exponential_series<4>(hat<Real50>(test::to_scalar<Real50>(phi)));
       const Mat4<T> closed_form = se3_exp<T>(test::to_scalar<T>(phi));
       // The closed form is backward stable: ~40 roundings in entries of size
@@ -119,7 +119,7 @@ TEST(SpatialPoseDerivative, BodyTwistAgainstFiniteDifferences) {
   for (int n = 0; n < 10; ++n) {
     const Mat4<Real50> E0 = test::random_pose<Real50>(rng);
     const Vec6<Real50> a = test::random_twist<Real50>(rng), b = test::random_twist<Real50>(rng);
-    const Real50 t = test::to_scalar<Real50>(sampling::uniform(rng, -1.0, 1.0));
+    const Real50 t = test::to_scalar<Real50>(fixtures::uniform(rng, -1.0, 1.0));
     const auto E = [&](const Real50& tau) { return Mat4<Real50>(E0 * se3_exp<Real50>(tau * a) * se3_exp<Real50>(tau * tau * b)); };
     const Mat4<Real50> dE = test::central_difference(E, t);
     const Mat4<Real50> B_pose = se3_exp<Real50>(t * t * b);

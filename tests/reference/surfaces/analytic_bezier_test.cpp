@@ -14,7 +14,7 @@
 #include "reference/surfaces/transformed_patch.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
-#include "validation/data/rattleback_net.hpp"
+#include "validation/fixtures/rattleback_net.hpp"
 
 namespace contactref::surfaces {
 namespace {
@@ -36,13 +36,13 @@ std::vector<std::unique_ptr<Patch<T>>> analytic_patches() {
   return patches;
 }
 
-using data::rattleback_net;
+using fixtures::rattleback_net;
 
 TEST(AnalyticPatches, DerivativesMatch50DigitFiniteDifferences) {
   test::Rng rng(test::kSeed + 100);
   for (const auto& patch : analytic_patches<Real50>()) {
     for (int n = 0; n < 8; ++n) {
-      const Real50 s(sampling::uniform(rng, 0.1, 3.0)), t(sampling::uniform(rng, -3.0, 3.0));
+      const Real50 s(fixtures::uniform(rng, 0.1, 3.0)), t(fixtures::uniform(rng, -3.0, 3.0));
       EXPECT_TRUE(test::derivatives_match_finite_differences(*patch, s, t));
     }
   }
@@ -58,7 +58,7 @@ TEST(AnalyticPatches, NormalsPointOutward) {
   test::Rng rng(test::kSeed + 101);
   for (const auto& patch : analytic_patches<double>()) {
     for (int k = 0; k < 20; ++k) {
-      const double s = sampling::uniform(rng, 0.1, 3.0), t = sampling::uniform(rng, -3.0, 3.0);
+      const double s = fixtures::uniform(rng, 0.1, 3.0), t = fixtures::uniform(rng, -3.0, 3.0);
       const auto jet = patch->evaluate(s, t);
       const Vec3<double> normal = jet.c_s().cross(jet.c_t());
       const std::string name = patch->describe();
@@ -86,7 +86,7 @@ TEST(AnalyticPatches, DoubleAgreesWith50Digits) {
   const auto in_50 = analytic_patches<Real50>();
   for (std::size_t p = 0; p < in_double.size(); ++p) {
     for (int k = 0; k < 10; ++k) {
-      const double s = sampling::uniform(rng, 0.1, 3.0), t = sampling::uniform(rng, -3.0, 3.0);
+      const double s = fixtures::uniform(rng, 0.1, 3.0), t = fixtures::uniform(rng, -3.0, 3.0);
       // sin/cos of arguments up to 3 and a handful of products: 32 roundings.
       EXPECT_TRUE(test::matrices_near(in_double[p]->evaluate(s, t).d.cast<Real50>().eval(),
                                       in_50[p]->evaluate(Real50(s), Real50(t)).d, Real50(test::tolerance<double>(32))))
@@ -125,8 +125,8 @@ TEST(BezierPatch, DerivativesMatch50DigitFiniteDifferences) {
   const BezierPatch<Real50> patch(rattleback_net<Real50>());
   test::Rng rng(test::kSeed + 103);
   for (int n = 0; n < 10; ++n) {
-    EXPECT_TRUE(test::derivatives_match_finite_differences(patch, Real50(sampling::uniform(rng, 0, 1)),
-                                                           Real50(sampling::uniform(rng, 0, 1)), 10));
+    EXPECT_TRUE(test::derivatives_match_finite_differences(patch, Real50(fixtures::uniform(rng, 0, 1)),
+                                                           Real50(fixtures::uniform(rng, 0, 1)), 10));
   }
   EXPECT_TRUE(test::derivatives_match_finite_differences(patch, Real50(0), Real50(1), 10));  // a corner
 }
@@ -138,7 +138,7 @@ TEST(BezierPatch, PlanarNetReproducesThePlane) {
   const BezierPatch<double> patch(net);
   test::Rng rng(test::kSeed + 104);
   for (int n = 0; n < 20; ++n) {
-    const double s = sampling::uniform(rng, 0, 1), t = sampling::uniform(rng, 0, 1);
+    const double s = fixtures::uniform(rng, 0, 1), t = fixtures::uniform(rng, 0, 1);
     const auto jet = patch.evaluate(s, t);
     // Uniformly spaced collinear control points give the linear map c = (3s - 1.5, 3t - 1.5, 0).
     EXPECT_TRUE(test::matrices_near(Vec3<double>(jet.c()), Vec3<double>(3 * s - 1.5, 3 * t - 1.5, 0), test::tolerance<double>(32)));
@@ -154,7 +154,7 @@ TEST(BezierPatch, SymmetricNetGivesASymmetricSurface) {
   const BezierPatch<double> patch(rattleback_net<double>());
   test::Rng rng(test::kSeed + 105);
   for (int n = 0; n < 20; ++n) {
-    const double s = sampling::uniform(rng, 0, 1), t = sampling::uniform(rng, 0, 1);
+    const double s = fixtures::uniform(rng, 0, 1), t = fixtures::uniform(rng, 0, 1);
     const Vec3<double> a = patch.evaluate(s, t).c(), b = patch.evaluate(1 - s, t).c(), c = patch.evaluate(s, 1 - t).c();
     EXPECT_TRUE(test::matrices_near(b, Vec3<double>(-a.x(), a.y(), a.z()), test::tolerance<double>(64)));
     EXPECT_TRUE(test::matrices_near(c, Vec3<double>(a.x(), -a.y(), a.z()), test::tolerance<double>(64)));
@@ -193,7 +193,7 @@ TEST(BezierPatch, DegreeElevationLeavesTheSurfaceUnchanged) {
   }
   test::Rng rng(test::kSeed + 106);
   for (int n = 0; n < 10; ++n) {
-    const Real50 s(sampling::uniform(rng, 0, 1)), t(sampling::uniform(rng, 0, 1));
+    const Real50 s(fixtures::uniform(rng, 0, 1)), t(fixtures::uniform(rng, 0, 1));
     EXPECT_TRUE(test::matrices_near(Vec3<Real50>(patch.evaluate(s, t).c()), de_casteljau(elevated, s, t), Real50(1e-45)));
   }
 }

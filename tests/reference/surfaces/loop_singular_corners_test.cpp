@@ -15,7 +15,7 @@ namespace {
 
 TEST(LoopSingularCorners, AreTheFacesExtraordinaryVerticesNamedByTheMesh) {
   const TriangleMesh mesh =
-      read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes/bowl_b2.obj");
+      read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/bowl_b2.obj");
   const LoopSurface<double> surface(mesh, "bowl");
   int listed = 0;
   for (int f = 0; f < surface.face_count(); ++f) {

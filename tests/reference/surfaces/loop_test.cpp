@@ -23,7 +23,7 @@ namespace contactref::surfaces {
 namespace {
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / name);
+  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
 }
 
 TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
@@ -40,7 +40,7 @@ TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
   // Basis functions are non-negative on the face.
   test::Rng rng(test::kSeed + 200);
   for (int n = 0; n < 50; ++n) {
-    const double u = sampling::uniform(rng, 0, 1), v = sampling::uniform(rng, 0, 1 - u);
+    const double u = fixtures::uniform(rng, 0, 1), v = fixtures::uniform(rng, 0, 1 - u);
     const Eigen::Matrix<double, 12, 1> values = quartic_jets(loop_regular_basis<double>(), u, v).col(0);
     EXPECT_GE(values.minCoeff(), -1e-15);
   }
@@ -102,8 +102,8 @@ std::vector<std::pair<double, double>> face_points(test::Rng& rng) {
   // (2e-6, 1e-6) is beyond the extraordinary patches' cached levels (2^-10).
   std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {2e-6, 1e-6}, {0.997, 1e-3}, {2e-3, 0.996}, {0.31, 0.33}, {0.49, 0.02}};
   for (int n = 0; n < 3; ++n) {
-    const double u = sampling::uniform(rng, 0.01, 0.98);
-    points.emplace_back(u, sampling::uniform(rng, 0.005, 0.99 - u));
+    const double u = fixtures::uniform(rng, 0.01, 0.98);
+    points.emplace_back(u, fixtures::uniform(rng, 0.005, 0.99 - u));
   }
   return points;
 }
@@ -158,7 +158,7 @@ TEST(LoopSurface, SmoothPiecesAreExactlyThePolynomialPieces) {
   for (int f = 0; f < surface.face_count(); ++f) {
     for (const auto& [u, v] : face_points(rng)) {
       const Vec2<Real50> x(u, v);
-      const Vec2<Real50> direction(sampling::uniform(rng, -1, 1), sampling::uniform(rng, -1, 1));
+      const Vec2<Real50> direction(fixtures::uniform(rng, -1, 1), fixtures::uniform(rng, -1, 1));
       const std::vector<Vec2<Real50>> piece = surface.patch(f).smooth_piece(x.x(), x.y(), direction);
       ASSERT_EQ(piece.size(), 3u);
       const Domain<Real50> piece_domain = Domain<Real50>::make_polygon(piece);

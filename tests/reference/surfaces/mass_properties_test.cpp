@@ -33,7 +33,7 @@ T pi() {
 }
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / name);
+  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
 }
 
 // The icosahedron split `level` times, each edge midpoint projected to the

@@ -1,4 +1,4 @@
-// Loop surfaces against OpenSubdiv's Bfr (validation/peers/opensubdiv_loop.hpp),
+// Loop surfaces against OpenSubdiv's Bfr (validation/oracles/opensubdiv_loop.hpp),
 // an independent implementation of the same limit surface: regular faces to
 // second order, the limit point and tangent plane at extraordinary vertices,
 // and the difference where Bfr approximates near extraordinary vertices.
@@ -12,17 +12,17 @@
 #include "reference/surfaces/unit_normal.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
-#include "validation/peers/opensubdiv_loop.hpp"
+#include "validation/oracles/opensubdiv_loop.hpp"
 
 namespace contactref::surfaces {
 namespace {
 
-using peers::OpenSubdivJet;
-using peers::OpenSubdivLoopEvaluator;
+using oracles::OpenSubdivJet;
+using oracles::OpenSubdivLoopEvaluator;
 using Jet2 = Eigen::Matrix<double, 3, 6>;  // c, c_s, c_t, c_ss, c_st, c_tt
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / name);
+  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
 }
 
 Jet2 to_jet(const OpenSubdivJet& j) {
@@ -56,8 +56,8 @@ TEST(OpenSubdivPeer, RegularFacesMatchBfrToSecondOrder) {
       ++regular_faces;
       std::vector<std::pair<double, double>> points = {{0, 0}, {1, 0}, {0, 1}, {0.5, 0}, {0.5, 0.5}, {0, 0.5}};
       for (int n = 0; n < 4; ++n) {
-        const double u = sampling::uniform(rng, 0, 1);
-        points.emplace_back(u, sampling::uniform(rng, 0, 1 - u));
+        const double u = fixtures::uniform(rng, 0, 1);
+        points.emplace_back(u, fixtures::uniform(rng, 0, 1 - u));
       }
       for (const auto& [u, v] : points) {
         const Jet2 expected = to_jet(bfr.evaluate(f, u, v));

@@ -20,7 +20,7 @@ namespace contactref::surfaces {
 namespace {
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/data/meshes" / name);
+  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
 }
 
 // A random point of the S-patch polygon (a random convex combination of the
@@ -28,8 +28,8 @@ TriangleMesh test_mesh(const std::string& name) {
 template <class T>
 Vec2<T> random_polygon_point(const SPatch<T>& patch, test::Rng& rng) {
   const auto& P = patch.domain().polygon;
-  const auto k = std::size_t(sampling::uniform(rng, 0, double(P.size()) - 1e-9));
-  const double a = sampling::uniform(rng, 0, 1), b = sampling::uniform(rng, 0, 1 - a);
+  const auto k = std::size_t(fixtures::uniform(rng, 0, double(P.size()) - 1e-9));
+  const double a = fixtures::uniform(rng, 0, 1), b = fixtures::uniform(rng, 0, 1 - a);
   return T(a) * P[k] + T(b) * P[(k + 1) % P.size()];
 }
 
@@ -95,7 +95,7 @@ TEST(QuarticBlossom, DeCasteljauWithDistinctArgumentsIsThePolarFormOfEveryMonomi
     std::array<Vec2<Real50>, 4> x;
     std::array<Vec3<Real50>, 4> barycentric;
     for (std::size_t r = 0; r < 4; ++r) {  // anywhere near the triangle, also outside
-      x[r] = Vec2<Real50>(sampling::uniform(rng, -1, 2), sampling::uniform(rng, -1, 2));
+      x[r] = Vec2<Real50>(fixtures::uniform(rng, -1, 2), fixtures::uniform(rng, -1, 2));
       barycentric[r] = Vec3<Real50>(1 - x[r].x() - x[r].y(), x[r].x(), x[r].y());
     }
     for (int m = 0; m < kQuarticTerms; ++m) {

@@ -9,7 +9,7 @@
 
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::cli {

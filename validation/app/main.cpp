@@ -1,4 +1,4 @@
 // The `contactref` command line: see `contactref --help`.
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 
 int main(int argc, char** argv) { return contactref::cli::run(argc, argv); }

@@ -30,7 +30,7 @@
 
 #include "reference/surfaces/triangle_mesh.hpp"
 
-namespace contactref::peers {
+namespace contactref::oracles {
 
 // The limit surface at one parameter point: position and partial derivatives
 // to second order.
@@ -61,4 +61,4 @@ class OpenSubdivLoopEvaluator {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace contactref::peers
+}  // namespace contactref::oracles

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::cli {

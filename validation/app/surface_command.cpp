@@ -17,8 +17,8 @@
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "reference/surfaces/unit_normal.hpp"
-#include "validation/cli/finite_output.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/finite_output.hpp"
+#include "validation/app/subcommands.hpp"
 
 namespace contactref::cli {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 
 namespace contactref::cli {
 

@@ -1,4 +1,4 @@
-#include "validation/peers/opensubdiv_loop.hpp"
+#include "validation/oracles/opensubdiv_loop.hpp"
 
 #include <opensubdiv/bfr/refinerSurfaceFactory.h>
 #include <opensubdiv/bfr/surface.h>
@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 
-namespace contactref::peers {
+namespace contactref::oracles {
 
 namespace Bfr = OpenSubdiv::Bfr;
 namespace Far = OpenSubdiv::Far;
@@ -120,4 +120,4 @@ OpenSubdivJet OpenSubdivLoopEvaluator::evaluate(int face, double u, double v) co
   return {vec(d[0]), vec(d[1]), vec(d[2]), vec(d[3]), vec(d[4]), vec(d[5])};
 }
 
-}  // namespace contactref::peers
+}  // namespace contactref::oracles

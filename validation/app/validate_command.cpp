@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::cli {

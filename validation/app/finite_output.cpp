@@ -1,4 +1,4 @@
-#include "validation/cli/finite_output.hpp"
+#include "validation/app/finite_output.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "validation/cli/number_list.hpp"
+#include "validation/app/number_list.hpp"
 
 #include <fmt/format.h>
 

@@ -17,10 +17,10 @@
 
 #include "reference/kinematics/contact_kinematics.hpp"
 #include "core/errors.hpp"
-#include "validation/cli/finite_output.hpp"
-#include "validation/cli/json_rows.hpp"
-#include "validation/cli/number_list.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/finite_output.hpp"
+#include "validation/app/json_rows.hpp"
+#include "validation/app/number_list.hpp"
+#include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
 namespace contactref::cli {

@@ -27,7 +27,7 @@
 #include "core/errors.hpp"
 #include "core/scalar.hpp"
 
-namespace contactref::analytic {
+namespace contactref::oracles {
 
 template <class T>
 class TorqueFreeEulerSolution {
@@ -104,4 +104,4 @@ class TorqueFreeEulerSolution {
   std::size_t c_ = 0, d_ = 2;
 };
 
-}  // namespace contactref::analytic
+}  // namespace contactref::oracles

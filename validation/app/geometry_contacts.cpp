@@ -1,4 +1,4 @@
-#include "validation/cli/geometry_contacts.hpp"
+#include "validation/app/geometry_contacts.hpp"
 
 #include <fmt/format.h>
 
@@ -10,9 +10,9 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "robust_geometry/contact_analysis.hpp"
-#include "validation/cli/finite_output.hpp"
-#include "validation/cli/json_rows.hpp"
-#include "validation/cli/number_list.hpp"
+#include "validation/app/finite_output.hpp"
+#include "validation/app/json_rows.hpp"
+#include "validation/app/number_list.hpp"
 #include "validation/scenes/json_reader.hpp"
 
 namespace contactref::cli {

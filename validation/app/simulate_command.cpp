@@ -28,7 +28,7 @@
 #include "reference/dynamics/contact_simulation.hpp"
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
 namespace contactref::cli {

@@ -19,11 +19,11 @@
 #include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
-#include "validation/cli/geometry_contacts.hpp"
-#include "validation/cli/finite_output.hpp"
-#include "validation/cli/json_rows.hpp"
-#include "validation/cli/number_list.hpp"
-#include "validation/cli/subcommands.hpp"
+#include "validation/app/geometry_contacts.hpp"
+#include "validation/app/finite_output.hpp"
+#include "validation/app/json_rows.hpp"
+#include "validation/app/number_list.hpp"
+#include "validation/app/subcommands.hpp"
 
 namespace contactref::cli {
 namespace {
