@@ -117,6 +117,7 @@ SimulationSample<T> sample_from(const ContactSystem<T>& system, const ContactSta
   const Mat3<T> R_w_1 = evaluated.E_w_1.template block<3, 3>(0, 0);
   const Mat3<T> R_w_2 = system.E_w_2.template block<3, 3>(0, 0);
   sample.com_w = evaluated.E_w_1.template block<3, 1>(0, 3);
+  sample.R_w_1 = R_w_1;
   sample.phi = evaluated.phi;
   sample.com_velocity_w = R_w_1 * evaluated.phi.template tail<3>();
   sample.energy = evaluated.energy;

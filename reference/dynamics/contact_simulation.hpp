@@ -104,6 +104,7 @@ template <class T>
 struct SimulationSample {
   ContactState<T> state;
   Vec3<T> com_w;        // centre of mass in the world (m)
+  Mat3<T> R_w_1;        // body 1's axes in the world
   Vec3<T> com_velocity_w;  // its velocity in world axes (m/s)
   Vec6<T> phi;          // body-1 twist (omega; v), body-1 coordinates
   T energy;             // J

@@ -84,8 +84,8 @@ TEST(SceneExamples, SphereOnPlaneLoads) {
   EXPECT_EQ(scene.name, "sphere_on_plane");
   ASSERT_EQ(scene.bodies.size(), 2u);
   EXPECT_EQ(scene.free_body().name, "ball");
-  EXPECT_EQ(scene.free_body().surface_type, "sphere");
-  EXPECT_EQ(scene.fixed_body().surface_type, "plane");
+  EXPECT_EQ(scene.free_body().geometry_type, "sphere");
+  EXPECT_EQ(scene.fixed_body().geometry_type, "plane");
   EXPECT_TRUE(scene.fixed_body().fixed);
   EXPECT_EQ(scene.free_body().patch_count(), 1);
   EXPECT_EQ(scene.free_body().mass, 1.0);
@@ -99,13 +99,13 @@ TEST(SceneExamples, SphereOnPlaneLoads) {
   EXPECT_EQ(scene.initial.q(0), kPi / 2);
   EXPECT_EQ(scene.initial.qdot(1), 2.0);
   const auto system = scene.system();
-  EXPECT_EQ(system.surface1, scene.free_body().complex);
-  EXPECT_EQ(system.surface2, scene.fixed_body().complex);
+  EXPECT_EQ(system.surface1, scene.free_body().complex());
+  EXPECT_EQ(system.surface2, scene.fixed_body().complex());
   EXPECT_EQ(system.E_w_2, contactref::Mat4<double>::Identity());
   EXPECT_EQ(system.mass, 1.0);
   // A one-patch complex: its chart has no edges, hence no links.
-  EXPECT_EQ(scene.free_body().complex->links.size(), 1u);
-  EXPECT_TRUE(scene.free_body().complex->links[0].empty());
+  EXPECT_EQ(scene.free_body().complex()->links.size(), 1u);
+  EXPECT_TRUE(scene.free_body().complex()->links[0].empty());
 }
 
 TEST(SceneExamples, BezierOnPlaneAppliesTheTransformToTheControlPoints) {
@@ -121,8 +121,8 @@ TEST(SceneExamples, BezierOnPlaneAppliesTheTransformToTheControlPoints) {
   const Vec3<double> c = bezier->evaluate(s, t).c();
   EXPECT_NEAR((c - Vec3<double>(x, y, 0.03 - 2 * (x * x + y * y))).norm(), 0, 16 * kEps);
   // Four edges, none with a neighbour.
-  ASSERT_EQ(scene.free_body().complex->links[0].size(), 4u);
-  for (const auto& link : scene.free_body().complex->links[0]) EXPECT_EQ(link.patch, -1);
+  ASSERT_EQ(scene.free_body().complex()->links[0].size(), 4u);
+  for (const auto& link : scene.free_body().complex()->links[0]) EXPECT_EQ(link.patch, -1);
   EXPECT_EQ(scene.initial.q(4), 0.3);
 }
 
@@ -130,8 +130,8 @@ TEST(SceneExamples, BezierOnPlaneAppliesTheTransformToTheControlPoints) {
 TEST(SceneExamples, BowlMassPropertiesFromDensityAndTheShiftToTheCentreOfMass) {
   const Scene scene = load_scene(kScenes / "bowl_on_plane.json");
   const auto& bowl = scene.free_body();
-  ASSERT_NE(bowl.loop, nullptr);
-  EXPECT_EQ(bowl.complex, &bowl.loop->complex());
+  ASSERT_NE(bowl.geometry.loop, nullptr);
+  EXPECT_EQ(bowl.complex(), &bowl.geometry.loop->complex());
   EXPECT_EQ(bowl.patch_count(), 14);
   EXPECT_EQ(bowl.density, 1000.0);
   const double unit3 = 0.0872 * 0.0872 * 0.0872;
@@ -159,7 +159,7 @@ TEST(SceneExamples, BowlMassPropertiesFromDensityAndTheShiftToTheCentreOfMass) {
   // After the shift the centre of mass is the body origin: recompute the mass
   // properties of the shifted surface. Bound: mass_properties' first-order
   // error bound (7/4) R E / V plus round-off of sums of points of size R.
-  const su::MassProperties<double> shifted = su::mass_properties(*bowl.loop, 1000.0);
+  const su::MassProperties<double> shifted = su::mass_properties(*bowl.geometry.loop, 1000.0);
   const double R = 2 * 0.0872 * 2.0;  // control points lie within 2 mesh units of the origin
   EXPECT_LT(shifted.centre_of_mass.norm(), 1.75 * R * shifted.error_bound / shifted.volume + 1e3 * kEps * R);
   EXPECT_NEAR((shifted.inertia_com - bowl.I_com).norm(), 0, 1e-12 * bowl.I_com.norm());
@@ -175,8 +175,8 @@ TEST(SceneExamples, BowlMassPropertiesFromDensityAndTheShiftToTheCentreOfMass) {
     EXPECT_NEAR(bowl.I_com(k, k) / (1000 * unit5), extrapolated(k), 1e-6 * extrapolated(k)) << k;
   EXPECT_NEAR(bowl.I_com(0, 1), 0, 1e-12 * bowl.I_com.norm());  // the symmetry about z
   // The floor: the B.1 Bezier net, fixed at the identity.
-  EXPECT_EQ(scene.fixed_body().surface_type, "bezier");
-  EXPECT_EQ(scene.fixed_body().pose, contactref::Mat4<double>::Identity());
+  EXPECT_EQ(scene.fixed_body().geometry_type, "bezier");
+  EXPECT_EQ(scene.fixed_body().E_w_b.matrix(), contactref::Mat4<double>::Identity());
 }
 
 TEST(SceneDensity, AnalyticSurfaceIsShiftedToItsCentreOfMass) {
@@ -235,7 +235,7 @@ TEST(SceneFields, IntegratorPoseAndName) {
   EXPECT_EQ(scene.options.tolerance, 1e-9);
   EXPECT_EQ(scene.options.boundary, contactref::dynamics::BoundaryLocation::kLinear);
   EXPECT_EQ(scene.options.h_max, 0.02);
-  const auto& E = scene.fixed_body().pose;
+  const auto& E = scene.fixed_body().E_w_b.matrix();
   EXPECT_NEAR((E.topLeftCorner<3, 3>() * Vec3<double>::UnitX() - Vec3<double>::UnitY()).norm(), 0, 4 * kEps);
   EXPECT_EQ(Vec3<double>(E.topRightCorner<3, 1>()), Vec3<double>(1, 2, 3));
   EXPECT_EQ(scene.system().E_w_2, E);
@@ -245,7 +245,7 @@ TEST(SceneFields, IntegratorPoseAndName) {
 TEST(SceneErrors, UnknownFieldsAreNamedWithTheAllowedOnes) {
   expect_error(modified([](json& d) { d["gravty"] = {0, 0, -1}; }), "gravty", "unknown field (allowed here: name,");
   expect_error(modified([](json& d) { d["bodies"][0]["colour"] = "red"; }), "bodies[0].colour",
-               "allowed here: name, surface, fixed, mass, inertia, density, pose");
+               "allowed here: name, geometry, surface, fixed, mass, inertia, density, pose, velocity");
   expect_error(modified([](json& d) { d["bodies"][1]["surface"]["radius"] = 1; }), "bodies[1].surface.radius",
                "unknown field");
   expect_error(modified([](json& d) { d["bodies"][0]["surface"]["transform"]["shear"] = 1; }),
@@ -256,7 +256,7 @@ TEST(SceneErrors, UnknownFieldsAreNamedWithTheAllowedOnes) {
 
 TEST(SceneErrors, UnknownTypes) {
   expect_error(modified([](json& d) { d["bodies"][0]["surface"]["type"] = "cone"; }), "bodies[0].surface.type",
-               "unknown surface type \"cone\" (known: plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop)");
+               "unknown geometry type \"cone\" (known: plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop, mesh, box, prism, points)");
   expect_error(modified([](json& d) { d["integrator"]["type"] = "euler"; }), "integrator.type",
                "unknown integrator \"euler\" (known: rk4, dormand-prince)");
   expect_error(modified([](json& d) { d["integrator"]["boundary"] = "guess"; }), "integrator.boundary",
@@ -288,9 +288,9 @@ TEST(SceneErrors, MassProperties) {
   expect_error(modified([](json& d) {
                  d["bodies"][0] = json::parse(R"({"name": "b", "density": 1000, "surface": {"type": "plane"}})");
                }),
-               "bodies[0].density", "needs a closed surface");
+               "bodies[0].density", "needs a geometry that encloses a volume");
   expect_error(modified([](json& d) { d["bodies"][0]["pose"] = {{"offset", {0, 0, 1}}}; }), "bodies[0].pose",
-               "only a fixed body has a pose");
+               "in the smooth model the free body is placed and moved by contact.q and contact.qdot");
 }
 
 TEST(SceneErrors, WrongTypesAndNonNumbers) {
@@ -335,7 +335,12 @@ TEST(SceneErrors, InvalidJsonNonFiniteNumbersAndDuplicateKeys) {
 }
 
 TEST(SceneErrors, BodiesAndContact) {
-  expect_error(modified([](json& d) { d["bodies"].push_back(d["bodies"][1]); }), "bodies", "exactly two bodies");
+  expect_error(modified([](json& d) {
+                 d["bodies"].push_back(d["bodies"][1]);
+                 d["bodies"][2]["name"] = "wall";
+               }),
+               "bodies", "the smooth model takes exactly two bodies (one free, one fixed), got 3");
+  expect_error(modified([](json& d) { d["bodies"] = json::array(); }), "bodies", "a scene needs at least one body");
   expect_error(modified([](json& d) { d["bodies"][1]["name"] = "ball"; }), "bodies[1].name", "name of bodies[0] too");
   expect_error(modified([](json& d) { d["contact"]["body1"] = "bal"; }), "contact.body1",
                "no body named \"bal\" (bodies: \"ball\", \"floor\")");

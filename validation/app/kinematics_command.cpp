@@ -53,6 +53,7 @@ int run_kinematics(const KinematicsOptions& options) {
   scenes::LoadOptions load;
   load.check_initial_dynamics = false;  // only the geometry is used here
   const scenes::Scene scene = scenes::load_scene(options.scene, load);
+  scenes::require_model(scene, scenes::ModelType::kSmooth, "kinematics");
   const scenes::SceneBody& body1 = scene.free_body();
   const scenes::SceneBody& body2 = scene.fixed_body();
   const int patch1 = options.patch1 >= 0 ? options.patch1 : scene.initial.patch1;

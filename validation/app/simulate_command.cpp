@@ -1,7 +1,11 @@
 // `contactref simulate SCENE.json [--out DIR] [--json]`: one frictionless
 // contact (reference/dynamics/contact_simulation.hpp) from a scene file
-// (validation/scenes/scene.hpp). Writes, under DIR (default
+// (validation/scenes/scene.hpp) of the smooth model; scenes of the other
+// models are refused (exit 2) until those models land. Writes, under DIR (default
 // out/simulate/<scene name>):
+//   bodies.csv      the free body's pose, velocities and energies, one row per
+//                   output interval (the columns every model writes:
+//                   validation/app/output_files.hpp)
 //   trajectory.csv  one row per output interval: time, q, q', the centre of
 //                   mass in the world, energy, normal force, the constraint
 //                   residuals (gap, normal misalignment), patches, step
@@ -28,6 +32,7 @@
 #include "reference/dynamics/contact_simulation.hpp"
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
+#include "validation/app/output_files.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -42,28 +47,6 @@ struct SimulateOptions {
   std::string out;
   bool json = false;
 };
-
-// A CSV field: quoted when it holds a comma, quote or line break.
-std::string csv_text(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
-
-std::ofstream open_output(const std::filesystem::path& path) {
-  std::ofstream file(path);
-  if (!file) throw InputError(fmt::format("{}: cannot write the file (check --out)", path.string()));
-  return file;
-}
-
-void close_output(std::ofstream& file, const std::filesystem::path& path) {
-  file.close();
-  if (!file) throw ComputationError(fmt::format("{}: writing failed", path.string()));
-}
 
 void write_trajectory(const std::filesystem::path& path, const std::vector<dy::SimulationSample<double>>& samples) {
   std::ofstream file = open_output(path);
@@ -80,6 +63,20 @@ void write_trajectory(const std::filesystem::path& path, const std::vector<dy::S
     file << line;
   }
   close_output(file, path);
+}
+
+// bodies.csv of the smooth model: its one free body, body 1.
+void write_bodies(const std::filesystem::path& path, const scenes::Scene& scene,
+                  const std::vector<dy::SimulationSample<double>>& samples) {
+  const scenes::SceneBody& body = scene.free_body();
+  std::vector<BodyRow> rows;
+  rows.reserve(samples.size());
+  for (const dy::SimulationSample<double>& s : samples) {
+    const Vec3<double> omega_w = s.R_w_1 * s.phi.head<3>();  // phi = (omega; v) in body-1 coordinates
+    rows.push_back(body_row(s.state.time, body.name, body.mass, body.I_com, scene.gravity, s.R_w_1, s.com_w,
+                            s.com_velocity_w, omega_w));
+  }
+  write_bodies_csv(path, rows);
 }
 
 void write_events(const std::filesystem::path& path, const std::vector<dy::SimulationEvent<double>>& events) {
@@ -167,6 +164,7 @@ const char* integrator_name(dy::IntegratorKind kind) { return kind == dy::Integr
 
 int run_simulate(const SimulateOptions& options) {
   const scenes::Scene scene = scenes::load_scene(options.scene);
+  scenes::require_model(scene, scenes::ModelType::kSmooth, "simulate");
   const std::filesystem::path out =
       options.out.empty() ? std::filesystem::path("out/simulate") / scene.name : std::filesystem::path(options.out);
   std::error_code error;
@@ -179,8 +177,8 @@ int run_simulate(const SimulateOptions& options) {
   const dy::SimulationOptions<double>& so = scene.options;
   if (!options.json) {
     std::cout << fmt::format("scene      {}\nbodies     \"{}\" ({}, {} patches, {:.6g} kg) on \"{}\" ({}, fixed)\n",
-                             options.scene, body.name, body.surface_type, body.patch_count(), body.mass,
-                             scene.fixed_body().name, scene.fixed_body().surface_type);
+                             options.scene, body.name, body.geometry_type, body.patch_count(), body.mass,
+                             scene.fixed_body().name, scene.fixed_body().geometry_type);
     std::cout << fmt::format("integrator {}, h in [{}, {}] s, {} s\n", integrator_name(so.integrator), so.h_min,
                              so.h_max, so.duration);
     std::cout.flush();
@@ -197,6 +195,7 @@ int run_simulate(const SimulateOptions& options) {
   }
   const double wall = progress.seconds();
 
+  write_bodies(out / "bodies.csv", scene, result.samples);
   write_trajectory(out / "trajectory.csv", result.samples);
   write_events(out / "events.csv", result.events);
   const Drift drift = measure_drift(first, result.samples, scene.gravity);
@@ -255,7 +254,7 @@ int run_simulate(const SimulateOptions& options) {
                           {"max_horizontal", drift.max_horizontal},
                           {"final_horizontal", drift.final_horizontal},
                           {"note", "m, perpendicular to gravity, from the initial centre of mass"}};
-  summary["files"] = {{"trajectory", "trajectory.csv"}, {"events", "events.csv"}};
+  summary["files"] = {{"bodies", "bodies.csv"}, {"trajectory", "trajectory.csv"}, {"events", "events.csv"}};
   {
     const std::filesystem::path path = out / "summary.json";
     std::ofstream file = open_output(path);
@@ -281,7 +280,7 @@ int run_simulate(const SimulateOptions& options) {
                              drift.final_horizontal);
     std::cout << fmt::format("constraint max gap {:.3g} m, max normal misalignment {:.3g}\n", st.max_gap,
                              st.max_normal_misalignment);
-    std::cout << fmt::format("output     {} (trajectory.csv, events.csv, summary.json)\n", out.string());
+    std::cout << fmt::format("output     {} (bodies.csv, trajectory.csv, events.csv, summary.json)\n", out.string());
   }
   return result.status == dy::SimulationStatus::kFailed ? 1 : 0;
 }

@@ -18,7 +18,6 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
-#include "reference/surfaces/transformed_patch.hpp"
 #include "reference/surfaces/triangle_mesh.hpp"
 #include "validation/scenes/json_reader.hpp"
 
@@ -27,152 +26,6 @@ namespace {
 
 namespace su = contactref::surfaces;
 using json = nlohmann::json;
-
-const char* const kSurfaceTypes = "plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop";
-
-// A surface as read from the scene, built (possibly twice: before and after
-// the centre-of-mass shift) into a patch complex.
-struct SurfaceSpec {
-  std::string type;
-  su::SceneTransform<double> transform;
-  bool has_transform = false;
-  double radius = 0;
-  Vec3<double> radii = Vec3<double>::Zero();  // ellipsoid (a, b, c); torus (R, r, -)
-  double k1 = 0, k2 = 0;
-  std::array<Vec3<double>, 16> control{};
-  std::filesystem::path mesh;
-  su::TriangleMesh triangles;
-};
-
-SurfaceSpec read_surface(const Reader& in, const json& value, const std::string& path,
-                         const std::filesystem::path& scene_dir) {
-  if (!value.is_object()) in.fail(path, fmt::format("expected an object, got {}", show(value)));
-  SurfaceSpec spec;
-  spec.type = in.string(in.required(value, path, "type"), Reader::child(path, "type"));
-  const std::string& type = spec.type;
-  std::vector<std::string> allowed = {"type", "transform"};
-  if (type == "plane") {
-  } else if (type == "sphere" || type == "cylinder") {
-    allowed.push_back("radius");
-  } else if (type == "ellipsoid" || type == "torus") {
-    allowed.push_back("radii");
-  } else if (type == "paraboloid") {
-    allowed.push_back("curvatures");
-  } else if (type == "bezier") {
-    allowed.push_back("control_points");
-  } else if (type == "loop") {
-    allowed.push_back("mesh");
-  } else {
-    in.fail(Reader::child(path, "type"), fmt::format("unknown surface type \"{}\" (known: {})", type, kSurfaceTypes));
-  }
-  in.fields(value, path, allowed);
-
-  if (type == "sphere" || type == "cylinder") {
-    spec.radius = in.positive(in.required(value, path, "radius"), Reader::child(path, "radius"));
-  } else if (type == "ellipsoid") {
-    const std::string p = Reader::child(path, "radii");
-    const std::vector<double> r = in.numbers(in.required(value, path, "radii"), p, 3);
-    for (std::size_t k = 0; k < 3; ++k)
-      if (!(r[k] > 0)) in.fail(Reader::index(p, k), fmt::format("semi-axes must be positive, got {}", r[k]));
-    spec.radii = {r[0], r[1], r[2]};
-  } else if (type == "torus") {
-    const std::string p = Reader::child(path, "radii");
-    const std::vector<double> r = in.numbers(in.required(value, path, "radii"), p, 2);
-    if (!(r[1] > 0) || !(r[0] > r[1]))
-      in.fail(p, fmt::format("needs major radius R > minor radius r > 0, got [{}, {}]", r[0], r[1]));
-    spec.radii = {r[0], r[1], 0};
-  } else if (type == "paraboloid") {
-    const std::vector<double> k = in.numbers(in.required(value, path, "curvatures"), Reader::child(path, "curvatures"), 2);
-    spec.k1 = k[0];
-    spec.k2 = k[1];
-  } else if (type == "bezier") {
-    const std::string p = Reader::child(path, "control_points");
-    const json& points = in.array(in.required(value, path, "control_points"), p, 16, "points [x, y, z]");
-    for (std::size_t k = 0; k < 16; ++k) spec.control[k] = in.vec3(points[k], Reader::index(p, k));
-  } else if (type == "loop") {
-    const std::string p = Reader::child(path, "mesh");
-    const std::string name = in.string(in.required(value, path, "mesh"), p);
-    if (name.empty()) in.fail(p, "the mesh path is empty");
-    spec.mesh = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : scene_dir / name;
-    try {
-      spec.triangles = su::read_triangle_mesh(spec.mesh);
-    } catch (const InputError& e) {
-      in.fail(p, e.what());
-    }
-  }
-
-  if (const json* t = Reader::optional(value, "transform")) {
-    const std::string p = Reader::child(path, "transform");
-    in.fields(*t, p, {"scale", "rotate", "offset"});
-    spec.has_transform = true;
-    if (const json* s = Reader::optional(*t, "scale")) {
-      const std::string ps = Reader::child(p, "scale");
-      if (s->is_number()) {
-        spec.transform.scale = Vec3<double>::Constant(in.number(*s, ps));
-      } else {
-        spec.transform.scale = in.vec3(*s, ps);
-      }
-      for (int k = 0; k < 3; ++k)
-        if (!(spec.transform.scale(k) > 0))
-          in.fail(ps, "scale factors must be positive (a zero or negative scale would collapse or flip the surface)");
-    }
-    if (const json* r = Reader::optional(*t, "rotate")) in.rotation(*r, Reader::child(p, "rotate"), &spec.transform.angle, &spec.transform.axis);
-    if (const json* o = Reader::optional(*t, "offset")) spec.transform.offset = in.vec3(*o, Reader::child(p, "offset"));
-  }
-  return spec;
-}
-
-bool is_closed_type(const std::string& type) {
-  return type == "loop" || type == "sphere" || type == "ellipsoid" || type == "torus";
-}
-
-// The complex of a surface, moved by -shift after its transform. Loop and
-// Bezier surfaces are affine invariant: the map goes to their control points.
-void build_surface(const Reader& in, const SurfaceSpec& spec, const Vec3<double>& shift, const std::string& path,
-                   SceneBody& body) {
-  su::SceneTransform<double> transform = spec.transform;
-  transform.offset -= shift;
-  body.loop.reset();
-  body.own_complex.reset();
-  try {
-    const Mat3<double> linear = transform.linear_part();
-    if (spec.type == "loop") {
-      su::TriangleMesh mesh = spec.triangles;
-      for (Vec3<double>& x : mesh.vertices) x = linear * x + transform.offset;
-      body.loop = std::make_unique<su::LoopSurface<double>>(mesh, spec.mesh.string());
-      body.complex = &body.loop->complex();
-      return;
-    }
-    std::unique_ptr<su::Patch<double>> patch;
-    bool needs_wrapper = spec.has_transform || shift != Vec3<double>::Zero();
-    if (spec.type == "bezier") {
-      std::array<Vec3<double>, 16> control = spec.control;
-      for (Vec3<double>& x : control) x = linear * x + transform.offset;
-      patch = std::make_unique<su::BezierPatch<double>>(control);
-      needs_wrapper = false;
-    } else if (spec.type == "plane") {
-      patch = std::make_unique<su::PlanePatch<double>>();
-    } else if (spec.type == "sphere") {
-      patch = std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>::Constant(spec.radius));
-    } else if (spec.type == "ellipsoid") {
-      patch = std::make_unique<su::EllipsoidPatch<double>>(spec.radii);
-    } else if (spec.type == "torus") {
-      patch = std::make_unique<su::TorusPatch<double>>(spec.radii.x(), spec.radii.y());
-    } else if (spec.type == "cylinder") {
-      patch = std::make_unique<su::CylinderPatch<double>>(spec.radius);
-    } else {
-      patch = std::make_unique<su::ParaboloidPatch<double>>(spec.k1, spec.k2);
-    }
-    if (needs_wrapper) patch = std::make_unique<su::TransformedPatch<double>>(std::move(patch), transform);
-    const std::size_t edges = patch->domain().polygon.size();
-    body.own_complex = std::make_unique<su::PatchComplex<double>>();
-    body.own_complex->patches.push_back(std::move(patch));
-    body.own_complex->links.emplace_back(edges);  // every edge without neighbour
-    body.complex = body.own_complex.get();
-  } catch (const InputError& e) {
-    in.fail(path, e.what());
-  }
-}
 
 std::string describe_domain(const su::Domain<double>& domain) {
   if (domain.is_polygon()) {
@@ -186,16 +39,40 @@ std::string describe_domain(const su::Domain<double>& domain) {
   return fmt::format("s {}, t {}", range(domain.s), range(domain.t));
 }
 
+RigidPose<double> read_pose(const Reader& in, const json& value, const std::string& path) {
+  in.fields(value, path, {"position", "offset", "rotate"});
+  if (value.contains("position") && value.contains("offset"))
+    in.fail(Reader::child(path, "offset"), "give position (or its former name offset), not both");
+  Vec3<double> position = Vec3<double>::Zero();
+  for (const char* key : {"position", "offset"})
+    if (const json* p = Reader::optional(value, key)) position = in.vec3(*p, Reader::child(path, key));
+  double angle = 0;
+  Vec3<double> axis = Vec3<double>::UnitZ();
+  if (const json* r = Reader::optional(value, "rotate")) in.rotation(*r, Reader::child(path, "rotate"), &angle, &axis);
+  return RigidPose<double>::from_axis_angle(angle, axis, position, in.file() + ": " + path);
+}
+
+void read_velocity(const Reader& in, const json& value, const std::string& path, SceneBody& body) {
+  in.fields(value, path, {"linear", "angular"});
+  if (const json* v = Reader::optional(value, "linear")) body.v_w = in.vec3(*v, Reader::child(path, "linear"));
+  if (const json* w = Reader::optional(value, "angular")) body.omega_w = in.vec3(*w, Reader::child(path, "angular"));
+}
+
 SceneBody read_body(const Reader& in, const json& value, const std::string& path, const std::filesystem::path& scene_dir) {
-  in.fields(value, path, {"name", "surface", "fixed", "mass", "inertia", "density", "pose"});
+  in.fields(value, path, {"name", "geometry", "surface", "fixed", "mass", "inertia", "density", "pose", "velocity"});
   SceneBody body;
   body.name = in.string(in.required(value, path, "name"), Reader::child(path, "name"));
   if (body.name.empty()) in.fail(Reader::child(path, "name"), "must not be empty");
   if (const json* f = Reader::optional(value, "fixed")) body.fixed = in.boolean(*f, Reader::child(path, "fixed"));
-  const std::string surface_path = Reader::child(path, "surface");
-  const SurfaceSpec spec = read_surface(in, in.required(value, path, "surface"), surface_path, scene_dir);
-  body.surface_type = spec.type;
-  body.mesh = spec.mesh;
+  if (value.contains("geometry") && value.contains("surface"))
+    in.fail(Reader::child(path, "surface"), "give geometry (or its former name surface), not both");
+  const std::string geometry_key = value.contains("surface") ? "surface" : "geometry";
+  const std::string geometry_path = Reader::child(path, geometry_key);
+  const GeometrySpec spec = read_geometry(in, in.required(value, path, geometry_key), geometry_path, scene_dir);
+  body.geometry_type = spec.type;
+  body.kind = spec.kind;
+  body.file = spec.file;
+  if (const json* pose = Reader::optional(value, "pose")) body.E_w_b = read_pose(in, *pose, Reader::child(path, "pose"));
 
   const json* mass = Reader::optional(value, "mass");
   const json* inertia = Reader::optional(value, "inertia");
@@ -203,21 +80,12 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
   if (body.fixed) {
     for (const char* key : {"mass", "inertia", "density"})
       if (value.contains(key)) in.fail(Reader::child(path, key), "a fixed body has no mass properties (remove the field)");
-    if (const json* pose = Reader::optional(value, "pose")) {
-      const std::string p = Reader::child(path, "pose");
-      in.fields(*pose, p, {"rotate", "offset"});
-      Mat3<double> R = Mat3<double>::Identity();
-      Vec3<double> offset = Vec3<double>::Zero();
-      if (const json* r = Reader::optional(*pose, "rotate")) R = in.rotation(*r, Reader::child(p, "rotate"));
-      if (const json* o = Reader::optional(*pose, "offset")) offset = in.vec3(*o, Reader::child(p, "offset"));
-      body.pose = spatial::make_pose<double>(R, offset);
-    }
-    build_surface(in, spec, Vec3<double>::Zero(), surface_path, body);
+    if (value.contains("velocity")) in.fail(Reader::child(path, "velocity"), "a fixed body does not move (remove the field)");
+    build_geometry(in, spec, Vec3<double>::Zero(), geometry_path, body.geometry);
     return body;
   }
 
-  if (value.contains("pose"))
-    in.fail(Reader::child(path, "pose"), "only a fixed body has a pose; the free body's pose follows from contact.q");
+  if (const json* v = Reader::optional(value, "velocity")) read_velocity(in, *v, Reader::child(path, "velocity"), body);
   if (density != nullptr && (mass != nullptr || inertia != nullptr))
     in.fail(Reader::child(path, "density"), "give either density or mass and inertia, not both");
   if (density == nullptr && mass == nullptr && inertia == nullptr)
@@ -225,29 +93,32 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
   if (density != nullptr) {
     const std::string p = Reader::child(path, "density");
     body.density = in.positive(*density, p);
-    if (!is_closed_type(spec.type))
-      in.fail(p, fmt::format("needs a closed surface (loop, sphere, ellipsoid, torus), not a {}; give mass and inertia",
+    if (!spec.encloses_volume())
+      in.fail(p, fmt::format("needs a geometry that encloses a volume (loop, sphere, ellipsoid, torus, mesh, box, "
+                             "prism), not a {}; give mass and inertia",
                              spec.type));
-    build_surface(in, spec, Vec3<double>::Zero(), surface_path, body);
-    su::MassProperties<double> props{};
+    build_geometry(in, spec, Vec3<double>::Zero(), geometry_path, body.geometry);
+    VolumeProperties props;
     try {
-      props = body.loop ? su::mass_properties(*body.loop, body.density) : su::mass_properties(body.patch(0), body.density);
+      props = volume_properties(spec, body.geometry);
     } catch (const InputError& e) {
       in.fail(p, e.what());
     } catch (const ComputationError& e) {  // an overflow: the body's mass properties cannot be represented
       in.fail(p, e.what());
     }
-    body.mass = props.mass;
     body.volume = props.volume;
-    body.I_com = (props.inertia_com + props.inertia_com.transpose()) / 2;  // symmetric to round-off already
-    body.com_shift = props.centre_of_mass;
-    build_surface(in, spec, body.com_shift, surface_path, body);
+    body.mass = body.density * props.volume;
+    body.I_com = body.density * (props.inertia_per_density + props.inertia_per_density.transpose()) / 2;
+    body.com_shift = props.centroid;
+    if (!std::isfinite(body.mass) || !body.I_com.allFinite())
+      in.fail(p, fmt::format("the mass properties overflow (volume {} m^3)", props.volume));
+    build_geometry(in, spec, body.com_shift, geometry_path, body.geometry);
   } else {
     if (mass == nullptr) in.fail(Reader::child(path, "mass"), "missing: inertia is given, so mass is needed too");
     if (inertia == nullptr) in.fail(Reader::child(path, "inertia"), "missing: mass is given, so inertia is needed too");
     body.mass = in.positive(*mass, Reader::child(path, "mass"));
     body.I_com = in.mat3(*inertia, Reader::child(path, "inertia"));
-    build_surface(in, spec, Vec3<double>::Zero(), surface_path, body);
+    build_geometry(in, spec, Vec3<double>::Zero(), geometry_path, body.geometry);
   }
   try {
     spatial::check_rigid_inertia(body.mass, body.I_com, fmt::format("{}: {}", in.file(), Reader::child(path, "inertia")));
@@ -256,6 +127,14 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
     throw;
   }
   return body;
+}
+
+ModelType read_model(const Reader& in, const json& value) {
+  in.fields(value, "model", {"type"});
+  const std::string type = in.string(in.required(value, "model", "type"), "model.type");
+  for (const ModelType m : {ModelType::kSmooth, ModelType::kQuasiRigid, ModelType::kVolume6d, ModelType::kPointContact})
+    if (type == to_string(m)) return m;
+  in.fail("model.type", fmt::format("unknown model \"{}\" (known: smooth, quasi-rigid, volume-6d, point-contact)", type));
 }
 
 void read_integrator(const Reader& in, const json& value, dynamics::SimulationOptions<double>& options) {
@@ -319,9 +198,9 @@ dynamics::ContactSystem<double> Scene::system() const {
   dynamics::ContactSystem<double> system;
   system.mass = free_body().mass;
   system.I_com = free_body().I_com;
-  system.surface1 = free_body().complex;
-  system.surface2 = fixed_body().complex;
-  system.E_w_2 = fixed_body().pose;
+  system.surface1 = free_body().complex();
+  system.surface2 = fixed_body().complex();
+  system.E_w_2 = fixed_body().E_w_b.matrix();
   system.gravity_w = gravity;
   return system;
 }
@@ -348,33 +227,49 @@ void check_contact_point(const Scene& scene, int patch1, int patch2, const dynam
   }
 }
 
-Scene parse_scene(const std::string& text, const std::filesystem::path& file, const LoadOptions& options) {
-  const Reader in(file.string());
-  const json document = parse_json(text, file.string());
-  in.fields(document, "",
-            {"name", "description", "gravity", "bodies", "contact", "friction", "integrator", "duration", "output"});
-  Scene scene;
-  scene.file = file;
-  scene.name = file.stem().string();
-  if (const json* n = Reader::optional(document, "name")) {
-    scene.name = in.string(*n, "name");
-    if (scene.name.empty() || scene.name.find_first_of("/\\") != std::string::npos || scene.name == "." ||
-        scene.name == "..")
-      in.fail("name", "must be a non-empty name without path separators (it names the output folder)");
+const char* to_string(ModelType type) {
+  switch (type) {
+    case ModelType::kSmooth: return "smooth";
+    case ModelType::kQuasiRigid: return "quasi-rigid";
+    case ModelType::kVolume6d: return "volume-6d";
+    case ModelType::kPointContact: return "point-contact";
   }
-  if (const json* d = Reader::optional(document, "description")) scene.description = in.string(*d, "description");
-  if (const json* g = Reader::optional(document, "gravity")) scene.gravity = in.vec3(*g, "gravity");
+  return "?";
+}
 
-  const std::filesystem::path scene_dir = file.parent_path();
-  const json& bodies = in.required(document, "", "bodies");
-  if (!bodies.is_array()) in.fail("bodies", fmt::format("expected an array of bodies, got {}", show(bodies)));
-  if (bodies.size() != 2)
-    in.fail("bodies", fmt::format("exactly two bodies are simulated (one free, one fixed), got {}", bodies.size()));
-  for (std::size_t k = 0; k < bodies.size(); ++k) {
-    scene.bodies.push_back(read_body(in, bodies[k], Reader::index("bodies", k), scene_dir));
-    for (std::size_t j = 0; j < k; ++j)
-      if (scene.bodies[j].name == scene.bodies[k].name)
-        in.fail(Reader::index("bodies", k) + ".name", fmt::format("\"{}\" is the name of bodies[{}] too", scene.bodies[k].name, j));
+void require_model(const Scene& scene, ModelType wanted, const std::string& command) {
+  if (scene.model == wanted) return;
+  throw InputError(scene_error(scene, "model.type",
+                               fmt::format("`{}` runs the {} model only; the {} model is not implemented in this "
+                                           "version (it comes with its own issue)",
+                                           command, to_string(wanted), to_string(scene.model))));
+}
+
+namespace {
+
+// The smooth model: two bodies (a free and a fixed one with parametric
+// surfaces) in one contact.
+void read_smooth_model(const Reader& in, const json& document, const std::filesystem::path& file,
+                       const LoadOptions& options, Scene& scene) {
+  if (scene.bodies.size() != 2)
+    in.fail("bodies", fmt::format("the smooth model takes exactly two bodies (one free, one fixed), got {}",
+                                  scene.bodies.size()));
+  for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+    const SceneBody& body = scene.bodies[k];
+    const std::string path = Reader::index("bodies", k);
+    const std::string key = document["bodies"][k].contains("surface") ? "surface" : "geometry";
+    if (body.kind != GeometryKind::kSurface)
+      in.fail(Reader::child(path, key) + ".type",
+              fmt::format("the smooth model takes parametric surfaces (plane, sphere, ellipsoid, torus, cylinder, "
+                          "paraboloid, bezier, loop), not a {}",
+                          body.geometry_type));
+    if (!body.fixed) {
+      for (const char* field : {"pose", "velocity"})
+        if (document["bodies"][k].contains(field))
+          in.fail(Reader::child(path, field),
+                  "in the smooth model the free body is placed and moved by contact.q and contact.qdot (remove the "
+                  "field)");
+    }
   }
 
   if (const json* f = Reader::optional(document, "friction")) {
@@ -387,17 +282,10 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
     }
   }
   if (const json* i = Reader::optional(document, "integrator")) read_integrator(in, *i, scene.options);
-  scene.options.duration = 1;
-  if (const json* d = Reader::optional(document, "duration")) scene.options.duration = in.non_negative(*d, "duration");
   if (const double floor = dynamics::min_resolvable_step(0.0, scene.options.duration); scene.options.h_min < floor)
     in.fail("integrator.h_min", fmt::format("h_min = {} s cannot finish a run of duration {} s: steps below {} s "
                                             "(2^10 eps of the duration) do not move the clock reliably",
                                             scene.options.h_min, scene.options.duration, floor));
-  if (const json* o = Reader::optional(document, "output")) {
-    in.fields(*o, "output", {"interval"});
-    if (const json* interval = Reader::optional(*o, "interval"))
-      scene.options.output_interval = in.non_negative(*interval, "output.interval");
-  }
 
   const json& contact = in.required(document, "", "contact");
   in.fields(contact, "contact", {"body1", "body2", "patch1", "patch2", "q", "qdot"});
@@ -428,7 +316,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
     const dynamics::ContactDynamics<double> dynamics(scene.free_body().mass, scene.free_body().I_com,
                                                      scene.free_body().patch(scene.initial.patch1),
                                                      scene.fixed_body().patch(scene.initial.patch2),
-                                                     scene.fixed_body().pose, scene.gravity);
+                                                     scene.fixed_body().E_w_b.matrix(), scene.gravity);
     dynamics::ContactDynamicsState<double> state;
     try {
       state = dynamics.evaluate(dynamics::make_state(scene.initial.q, scene.initial.qdot));
@@ -441,6 +329,53 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
                                      state.f_n));
     }
   }
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::filesystem::path& file, const LoadOptions& options) {
+  const Reader in(file.string());
+  const json document = parse_json(text, file.string());
+  in.fields(document, "",
+            {"name", "description", "gravity", "model", "bodies", "contact", "friction", "integrator", "duration",
+             "output"});
+  Scene scene;
+  scene.file = file;
+  scene.name = file.stem().string();
+  if (const json* n = Reader::optional(document, "name")) {
+    scene.name = in.string(*n, "name");
+    if (scene.name.empty() || scene.name.find_first_of("/\\") != std::string::npos || scene.name == "." ||
+        scene.name == "..")
+      in.fail("name", "must be a non-empty name without path separators (it names the output folder)");
+  }
+  if (const json* d = Reader::optional(document, "description")) scene.description = in.string(*d, "description");
+  if (const json* g = Reader::optional(document, "gravity")) scene.gravity = in.vec3(*g, "gravity");
+  if (const json* m = Reader::optional(document, "model")) scene.model = read_model(in, *m);
+  if (scene.model != ModelType::kSmooth) {
+    for (const char* key : {"contact", "friction", "integrator"})
+      if (document.contains(key))
+        in.fail(key, fmt::format("a field of the smooth model; the {} model does not take it", to_string(scene.model)));
+  }
+
+  const std::filesystem::path scene_dir = file.parent_path();
+  const json& bodies = in.required(document, "", "bodies");
+  if (!bodies.is_array()) in.fail("bodies", fmt::format("expected an array of bodies, got {}", show(bodies)));
+  if (bodies.empty()) in.fail("bodies", "a scene needs at least one body");
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    scene.bodies.push_back(read_body(in, bodies[k], Reader::index("bodies", k), scene_dir));
+    for (std::size_t j = 0; j < k; ++j)
+      if (scene.bodies[j].name == scene.bodies[k].name)
+        in.fail(Reader::index("bodies", k) + ".name", fmt::format("\"{}\" is the name of bodies[{}] too", scene.bodies[k].name, j));
+  }
+
+  scene.options.duration = 1;
+  if (const json* d = Reader::optional(document, "duration")) scene.options.duration = in.non_negative(*d, "duration");
+  if (const json* o = Reader::optional(document, "output")) {
+    in.fields(*o, "output", {"interval"});
+    if (const json* interval = Reader::optional(*o, "interval"))
+      scene.options.output_interval = in.non_negative(*interval, "output.interval");
+  }
+  if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
   return scene;
 }
 

@@ -1,47 +1,65 @@
 #pragma once
 // Scenes: the JSON files read by `contactref simulate` and `contactref
-// kinematics` (Kry & Pai's single continuous contact between a free body 1 and
-// a fixed body 2). SI units throughout: m, kg, s, N, radians.
+// kinematics`, one format for every contact model (shared/DESIGN.md). SI units
+// throughout: m, kg, s, N, radians.
 //
 // {
 //   "name": "bowl",                  optional string; default: the file name without
 //                                    extension. Names the default output folder.
 //   "description": "...",            optional free text (JSON has no comments)
 //   "gravity": [0, 0, -9.81],        optional, m/s^2, world frame; default [0, 0, -9.81]
-//   "bodies": [ BODY, BODY ],        required, exactly two (one free, one fixed)
+//   "model": MODEL,                  optional; default {"type": "smooth"}
+//   "bodies": [ BODY, ... ],         required, at least one; names unique
+//   "duration": 3.0,                 optional, s, >= 0; default 1
+//   "output": {"interval": 0.01},    optional; s between output rows, >= 0 (0: every
+//                                    accepted step); default 0.01
+//   the smooth model's fields (refused by the other models):
 //   "contact": CONTACT,              required
 //   "friction": {"mu": 0},           optional; mu (dimensionless) must be 0 in this
 //                                    version (friction comes with a later issue)
-//   "integrator": INTEGRATOR,        optional; defaults below
-//   "duration": 3.0,                 optional, s, >= 0; default 1
-//   "output": {"interval": 0.01}     optional; s between trajectory rows, >= 0 (0: every
-//                                    accepted step); default 0.01
+//   "integrator": INTEGRATOR         optional; defaults below
 // }
+//
+// MODEL: {"type": "smooth" | "quasi-rigid" | "volume-6d" | "point-contact"}
+//   smooth: Kry & Pai's single continuous contact between a free body with a
+//   parametric surface and a fixed one (two bodies exactly). The other models
+//   are read and their scenes validated, but not simulated yet: `simulate`
+//   refuses them naming the model (they come with their own issues, and add
+//   their parameters to MODEL).
 //
 // BODY:
 //   "name": "top"                    required, non-empty, unique
-//   "surface": SURFACE               required
+//   "geometry": GEOMETRY             required ("surface" is accepted as its former name;
+//                                    not both)
 //   "fixed": false                   optional boolean; default false
 //   free body (fixed false): its frame is at its centre of mass, and either
 //     "mass": 5                      kg, > 0, together with
 //     "inertia": [[..3], [..3], [..3]]  kg m^2, about the centre of mass in body axes,
 //                                    symmetric positive definite, principal moments obeying
-//                                    the triangle inequality; the surface is given in
+//                                    the triangle inequality; the geometry is given in
 //                                    these body coordinates;
 //   or
-//     "density": 1000                kg/m^3, uniform, > 0, for a closed surface (loop,
-//                                    sphere, ellipsoid, torus): mass and inertia are
-//                                    computed (surfaces::mass_properties) and the surface
+//     "density": 1000                kg/m^3, uniform, > 0, for a geometry that encloses a
+//                                    volume (loop, sphere, ellipsoid, torus, mesh, box,
+//                                    prism): mass and inertia are computed and the geometry
 //                                    is SHIFTED by minus its centre of mass, so that the
 //                                    body origin is the centre of mass. The shift is kept
 //                                    in SceneBody::com_shift and reported by `simulate`.
-//   fixed body (fixed true): no mass, inertia or density;
-//     "pose": {"rotate": [angle, [ax, ay, az]], "offset": [x, y, z]}
-//                                    optional: E_w_b, the body's pose in the world,
-//                                    x_w = R x_b + offset (angle in radians about the axis);
-//                                    default identity.
+//   fixed body (fixed true): no mass, inertia, density or velocity.
+//   "pose": {"position": [x, y, z], "rotate": [angle, [ax, ay, az]]}
+//                                    optional: E_w_b, the world pose of the body frame
+//                                    (at the centre of mass for a free body):
+//                                    x_w = R x_b + position, R the rotation by angle
+//                                    (radians) about the axis; default identity. "offset"
+//                                    is accepted as the former name of "position".
+//   "velocity": {"linear": [vx, vy, vz], "angular": [wx, wy, wz]}
+//                                    optional, free bodies: the velocity of the centre of
+//                                    mass (m/s) and the angular velocity (rad/s), both in
+//                                    the world frame; default zero.
+//   In the smooth model the free body is placed and moved by contact.q and
+//   contact.qdot: its pose and velocity are refused there.
 //
-// SURFACE ("type" required; "transform" optional for every type):
+// GEOMETRY ("type" required). Parametric surfaces ("transform" optional for each):
 //   {"type": "plane"}                          c(u, v) = (u, v, 0), normal +z
 //   {"type": "sphere", "radius": r}            the ellipsoid chart below with a = b = c = r (m)
 //   {"type": "ellipsoid", "radii": [a, b, c]}  c(s, t) = (a cos s, b sin s cos t, c sin s sin t),
@@ -52,8 +70,7 @@
 //   {"type": "bezier", "control_points": [[x, y, z], ...16]}  bicubic over [0, 1]^2,
 //                                              P_ij = control_points[4 i + j], row index i with s (m)
 //   {"type": "loop", "mesh": "bowl.obj"}       Loop subdivision surface of a closed triangle
-//                                              mesh (OBJ or OFF; a relative path is resolved
-//                                              against the scene file's folder), one patch per face
+//                                              mesh (OBJ, OFF or PLY), one patch per face
 //   "transform": {"scale": [sx, sy, sz] or s, "rotate": [angle, [ax, ay, az]], "offset": [x, y, z]}
 //     c' = R (S c) + offset (reference/surfaces/transformed_patch.hpp): scale (dimensionless,
 //     > 0, default 1), angle in radians about the axis (default none), offset in m
@@ -65,8 +82,19 @@
 //   contact body 1's normal points into body 2 (Kry & Pai Eq. 7), so a plane floor
 //   carries body 1 on its +z side. The charts' poles (ellipsoid s = 0, pi) are not
 //   regular points and cannot be contact points.
+// Polyhedra (robust_geometry::Polyhedron: closed, manifold, outward faces), in m:
+//   {"type": "mesh", "file": "cube.off"}       a polygon mesh file (OFF, OBJ or PLY)
+//   {"type": "box", "size": [lx, ly, lz]}      the box [-lx/2, lx/2] x [-ly/2, ly/2] x [-lz/2, lz/2]
+//   {"type": "prism", "sides": n, "radius": r, "height": h}
+//                                              the regular n-gon prism about z (3 <= n <= 4096),
+//                                              vertices at radius r and angles 2 pi k / n,
+//                                              z in [-h/2, h/2]: centred at its centre of mass
+// Point clouds (the quasi-rigid model's surfaces):
+//   {"type": "points", "file": "foot.ply"}     PLY or XYZ with a normal per point (required);
+//                                              no volume: a free body gives mass and inertia
+// A relative file name is resolved against the scene file's folder.
 //
-// CONTACT:
+// CONTACT (smooth model):
 //   "body1": "top", "body2": "floor" required: body1 free, body2 fixed
 //   "patch1": 0, "patch2": 0         optional patch (face) indices; default 0
 //   "q": [s, t, u, v, psi]           required: parameters of the contact point on patch1
@@ -82,7 +110,7 @@
 //   evaluated once: conforming contact (H^T M H singular) and a negative initial normal
 //   force (the bodies would separate at once) are rejected.
 //
-// INTEGRATOR:
+// INTEGRATOR (smooth model):
 //   "type": "rk4" | "dormand-prince" optional; default "rk4"
 //   "h_max": 0.016, "h_min": 0.001   s, 0 < h_min <= h_max; defaults 0.016 and 0.001; h_min at
 //                                    least 2^10 eps duration (dynamics::min_resolvable_step),
@@ -92,46 +120,50 @@
 //                                    (dynamics::BoundaryLocation); default "integrated"
 //
 // Every error is an InputError whose message starts with the scene file and the
-// JSON path of the field: `scene.json: bodies[0].surface.type: unknown surface
+// JSON path of the field: `scene.json: bodies[0].geometry.type: unknown geometry
 // type "cone" (known: ...)`. Unknown fields, duplicate keys, wrong types (a
 // string or null where a number is expected), wrong array lengths and
-// non-finite numbers are errors.
+// non-finite numbers are errors. validation/fixtures/scenes/ holds an example
+// of every geometry type.
 #include <filesystem>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/rigid_pose.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
-#include "reference/surfaces/loop_surface.hpp"
-#include "reference/surfaces/patch_complex.hpp"
+#include "validation/scenes/geometry.hpp"
 
 namespace contactref::scenes {
 
+enum class ModelType { kSmooth, kQuasiRigid, kVolume6d, kPointContact };
+// "smooth", "quasi-rigid", "volume-6d", "point-contact".
+const char* to_string(ModelType type);
+
 struct SceneBody {
   std::string name;
-  std::string surface_type;  // "plane", "sphere", ..., "loop"
+  std::string geometry_type;  // "plane", ..., "loop", "mesh", "box", "prism", "points"
+  GeometryKind kind = GeometryKind::kSurface;
   bool fixed = false;
   // Free bodies: mass (kg) and inertia about the centre of mass, body axes (kg m^2).
   double mass = 0;
   Mat3<double> I_com = Mat3<double>::Zero();
   // From "density": the density (kg/m^3, else 0), the enclosed volume (m^3) and
-  // the centre of mass of the surface as given (after its transform), in m: the
-  // surface was moved by -com_shift so that the body origin is the centre of mass.
+  // the centre of mass of the geometry as given (after its transform), in m:
+  // the geometry was moved by -com_shift so that the body origin is the
+  // centre of mass.
   double density = 0;
   double volume = 0;
   Vec3<double> com_shift = Vec3<double>::Zero();
-  // Fixed bodies: the pose in the world (E_w_b).
-  Mat4<double> pose = Mat4<double>::Identity();
-  std::filesystem::path mesh;  // loop: the mesh file, resolved
+  RigidPose<double> E_w_b;                     // the body frame in the world
+  Vec3<double> v_w = Vec3<double>::Zero();      // velocity of the centre of mass, world (m/s)
+  Vec3<double> omega_w = Vec3<double>::Zero();  // angular velocity, world (rad/s)
+  std::filesystem::path file;                   // loop, mesh, points: the file, resolved
+  BodyGeometry geometry;                        // in body coordinates
 
-  // The surface. `complex` points to loop->complex() or to own_complex.
-  std::unique_ptr<surfaces::LoopSurface<double>> loop;
-  std::unique_ptr<surfaces::PatchComplex<double>> own_complex;
-  const surfaces::PatchComplex<double>* complex = nullptr;
-
-  int patch_count() const { return int(complex->patches.size()); }
-  const surfaces::Patch<double>& patch(int index) const { return *complex->patches[std::size_t(index)]; }
+  // Parametric surfaces only.
+  const surfaces::PatchComplex<double>* complex() const { return geometry.complex; }
+  int patch_count() const { return int(complex()->patches.size()); }
+  const surfaces::Patch<double>& patch(int index) const { return *complex()->patches[std::size_t(index)]; }
 };
 
 struct Scene {
@@ -139,15 +171,19 @@ struct Scene {
   std::string name;
   std::string description;
   Vec3<double> gravity = Vec3<double>(0, 0, -9.81);
+  ModelType model = ModelType::kSmooth;
   std::vector<SceneBody> bodies;
-  int body1 = 0, body2 = 1;  // indices into bodies: the free and the fixed body
+  // The smooth model's contact: indices into bodies of the free and the fixed
+  // body, the initial contact state, friction and the integrator (whose
+  // duration and output interval every model uses).
+  int body1 = 0, body2 = 1;
   dynamics::ContactState<double> initial;
   double mu = 0;
   dynamics::SimulationOptions<double> options;
 
   const SceneBody& free_body() const { return bodies[std::size_t(body1)]; }
   const SceneBody& fixed_body() const { return bodies[std::size_t(body2)]; }
-  // The system for dynamics::simulate; it points into this scene.
+  // The smooth model's system for dynamics::simulate; it points into this scene.
   dynamics::ContactSystem<double> system() const;
 };
 
@@ -157,7 +193,8 @@ struct LoadOptions {
   bool check_initial_dynamics = true;
 };
 
-// Reads and validates a scene file. Throws InputError (message: "FILE: FIELD: why").
+// Reads and validates a scene file, for any model. Throws InputError
+// (message: "FILE: FIELD: why").
 Scene load_scene(const std::filesystem::path& file, const LoadOptions& options = {});
 // The same from JSON text; `file` names the scene in messages and resolves
 // relative mesh paths.
@@ -171,5 +208,9 @@ void check_contact_point(const Scene& scene, int patch1, int patch2, const dynam
 
 // "FILE: FIELD: why", the prefix of every scene error.
 std::string scene_error(const Scene& scene, const std::string& field, const std::string& why);
+
+// InputError "FILE: model.type: ..." unless the scene's model is `wanted`:
+// what a command that runs one model calls first.
+void require_model(const Scene& scene, ModelType wanted, const std::string& command);
 
 }  // namespace contactref::scenes

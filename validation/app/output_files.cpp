@@ -1,0 +1,67 @@
+#include "validation/app/output_files.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Geometry>
+
+#include "core/errors.hpp"
+
+namespace contactref::cli {
+
+std::string csv_text(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+std::ofstream open_output(const std::filesystem::path& path) {
+  std::ofstream file(path);
+  if (!file) throw InputError(fmt::format("{}: cannot write the file (check --out)", path.string()));
+  return file;
+}
+
+void close_output(std::ofstream& file, const std::filesystem::path& path) {
+  file.close();
+  if (!file) throw ComputationError(fmt::format("{}: writing failed", path.string()));
+}
+
+BodyRow body_row(double time, const std::string& body, double mass, const Mat3<double>& I_com,
+                 const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
+                 const Vec3<double>& v_w, const Vec3<double>& omega_w) {
+  BodyRow row;
+  row.time = time;
+  row.body = body;
+  row.com_w = com_w;
+  row.R_w_b = R_w_b;
+  row.v_w = v_w;
+  row.omega_w = omega_w;
+  const Vec3<double> omega_b = R_w_b.transpose() * omega_w;
+  row.kinetic_energy = 0.5 * mass * v_w.squaredNorm() + 0.5 * omega_b.dot(I_com * omega_b);
+  row.potential_energy = -mass * gravity_w.dot(com_w);
+  return row;
+}
+
+void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows) {
+  std::ofstream file = open_output(path);
+  file << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic_energy,potential_energy\n";
+  for (const BodyRow& row : rows) {
+    Eigen::Quaterniond q(row.R_w_b);
+    q.normalize();
+    if (q.w() < 0) q.coeffs() *= -1;  // q and -q are one rotation: the one with qw >= 0
+    std::string line = fmt::format("{:.17g},{}", row.time, csv_text(row.body));
+    for (const double x : {row.com_w.x(), row.com_w.y(), row.com_w.z(), q.w(), q.x(), q.y(), q.z(), row.v_w.x(),
+                           row.v_w.y(), row.v_w.z(), row.omega_w.x(), row.omega_w.y(), row.omega_w.z(),
+                           row.kinetic_energy, row.potential_energy})
+      line += fmt::format(",{:.17g}", x);
+    line += '\n';
+    file << line;
+  }
+  close_output(file, path);
+}
+
+}  // namespace contactref::cli
