@@ -1,7 +1,7 @@
 // libFuzzer target: `simulate SCENE` on fuzzed scenes (the scene reader and
 // the simulation behind it) must end soundly (cli_harness.hpp). The scene is
-// written beside a link to validation/fixtures/meshes, so that the repository's
-// scenes ("../meshes/...") work as seeds. A valid scene's duration is cut to
+// written beside links to validation/fixtures/{meshes, polyhedra, points}, so
+// that the repository's example scenes ("../meshes/...") work as seeds. A valid scene's duration is cut to
 // at most 5 ms (absent: 1 s) so that each run is short; the simulator itself must end every run.
 #include <nlohmann/json.hpp>
 
@@ -11,9 +11,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace contactref::fuzz;
   static const std::filesystem::path scenes = [] {
     std::filesystem::create_directories(scratch() / "scenes");
-    const auto meshes = scratch() / "meshes";
-    if (!std::filesystem::exists(meshes))
-      std::filesystem::create_directory_symlink(source("validation/fixtures/meshes"), meshes);
+    for (const char* folder : {"meshes", "polyhedra", "points"}) {
+      const auto link = scratch() / folder;
+      if (!std::filesystem::exists(link))
+        std::filesystem::create_directory_symlink(source(std::string("validation/fixtures/") + folder), link);
+    }
     return scratch() / "scenes";
   }();
   std::string text(as_text(data, size));
