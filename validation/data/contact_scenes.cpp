@@ -72,11 +72,7 @@ Polyhedron prism_xz(const std::vector<Vector2d>& profile, double y0, double y1, 
   return Polyhedron(polygon_soup(name, v, faces));
 }
 
-Eigen::Matrix4d translation(const Vector3d& t) {
-  Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();
-  pose.topRightCorner<3, 1>() = t;
-  return pose;
-}
+RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 
 Entity vertex_at(const Polyhedron& p, const Vector3d& x) {
   for (int v = 0; v < p.vertex_count(); ++v)
@@ -99,7 +95,7 @@ Entity face_facing(const Polyhedron& p, const Vector3d& normal) {
 ContactScene floor_with_ramp_and_block() {
   return {"floor with a ramp and a block",
           prism_xz({{0, -1}, {3, -1}, {3, 0.5}, {2.5, 0.5}, {2, 0}, {0, 0}}, 0, 1, "floor with a ramp"),
-          box({1, 0.25, 0}, {2, 0.75, 1}), Eigen::Matrix4d::Identity()};
+          box({1, 0.25, 0}, {2, 0.75, 1}), RigidPose<double>()};
 }
 
 Polyhedron two_fingers() {
@@ -129,7 +125,7 @@ ContactScene corner_and_tetrahedron(double cot_alpha) {
       facing({0, 13, 9, 6, 4, 3}, v, {-1, 0, 0}),    facing({1, 2, 5, 8, 12, 14}, v, {1, 0, 0})};
   Polyhedron corner(polygon_soup("corner with a leaning wall", v, faces));
   Polyhedron tetra = tetrahedron({0, 0, 0}, {-1, 0, 0}, {-0.5, 1, 0}, {-0.5, 0.5 * cot_alpha, 0.5});
-  return {"corner and tetrahedron", std::move(corner), std::move(tetra), Eigen::Matrix4d::Identity()};
+  return {"corner and tetrahedron", std::move(corner), std::move(tetra), RigidPose<double>()};
 }
 
 }  // namespace contactref::data

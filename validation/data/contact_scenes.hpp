@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/contact_regions.hpp"
 
 namespace contactref::data {
@@ -32,7 +33,7 @@ Polyhedron octahedron(const Eigen::Vector3d& bottom, double r);
 // clockwise with x to the right and z up), extruded over y in [y0, y1].
 Polyhedron prism_xz(const std::vector<Eigen::Vector2d>& profile, double y0, double y1, const std::string& name);
 
-Eigen::Matrix4d translation(const Eigen::Vector3d& t);
+RigidPose<double> translation(const Eigen::Vector3d& t);
 
 // Entities named by geometry, in the polyhedron's own frame;
 // InputError if there is none.
@@ -44,7 +45,7 @@ Entity face_facing(const Polyhedron& p, const Eigen::Vector3d& normal);
 struct ContactScene {
   std::string name;
   Polyhedron a, b;
-  Eigen::Matrix4d pose_b;
+  RigidPose<double> pose_b;
 };
 
 // Fig. 4 at the collision: the floor z = 0 with a ramp rising at 45 degrees

@@ -41,8 +41,10 @@ HalfSpaceBox halfspace_box(const Eigen::Matrix3d& R, const Eigen::Vector3d& t, d
   p.half_space.normal = R.col(2);
   p.half_space.offset = R.col(2).dot(t);
   p.box = box_solid(Eigen::Vector3d(-L, -L, -L), Eigen::Vector3d(L, L, 0));
-  p.pose.topLeftCorner<3, 3>() = R;
-  p.pose.topRightCorner<3, 1>() = t;
+  Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
+  E.topLeftCorner<3, 3>() = R;
+  E.topRightCorner<3, 1>() = t;
+  p.pose = RigidPose<double>::from_matrix(E, "halfspace_box: the pose (R, t)");
   return p;
 }
 

@@ -8,6 +8,7 @@
 // (validation/audit/geometry_audit.cpp).
 #include <Eigen/Core>
 
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 
@@ -33,12 +34,12 @@ double bounding_box_diagonal(const robust_geometry::TriangleSolid& solid);
 // hold without rounding (e.g. R a rotation about e_x or e_y and t, c = cos,
 // s = sin with few enough significant bits; see geometry_audit.cpp);
 // otherwise their planes differ by R's rounding: a tilt of ~1e-16 about t.
-// intersection_moments checks that (R, t) is rigid (to 1e-9). Throws
-// InputError unless L is positive and finite.
+// Throws InputError unless L is positive and finite and (R, t) is a rigid
+// pose (RigidPose::from_matrix: R a rotation to 1e-9, its entries kept).
 struct HalfSpaceBox {
   robust_geometry::HalfSpace half_space;
   robust_geometry::TriangleSolid box;
-  Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();
+  RigidPose<double> pose;
 };
 
 HalfSpaceBox halfspace_box(const Eigen::Matrix3d& R, const Eigen::Vector3d& t, double L);
