@@ -78,6 +78,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/back_face_culling.hpp"
 #include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/contact_analysis.hpp"
@@ -88,7 +89,7 @@
 namespace {
 
 namespace rg = contactref::robust_geometry;
-using Eigen::Matrix4d;
+using contactref::RigidPose;
 using Eigen::Vector3d;
 
 // half_size a power of two: the grid coordinates h (2 i - n) / n are then
@@ -105,11 +106,7 @@ constexpr int kSeeds = 16;
   std::abort();
 }
 
-Matrix4d translation(const Vector3d& t) {
-  Matrix4d pose = Matrix4d::Identity();
-  pose.topRightCorner<3, 1>() = t;
-  return pose;
-}
+RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 
 rg::Vector6d twist(const Vector3d& omega, const Vector3d& v) {
   rg::Vector6d out;
@@ -197,7 +194,7 @@ const Floor& floor_solid() {
 // B (a bumpy cube) on the floor: translated by minus its lowest z, exactly
 // (the translation is applied in exact arithmetic, so its lowest vertices get
 // z = 0, the floor's top, and every other vertex z > 0).
-Matrix4d on_floor_pose(const rg::Polyhedron& b) {
+RigidPose<double> on_floor_pose(const rg::Polyhedron& b) {
   double z_min = std::numeric_limits<double>::infinity();
   for (const Vector3d& x : b.vertices()) z_min = std::min(z_min, x.z());
   return translation(Vector3d(0, 0, -z_min));
@@ -239,7 +236,7 @@ void check_regions(const std::string& name, const rg::IntersectionSet& set,
 // B's lowest vertices have z = 0 in A's frame: the regions must be (floor top
 // face, x) for each entity x of B at that height.
 void check_on_floor(const rg::Polyhedron& b, const rg::IntersectionSet& set, const char* what) {
-  const double lift = on_floor_pose(b)(2, 3);
+  const double lift = on_floor_pose(b).translation().z();
   std::vector<std::pair<rg::Entity, rg::Entity>> expected;
   for (const rg::Entity& x : entities_where(b, [&](const Vector3d& p) { return p.z() + lift == 0; }))
     expected.emplace_back(rg::Entity{rg::EntityKind::face, kTopFace}, x);
@@ -282,7 +279,7 @@ void set_analysis_counters(benchmark::State& state, int faces, const rg::Contact
 struct OnBumpy {
   std::unique_ptr<const rg::Polyhedron> box_b;
   double half = 0;
-  Matrix4d pose = Matrix4d::Identity();
+  RigidPose<double> pose;
   int top = 0;  // the highest vertex of the bumpy cube (the first, if tied)
 };
 
@@ -383,7 +380,7 @@ void BM_FindContactsOnFloor(benchmark::State& state) {
   check_floor_scene(n);
   const Floor& a = floor_solid();
   const rg::Polyhedron& b = bumpy(n);
-  const Matrix4d pose = on_floor_pose(b);
+  const RigidPose<double> pose = on_floor_pose(b);
   rg::ContactAnalysis analysis;
   for (auto _ : state) {
     analysis = rg::find_contacts(a.polyhedron, a.index, b, pose, kSliding);
@@ -420,7 +417,7 @@ struct CullingScene {
   const rg::Polyhedron* a = nullptr;
   const rg::BrepIndex* index = nullptr;
   const rg::Polyhedron* b = nullptr;
-  Matrix4d pose = Matrix4d::Identity();
+  RigidPose<double> pose;
   std::vector<rg::Vector6d> twists;  // one per seed
 };
 
@@ -487,7 +484,7 @@ const CullingScene& culling_scene(int config, int motion) {
     check_floor_scene(29);
     name = "the bumpy cube n = 29 on the floor";
   }
-  const Vector3d centre = s.pose.topLeftCorner<3, 3>() * s.b->centroid() + s.pose.topRightCorner<3, 1>();
+  const Vector3d centre = s.pose * s.b->centroid();
   const rg::IntersectionSet reference = rg::intersect(*s.a, *s.index, *s.b, s.pose);
   if (reference.regions.empty() || reference.penetrating()) fail(name + ": no contact, or penetrating");
   for (int seed = 0; seed < kSeeds; ++seed) {
@@ -570,8 +567,8 @@ void BM_CullingSpeedup(benchmark::State& state) {
 constexpr auto kMs = benchmark::kMillisecond;
 void BM_ContactNormalsPoleOnPole(benchmark::State& state) {
   static const rg::BrepIndex index = rg::build_brep_index(sphere());
-  Matrix4d pose = Matrix4d::Identity();
-  pose(2, 3) = 2;  // B's south pole (0, 0, -1) on A's north pole (0, 0, 1)
+  // B's south pole (0, 0, -1) on A's north pole (0, 0, 1)
+  const RigidPose<double> pose = translation(Vector3d(0, 0, 2));
   rg::ContactAnalysis analysis;
   for (auto _ : state) {
     analysis = rg::find_contacts(sphere(), index, sphere(), pose, rg::Vector6d::Zero(), {}, {{}, false, 0});

@@ -48,7 +48,7 @@ struct Scene {
   rg::TriangleSolid cube;
   rg::HalfSpace plane;
   rg::TriangleSolid plane_box;  // the plane as a solid for the exact paths
-  Eigen::Matrix4d plane_pose = Eigen::Matrix4d::Identity();
+  contactref::RigidPose<double> plane_pose;
 };
 
 const Scene& scene(int n) {

@@ -7,8 +7,6 @@
 #include <cmath>
 #include <string>
 
-#include "robust_geometry/rigid_pose.hpp"
-
 namespace contactref::robust_geometry {
 
 namespace {
@@ -23,19 +21,19 @@ I dot(const IVec& a, const IVec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * 
 
 }  // namespace
 
-EntityMask cull_back_faces(const Polyhedron& b, const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
+EntityMask cull_back_faces(const Polyhedron& b, const RigidPose<double>& pose_b, const Vector6d& twist_b,
                            double margin) {
-  validate_rigid_pose(pose_b, "pose_b");
   if (!twist_b.allFinite()) throw InputError("twist_b: has a non-finite entry");
   if (!(margin >= 0) || !std::isfinite(margin))
     throw InputError("culling margin must be finite and >= 0 (it is " + std::to_string(margin) + ")");
 
   CGAL::Protect_FPU_rounding<true> protect;
+  const Eigen::Matrix4d& E = pose_b.matrix();
   const auto transform = [&](const std::array<I, 3>& x, bool translate) {
     IVec out;
     for (int r = 0; r < 3; ++r) {
-      I sum = translate ? I(pose_b(r, 3)) : I(0);
-      for (int c = 0; c < 3; ++c) sum += I(pose_b(r, c)) * x[std::size_t(c)];
+      I sum = translate ? I(E(r, 3)) : I(0);
+      for (int c = 0; c < 3; ++c) sum += I(E(r, c)) * x[std::size_t(c)];
       out[std::size_t(r)] = sum;
     }
     return out;

@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 #include <array>
 
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/contact_regions.hpp"
 #include "robust_geometry/polyhedron.hpp"
 
@@ -34,9 +35,9 @@ namespace contactref::robust_geometry {
 using Vector6d = Eigen::Matrix<double, 6, 1>;
 
 // The entities of B to keep (EntityMask, every vector filled). pose_b as for
-// intersect(). InputError for a pose that is not rigid, a non-finite
-// twist, or a margin that is negative or not finite.
-EntityMask cull_back_faces(const Polyhedron& b, const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
+// intersect() (rigid by its type). InputError for a non-finite twist, or a
+// margin that is negative or not finite.
+EntityMask cull_back_faces(const Polyhedron& b, const RigidPose<double>& pose_b, const Vector6d& twist_b,
                            double margin = 0);
 
 // How many entities a mask keeps: {vertices, edges, faces}.

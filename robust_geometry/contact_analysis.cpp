@@ -185,18 +185,18 @@ std::vector<Contact> normals(const LocalGeometry& ga, const LocalGeometry& gb, c
 
 }  // namespace
 
-std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b,
                                           const std::vector<ContactRegion>& intersection) {
-  return select(LocalGeometry(a, Eigen::Matrix4d::Identity()), LocalGeometry(b, pose_b), intersection);
+  return select(LocalGeometry(a, RigidPose<double>()), LocalGeometry(b, pose_b), intersection);
 }
 
-std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b,
                                      const std::vector<ContactRegion>& needed, const std::vector<Contact>& previous) {
-  return normals(LocalGeometry(a, Eigen::Matrix4d::Identity()), LocalGeometry(b, pose_b), needed, previous);
+  return normals(LocalGeometry(a, RigidPose<double>()), LocalGeometry(b, pose_b), needed, previous);
 }
 
 ContactAnalysis find_contacts(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
-                              const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
+                              const RigidPose<double>& pose_b, const Vector6d& twist_b,
                               const std::vector<Contact>& previous, const FindContactsOptions& options) {
   ContactAnalysis out;
   EntityMask mask;
@@ -204,7 +204,7 @@ ContactAnalysis find_contacts(const Polyhedron& a, const BrepIndex& index_a, con
   out.kept_after_culling = options.cull ? kept_counts(mask)
                                         : std::array<int, 3>{b.vertex_count(), b.edge_count(), b.face_count()};
   out.intersection = intersect(a, index_a, b, pose_b, options.intersect, mask);
-  const LocalGeometry ga(a, Eigen::Matrix4d::Identity()), gb(b, pose_b);
+  const LocalGeometry ga(a, RigidPose<double>()), gb(b, pose_b);
   out.contacts = normals(ga, gb, select(ga, gb, out.intersection.regions), previous);
   return out;
 }

@@ -58,6 +58,7 @@
 #include <array>
 #include <vector>
 
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/back_face_culling.hpp"
 #include "robust_geometry/contact_regions.hpp"
 
@@ -82,12 +83,12 @@ struct Contact {
 };
 
 // R_t from I (Eqs. 3-4), in I's order. pose_b as for intersect().
-std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+std::vector<ContactRegion> needed_regions(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b,
                                           const std::vector<ContactRegion>& intersection);
 
 // The normals of the needed regions (Conditions 6-8), given the previous
 // step's temporary contacts (empty at the first step).
-std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+std::vector<Contact> contact_normals(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b,
                                      const std::vector<ContactRegion>& needed, const std::vector<Contact>& previous);
 
 struct FindContactsOptions {
@@ -108,7 +109,7 @@ struct ContactAnalysis {
 // normals against the previous contacts. Errors as intersect() and
 // cull_back_faces().
 ContactAnalysis find_contacts(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
-                              const Eigen::Matrix4d& pose_b, const Vector6d& twist_b,
+                              const RigidPose<double>& pose_b, const Vector6d& twist_b,
                               const std::vector<Contact>& previous = {}, const FindContactsOptions& options = {});
 
 }  // namespace contactref::robust_geometry

@@ -19,7 +19,6 @@
 #include "robust_geometry/nesting.hpp"
 #include "robust_geometry/region_classifier.hpp"
 #include "robust_geometry/region_merge.hpp"
-#include "robust_geometry/rigid_pose.hpp"
 
 namespace contactref::robust_geometry {
 
@@ -147,8 +146,7 @@ void check_touch_tolerance(double touch_tolerance, const Polyhedron& a, const Po
 }
 
 IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
-                          const Eigen::Matrix4d& pose_b, const IntersectOptions& options, const EntityMask& mask_b) {
-  validate_rigid_pose(pose_b, "pose_b");
+                          const RigidPose<double>& pose_b, const IntersectOptions& options, const EntityMask& mask_b) {
   check_touch_tolerance(options.touch_tolerance, a, b, "touch_tolerance");
   const auto check_mask = [](const std::vector<bool>& mask, int count, const char* what) {
     if (!mask.empty() && int(mask.size()) != count)
@@ -162,6 +160,7 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
   // B's vertices in A's frame, exactly: R x + t from the double entries;
   // only those of the entities kept (the nesting test below may ask for
   // the others).
+  const Eigen::Matrix4d& E = pose_b.matrix();
   const auto keep = [&](const Tag& tag) {
     const auto& mask = tag.kind == Kind::vertex ? mask_b.vertices : tag.kind == Kind::edge ? mask_b.edges : mask_b.faces;
     return mask.empty() || mask[std::size_t(tag.index)];
@@ -172,8 +171,8 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
     if (placed[std::size_t(v)]) return;
     const Eigen::Vector3d& x = b.vertex(v);
     for (int r = 0; r < 3; ++r)
-      points_b[std::size_t(v)][std::size_t(r)] = FT(pose_b(r, 0)) * FT(x.x()) + FT(pose_b(r, 1)) * FT(x.y()) +
-                                                 FT(pose_b(r, 2)) * FT(x.z()) + FT(pose_b(r, 3));
+      points_b[std::size_t(v)][std::size_t(r)] = FT(E(r, 0)) * FT(x.x()) + FT(E(r, 1)) * FT(x.y()) +
+                                                 FT(E(r, 2)) * FT(x.z()) + FT(E(r, 3));
     placed[std::size_t(v)] = true;
   };
   for (int v = 0; v < b.vertex_count(); ++v)
@@ -223,7 +222,7 @@ IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const P
       const auto& plane_b = b.exact_plane(pair.second.index);
       Vec normal_b;  // R n_b, exactly
       for (int r = 0; r < 3; ++r)
-        normal_b[std::size_t(r)] = FT(pose_b(r, 0)) * plane_b.a() + FT(pose_b(r, 1)) * plane_b.b() + FT(pose_b(r, 2)) * plane_b.c();
+        normal_b[std::size_t(r)] = FT(E(r, 0)) * plane_b.a() + FT(E(r, 1)) * plane_b.b() + FT(E(r, 2)) * plane_b.c();
       if (!regions.empty() && sign(dot(normal_a, normal_b)) > 0) out.flush_faces.push_back(pair);
     } else if (dim == 1) {
       regions = merge_segments(pair.first, pair.second, group);

@@ -76,6 +76,7 @@
 
 #include "robust_geometry/brep_index.hpp"
 #include "core/errors.hpp"
+#include "core/rigid_pose.hpp"
 #include "robust_geometry/polyhedron.hpp"
 
 namespace contactref::robust_geometry {
@@ -159,12 +160,12 @@ struct IntersectionSet {
 
 // Eq. 14: I = union over the (unculled) entities x of B of Intersect(root of
 // A's Brep-index, {x}), merged per pair of entities. pose_b takes B's
-// coordinates to A's frame (a rigid 4x4 transform, applied exactly to the
-// double entries). InputError for a pose that is not rigid (to 1e-9),
-// a bad tolerance (check_touch_tolerance), a mask of the wrong size, or an index built from another
-// polyhedron (node count mismatch is not detectable; the caller pairs them).
+// coordinates to A's frame (rigid by its type, applied exactly to the double
+// entries). InputError for a bad tolerance (check_touch_tolerance), a mask of
+// the wrong size, or an index built from another polyhedron (node count
+// mismatch is not detectable; the caller pairs them).
 IntersectionSet intersect(const Polyhedron& a, const BrepIndex& index_a, const Polyhedron& b,
-                          const Eigen::Matrix4d& pose_b, const IntersectOptions& options = {},
+                          const RigidPose<double>& pose_b, const IntersectOptions& options = {},
                           const EntityMask& mask_b = {});
 
 }  // namespace contactref::robust_geometry

@@ -200,7 +200,7 @@ void validate_triangle_solid(const TriangleSolid& solid, const std::string& name
 
 namespace detail {
 
-Mesh to_exact_mesh(const TriangleSolid& solid, const Eigen::Matrix4d* pose) {
+Mesh to_exact_mesh(const TriangleSolid& solid, const RigidPose<double>* pose) {
   std::vector<Point> points;
   points.reserve(solid.vertices.size());
   if (pose == nullptr) {
@@ -210,7 +210,7 @@ Mesh to_exact_mesh(const TriangleSolid& solid, const Eigen::Matrix4d* pose) {
     // products of doubles: a dyadic rational), stored as the points' exact
     // values. (A lazy Aff_transformation_3 was measured slower: the integrals
     // need the exact values of most points anyway.)
-    const Eigen::Matrix4d& E = *pose;
+    const Eigen::Matrix4d& E = pose->matrix();
     for (const Eigen::Vector3d& x : solid.vertices) {
       std::array<Kernel::FT, 3> y;
       for (Eigen::Index i = 0; i < 3; ++i) {
@@ -758,18 +758,17 @@ void add_b_gradient_on_boundary(const Mesh& b, const std::vector<FaceSide>& side
 }  // namespace detail
 
 IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
-                                         const Eigen::Matrix4d& pose_b) {
+                                         const RigidPose<double>& pose_b) {
   return intersection_moments(a, b, pose_b, IntersectionOptions());
 }
 
-IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b, const Eigen::Matrix4d& pose_b,
-                                         const IntersectionOptions& options) {
+IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
+                                         const RigidPose<double>& pose_b, const IntersectionOptions& options) {
   using namespace detail;
   if (!options.assume_valid_solids) {
     validate_triangle_solid(a, "intersection_moments: solid A");
     validate_triangle_solid(b, "intersection_moments: solid B");
   }
-  validate_rigid_pose(pose_b, "pose_b");
   Mesh mesh_a = to_exact_mesh(a, nullptr);
   Mesh mesh_b = to_exact_mesh(b, &pose_b);
 

@@ -93,11 +93,11 @@
 // Errors: InputError for bad input (a mesh that is not a closed,
 // consistently oriented, outward, manifold triangle mesh without degenerate
 // or self-intersecting triangles; a non-finite coordinate or one outside
-// the magnitudes of coordinate_range.hpp; an index out of
-// range; a pose that is not a rigid transform to 1e-9), with a message naming
-// the solid and the element; ComputationError if the exact computation
-// fails (CGAL reports a failure, a result does not fit in a double);
-// InternalError if an exact invariant of the algorithm does not hold (a bug).
+// the magnitudes of coordinate_range.hpp; an index out of range), with a
+// message naming the solid and the element (the pose is a RigidPose, rigid by
+// its type); ComputationError if the exact computation fails (CGAL reports a
+// failure, a result does not fit in a double); InternalError if an exact
+// invariant of the algorithm does not hold (a bug).
 //
 // CGAL stays out of this header (it is heavy); see intersection_volume.cpp.
 #include <array>
@@ -106,6 +106,8 @@
 #include <vector>
 
 #include <Eigen/Core>
+
+#include "core/rigid_pose.hpp"
 
 namespace contactref::robust_geometry {
 
@@ -171,21 +173,21 @@ struct IntersectionOptions {
   // fixed-point evaluation (same results, much slower where the intersection
   // has many constructed vertices). For tests and audits.
   bool rational_only = false;
-  // Skip validate_triangle_solid on A and B (the pose is still checked): for
-  // callers that validated the same solids once and call again every step.
+  // Skip validate_triangle_solid on A and B: for callers that validated the
+  // same solids once and call again every step.
   // Invalid solids then give undefined results (CGAL's preconditions).
   bool assume_valid_solids = false;
 };
 
-// The intersection of A with B placed at pose_b (a 4x4 rigid transform taking
+// The intersection of A with B placed at pose_b (the rigid transform taking
 // B's coordinates into A's frame). The pose is applied in exact arithmetic to
 // B's vertices with the double entries as given: the result is exact for the
 // affine map those entries define (rigid only to the entries' rounding).
 // Throws InputError (bad input) or ComputationError (see above).
 IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
-                                         const Eigen::Matrix4d& pose_b);
+                                         const RigidPose<double>& pose_b);
 IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleSolid& b,
-                                         const Eigen::Matrix4d& pose_b, const IntersectionOptions& options);
+                                         const RigidPose<double>& pose_b, const IntersectionOptions& options);
 
 // The same quantities through CGAL's Nef_polyhedron_3 (the regularised
 // intersection of the two Nef polyhedra, converted back to triangles), used
@@ -196,7 +198,7 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
 // always zero here and a touching configuration reports kTouching with a zero
 // gradient.
 IntersectionMoments intersection_moments_nef(const TriangleSolid& a, const TriangleSolid& b,
-                                             const Eigen::Matrix4d& pose_b);
+                                             const RigidPose<double>& pose_b);
 
 // Eqs. 17-20 from result.covariance and result.volume (> 0): the principal
 // axes (eigenvectors of C in double, ordered by increasing C_i, the first two

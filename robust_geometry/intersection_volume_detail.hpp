@@ -12,7 +12,6 @@
 #include <CGAL/Surface_mesh.h>
 
 #include "robust_geometry/intersection_volume.hpp"
-#include "robust_geometry/rigid_pose.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -26,7 +25,7 @@ using ExactPoint = ExactKernel::Point_3;
 
 // The exact mesh of a validated solid; with pose, each vertex x becomes
 // R x + t evaluated in exact arithmetic from the double entries.
-Mesh to_exact_mesh(const TriangleSolid& solid, const Eigen::Matrix4d* pose);
+Mesh to_exact_mesh(const TriangleSolid& solid, const RigidPose<double>* pose);
 
 // The nearest double to x (ties to even); ComputationError if x overflows.
 double round_nearest(const ExactFT& x);

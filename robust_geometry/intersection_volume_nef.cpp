@@ -18,12 +18,11 @@
 namespace contactref::robust_geometry {
 
 IntersectionMoments intersection_moments_nef(const TriangleSolid& a, const TriangleSolid& b,
-                                             const Eigen::Matrix4d& pose_b) {
+                                             const RigidPose<double>& pose_b) {
   using namespace detail;
   using Nef = CGAL::Nef_polyhedron_3<Kernel>;
   validate_triangle_solid(a, "intersection_moments_nef: solid A");
   validate_triangle_solid(b, "intersection_moments_nef: solid B");
-  validate_rigid_pose(pose_b, "pose_b");
   const Mesh mesh_a = to_exact_mesh(a, nullptr);
   const Mesh mesh_b = to_exact_mesh(b, &pose_b);
 

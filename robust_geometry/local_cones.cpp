@@ -125,9 +125,9 @@ bool zero_in_hull(const std::vector<Vec>& rows) {
 
 // ------------------------------------------------------------ LocalGeometry
 
-LocalGeometry::LocalGeometry(const Polyhedron& p, const Eigen::Matrix4d& pose)
+LocalGeometry::LocalGeometry(const Polyhedron& p, const RigidPose<double>& pose)
     : p_(p),
-      pose_(pose),
+      pose_(pose.matrix()),
       normals_(std::size_t(p.face_count())),
       points_(std::size_t(p.vertex_count())),
       convexity_(std::size_t(p.edge_count())) {}

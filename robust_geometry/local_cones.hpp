@@ -63,7 +63,7 @@ bool zero_in_hull(const std::vector<Vec>& rows);
 // entities of a large solid).
 class LocalGeometry {
  public:
-  LocalGeometry(const Polyhedron& p, const Eigen::Matrix4d& pose);
+  LocalGeometry(const Polyhedron& p, const RigidPose<double>& pose);
 
   const Vec& normal(int f) const;
   const Vec& point(int v) const;
@@ -99,7 +99,7 @@ class LocalGeometry {
   std::array<Vec, 2> sector_sides(int f, int v) const;
 
   const Polyhedron& p_;
-  Eigen::Matrix4d pose_;
+  Eigen::Matrix4d pose_;  // the pose's entries, applied exactly
   mutable std::vector<std::optional<Vec>> normals_;
   mutable std::vector<std::optional<Vec>> points_;
   mutable std::vector<std::optional<int>> convexity_;

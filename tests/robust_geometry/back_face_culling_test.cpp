@@ -31,11 +31,7 @@ using Eigen::Vector3d;
 
 const std::filesystem::path kPolyhedra = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/polyhedra";
 
-Eigen::Matrix4d translation(const Vector3d& t) {
-  Eigen::Matrix4d pose = Eigen::Matrix4d::Identity();
-  pose.topRightCorner<3, 1>() = t;
-  return pose;
-}
+RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 
 Vector6d twist(const Vector3d& omega, const Vector3d& v) {
   Vector6d out;
@@ -49,7 +45,7 @@ TEST(BackFaceCulling, GenericTranslationCullsExactlyHalfOfACentrallySymmetricSph
   std::normal_distribution<double> normal;
   for (int trial = 0; trial < 20; ++trial) {
     const Vector3d v(normal(random), normal(random), normal(random));
-    const Eigen::Matrix4d pose = translation({normal(random), normal(random), normal(random)});
+    const RigidPose<double> pose = translation({normal(random), normal(random), normal(random)});
     const EntityMask keep = cull_back_faces(sphere, pose, twist(Vector3d::Zero(), v));
     EXPECT_EQ(kept_counts(keep)[2], sphere.face_count() / 2);
     for (int f = 0; f < sphere.face_count(); ++f) EXPECT_EQ(keep.faces[std::size_t(f)], sphere.plane(f).normal.dot(v) > 0);
@@ -58,7 +54,7 @@ TEST(BackFaceCulling, GenericTranslationCullsExactlyHalfOfACentrallySymmetricSph
 
 TEST(BackFaceCulling, DiagonalMotionCullsThreeFacesThreeEdgesAndOneVertexOfACube) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
-  const EntityMask keep = cull_back_faces(cube, Eigen::Matrix4d::Identity(), twist(Vector3d::Zero(), {-1, -1, -1}));
+  const EntityMask keep = cull_back_faces(cube, RigidPose<double>(), twist(Vector3d::Zero(), {-1, -1, -1}));
   EXPECT_EQ(kept_counts(keep), (std::array<int, 3>{7, 9, 3}));
   for (int f = 0; f < 6; ++f) EXPECT_EQ(keep.faces[std::size_t(f)], cube.plane(f).normal.sum() < 0);
   for (int v = 0; v < 8; ++v) EXPECT_EQ(keep.vertices[std::size_t(v)], cube.vertex(v) != Vector3d(1, 1, 1));
@@ -68,10 +64,11 @@ TEST(BackFaceCulling, RestingSlidingAndSpinningContactFacesAreKept) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
   const BrepIndex index = build_brep_index(cube);
   const Eigen::Matrix3d q = Eigen::AngleAxisd(0.3, Vector3d(1, -2, 2).normalized()).toRotationMatrix();
-  Eigen::Matrix4d rounded = translation({0.5, 0.5, 1});
+  Eigen::Matrix4d rounded = translation({0.5, 0.5, 1}).matrix();
   rounded.topLeftCorner<3, 3>() = q * q.transpose();  // the identity to rounding
   const Vector3d centre(1, 1, 1);                       // B's bottom centre in A's frame
-  for (const Eigen::Matrix4d& pose : {translation({0.5, 0.5, 1}), rounded}) {
+  for (const RigidPose<double>& pose :
+       {translation({0.5, 0.5, 1}), RigidPose<double>::from_matrix(rounded, "rounded")}) {
     const IntersectionSet all = intersect(cube, index, cube, pose, IntersectOptions{1e-12});
     ASSERT_EQ(all.regions.size(), std::size_t(9));
     for (const Vector6d& w : {twist({0, 0, 0}, {0, 0, 0}), twist({0, 0, 0}, {1, 0.25, 0}),
@@ -99,7 +96,7 @@ TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
   // p' . n changes sign across the face; the top and bottom have p' . n = 0.
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
   const Vector3d centre(0.5, 0.5, 0.5), omega(0, 0, 1);
-  const EntityMask keep = cull_back_faces(cube, Eigen::Matrix4d::Identity(), twist(omega, -omega.cross(centre)));
+  const EntityMask keep = cull_back_faces(cube, RigidPose<double>(), twist(omega, -omega.cross(centre)));
   EXPECT_EQ(kept_counts(keep), (std::array<int, 3>{8, 12, 6}));
   // Moving the axis to the corner edge x = y = 1 makes the faces x = 1 and
   // y = 1 move one way only... and -x, -y faces: the face y = 0 (normal -y)
@@ -108,27 +105,24 @@ TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
   // = (p - c)_y = y - 1 <= 0, zero on the edge x = 0, y = 1: kept (not
   // certainly negative at every vertex).
   const Vector3d corner(1, 1, 0);
-  const EntityMask around_edge = cull_back_faces(cube, Eigen::Matrix4d::Identity(), twist(omega, -omega.cross(corner)));
+  const EntityMask around_edge = cull_back_faces(cube, RigidPose<double>(), twist(omega, -omega.cross(corner)));
   EXPECT_EQ(kept_counts(around_edge)[2], 6);
   // Shifted so that the face x = 0 moves strictly inward everywhere: culled.
   const Vector3d beyond(1, 2, 0);
-  const EntityMask shifted = cull_back_faces(cube, Eigen::Matrix4d::Identity(), twist(omega, -omega.cross(beyond)));
+  const EntityMask shifted = cull_back_faces(cube, RigidPose<double>(), twist(omega, -omega.cross(beyond)));
   for (int f = 0; f < 6; ++f)
     EXPECT_EQ(shifted.faces[std::size_t(f)], cube.plane(f).normal != Vector3d(-1, 0, 0)) << "face " << f;
 }
 
 TEST(BackFaceCulling, BadInputIsRefusedByName) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
-  const auto message = [&](const Eigen::Matrix4d& pose, const Vector6d& w, double margin) {
-    return test::message_of<InputError>([&] { cull_back_faces(cube, pose, w, margin); });
+  const auto message = [&](const Vector6d& w, double margin) {
+    return test::message_of<InputError>([&] { cull_back_faces(cube, RigidPose<double>(), w, margin); });
   };
   Vector6d bad = Vector6d::Zero();
   bad[4] = std::nan("");
-  EXPECT_TRUE(test::contains(message(Eigen::Matrix4d::Identity(), bad, 0), "twist_b: has a non-finite entry"));
-  EXPECT_TRUE(test::contains(message(Eigen::Matrix4d::Identity(), Vector6d::Zero(), -1), "culling margin"));
-  Eigen::Matrix4d sheared = Eigen::Matrix4d::Identity();
-  sheared(0, 1) = 0.5;
-  EXPECT_TRUE(test::contains(message(sheared, Vector6d::Zero(), 0), "pose_b: the 3x3 block is not a rotation"));
+  EXPECT_TRUE(test::contains(message(bad, 0), "twist_b: has a non-finite entry"));
+  EXPECT_TRUE(test::contains(message(Vector6d::Zero(), -1), "culling margin"));
 }
 
 }  // namespace

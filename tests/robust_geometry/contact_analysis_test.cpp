@@ -44,7 +44,7 @@ Vector6d velocity(const Vector3d& v) {
 TEST(ContactAnalysis, Fig4ABlockRestingOnAnotherNeedsOnlyTheFaceRegion) {
   const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
   const BrepIndex index = build_brep_index(cube);
-  const Eigen::Matrix4d pose = translation({0.5, 0.5, 1});
+  const RigidPose<double> pose = translation({0.5, 0.5, 1});
   const ContactAnalysis analysis = find_contacts(cube, index, cube, pose, velocity({1, 0.5, 0}));
   EXPECT_EQ(analysis.intersection.regions.size(), std::size_t(9));
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
@@ -88,7 +88,7 @@ class TwoFingerSupport : public ::testing::Test {
   BrepIndex index = build_brep_index(fingers);
   Polyhedron block = fig8_block();
   Vector6d sliding = velocity({-1, 0, 0});
-  Eigen::Matrix4d at(double x0) const { return translation({x0, 0, 1}); }
+  RigidPose<double> at(double x0) const { return translation({x0, 0, 1}); }
 };
 
 TEST_F(TwoFingerSupport, Fig8TemporalCoherenceAvoidsTheSpuriousCollision) {
@@ -188,7 +188,7 @@ TEST(ContactAnalysis, CrossingEdgesGetTheCrossProductNormal) {
   const Polyhedron b =
       tetrahedron({0.5, 0.5, 1.5}, {0.5, 1.5, 0.5}, {0.25, 1.5, 1.5}, {0.75, 1.5, 1.5});
   const ContactAnalysis analysis =
-      find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, {{}, false, 0});
+      find_contacts(cube, index, b, RigidPose<double>(), Vector6d::Zero(), {}, {{}, false, 0});
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
   EXPECT_EQ(analysis.contacts[0].rule, NormalRule::edge_cross);
   EXPECT_LT((analysis.contacts[0].normals.front() - Vector3d(0, 1, 1).normalized()).norm(), 1e-15);
@@ -203,7 +203,7 @@ TEST(ContactAnalysis, VertexOnVertexGetsTheBisectorOfTheSeparatingCone) {
   const BrepIndex index = build_brep_index(cube);
   const Polyhedron b = octahedron({1, 1, 1}, 0.25);
   const ContactAnalysis analysis =
-      find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, {{}, false, 0});
+      find_contacts(cube, index, b, RigidPose<double>(), Vector6d::Zero(), {}, {{}, false, 0});
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
   const Contact& c = analysis.contacts[0];
   EXPECT_EQ(c.rule, NormalRule::separating);
@@ -231,7 +231,7 @@ TEST(ContactAnalysis, NormalsAtTheExtremesOfTheCoordinateRangeAreUnitAndScaleFre
     const BrepIndex index = build_brep_index(cube);
     const FindContactsOptions no_culling{{}, false, 0};
     const Polyhedron b = octahedron({c + e, c + e, c + e}, e / 4);
-    const ContactAnalysis corner = find_contacts(cube, index, b, Eigen::Matrix4d::Identity(), Vector6d::Zero(), {}, no_culling);
+    const ContactAnalysis corner = find_contacts(cube, index, b, RigidPose<double>(), Vector6d::Zero(), {}, no_culling);
     const ContactAnalysis stacked =
         find_contacts(cube, index, cube, translation({0, 0, e}), Vector6d::Zero(), {}, no_culling);
     EXPECT_EQ(corner.contacts.size(), std::size_t(1)) << "e = " << e;

@@ -30,7 +30,7 @@ using namespace test_solids;
 
 const FindContactsOptions kNoCulling{{}, false, 0};
 
-ContactAnalysis analyse(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b) {
+ContactAnalysis analyse(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b) {
   const BrepIndex index = build_brep_index(a);
   return find_contacts(a, index, b, pose_b, Vector6d::Zero(), {}, kNoCulling);
 }
@@ -63,7 +63,7 @@ void expect_directions(const std::vector<Vector3d>& got, std::vector<Vector3d> e
 
 // Theorem 1 through the exact intersection: no direction that satisfies every
 // normal of every contact strictly moves B into A.
-void expect_normals_keep_the_solids_apart(const Polyhedron& a, const Polyhedron& b, const Eigen::Matrix4d& pose_b,
+void expect_normals_keep_the_solids_apart(const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose_b,
                                           const ContactAnalysis& analysis, const std::string& what) {
   const BrepIndex index = build_brep_index(a);
   std::vector<Vector3d> directions;
@@ -81,7 +81,7 @@ void expect_normals_keep_the_solids_apart(const Polyhedron& a, const Polyhedron&
     });
     if (!satisfies) continue;
     ++allowed;
-    const Eigen::Matrix4d moved = translation(std::ldexp(1.0, -10) * d.normalized()) * pose_b;
+    const RigidPose<double> moved = translation(std::ldexp(1.0, -10) * d.normalized()) * pose_b;
     EXPECT_FALSE(intersect(a, index, b, moved).penetrating()) << what << ": d = " << d.transpose();
   }
   EXPECT_GT(allowed, 0) << what << ": no direction satisfies the normals";
@@ -110,14 +110,14 @@ Polyhedron groove_tetrahedron() { return tetrahedron({1, 1, 0.5}, {2, 1.5, 0.3},
 TEST(ContactNormals, AVertexInAReflexGrooveGetsTheTwoFacesOfTheGroove) {
   const Polyhedron prism = read_polyhedron(kPolyhedra / "l_prism.off");
   for (const Polyhedron& tet : {groove_tetrahedron(), relisted(groove_tetrahedron())}) {
-    const ContactAnalysis analysis = analyse(prism, tet, Eigen::Matrix4d::Identity());
+    const ContactAnalysis analysis = analyse(prism, tet, RigidPose<double>());
     EXPECT_FALSE(analysis.intersection.penetrating());
     ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
     const Contact& c = analysis.contacts.front();
     EXPECT_EQ(c.region.dimension, 0);
     EXPECT_EQ(c.rule, NormalRule::convex_pieces);
     expect_directions(c.normals, {{1, 0, 0}, {0, 1, 0}}, tet.name());
-    expect_normals_keep_the_solids_apart(prism, tet, Eigen::Matrix4d::Identity(), analysis, tet.name());
+    expect_normals_keep_the_solids_apart(prism, tet, RigidPose<double>(), analysis, tet.name());
   }
 }
 
@@ -125,7 +125,7 @@ TEST(ContactNormals, AVertexInAReflexGrooveGetsTheTwoFacesOfTheGroove) {
 // normals from A (the tetrahedron) to B, the negated ones.
 TEST(ContactNormals, SwappingTheSolidsNegatesTheNormals) {
   const Polyhedron prism = read_polyhedron(kPolyhedra / "l_prism.off");
-  const ContactAnalysis analysis = analyse(groove_tetrahedron(), prism, Eigen::Matrix4d::Identity());
+  const ContactAnalysis analysis = analyse(groove_tetrahedron(), prism, RigidPose<double>());
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
   EXPECT_EQ(analysis.contacts.front().rule, NormalRule::convex_pieces);
   expect_directions(analysis.contacts.front().normals, {{-1, 0, 0}, {0, -1, 0}}, "swapped");
@@ -185,7 +185,7 @@ TEST(ContactNormals, AVertexAtTheBottomOfAPitKeepsTheThreeMaximallyTransversalFa
   const Vector3d up = (Vector3d(0.025, 0.075, 0) - apex).normalized();
   const Polyhedron needle = tetrahedron(apex, apex + 0.5 * up + Vector3d(0.05, 0, 0), apex + 0.5 * up + Vector3d(-0.03, 0.04, 0),
                                         apex + 0.5 * up + Vector3d(-0.02, -0.05, 0.01));
-  const ContactAnalysis analysis = analyse(pit, needle, Eigen::Matrix4d::Identity());
+  const ContactAnalysis analysis = analyse(pit, needle, RigidPose<double>());
   EXPECT_FALSE(analysis.intersection.penetrating());
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
   const Contact& c = analysis.contacts.front();

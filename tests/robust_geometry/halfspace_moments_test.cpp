@@ -33,7 +33,6 @@ namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Matrix3d;
-using Eigen::Matrix4d;
 using Eigen::Vector3d;
 using test::kAbsolute;
 using test::matrices_near;
@@ -412,7 +411,7 @@ TEST(BumpyCube, VolumeMatchesTheClosedForm) {
     const TriangleSolid s = fixtures::bumpy_cube(n, h, amplitude, bumps);
     const double L = 4;
     const IntersectionMoments all = intersection_moments(s, fixtures::box_solid(Vector3d::Constant(-L), Vector3d::Constant(L)),
-                                                          Matrix4d::Identity());
+                                                          RigidPose<double>());
     const double x = bumps * std::numbers::pi / (2 * n);
     const double S = bumps % 2 == 1 ? 1 / std::tan(x) : 0.0;
     const double cube = 8 * h * h * h;

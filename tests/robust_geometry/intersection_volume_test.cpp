@@ -139,13 +139,13 @@ TriangleSolid random_hull(test::Rng& rng, int n, double r) {
   return s;
 }
 
-Matrix4d pose(const Matrix3d& R, const Vector3d& t) {
+RigidPose<double> pose(const Matrix3d& R, const Vector3d& t) {
   Matrix4d E = Matrix4d::Identity();
   E.topLeftCorner<3, 3>() = R;
   E.topRightCorner<3, 1>() = t;
-  return E;
+  return RigidPose<double>::from_matrix(E, "pose");
 }
-Matrix4d translation(const Vector3d& t) { return pose(Matrix3d::Identity(), t); }
+RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 
 // A rotation by 90 degrees about z: exact in double.
 Matrix3d quarter_turn_z() {
@@ -188,7 +188,7 @@ TEST(IntersectionVolume, TwoBoxesMatchTheOverlapBox) {
   // the overlap is [0.5,1.5] x [0.25,1.25] x [0.5,1], sides (1, 1, 0.5).
   const Vector3d a_lo(0, 0, -1), a_hi(2, 1.5, 1);
   const TriangleSolid a = box(a_lo, a_hi);
-  const Matrix4d E = pose(quarter_turn_z(), Vector3d(1.5, 0.25, 0.5));
+  const RigidPose<double> E = pose(quarter_turn_z(), Vector3d(1.5, 0.25, 0.5));
   const IntersectionMoments m = intersection_moments(a, unit_cube(), E);
   ASSERT_EQ(m.kind, IntersectionKind::kOverlapping);
   // Every expected value below is an exact dyadic number or one such divided
@@ -308,15 +308,16 @@ TEST(IntersectionVolume, GradientOfABoxInsideAndProtruding) {
 // The volume at B's pose moved by the twist step phi (angular; linear), the
 // rotation about A's origin: E' = [exp(phi_w) | v] E (pure rotation or pure
 // translation per call here).
-double volume_at(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d& E, int direction, double step) {
-  Matrix4d moved = E;
+double volume_at(const TriangleSolid& a, const TriangleSolid& b, const RigidPose<double>& E, int direction,
+                 double step) {
+  Matrix4d moved = E.matrix();
   if (direction < 3) {
     const Matrix3d R = Eigen::AngleAxisd(step, Vector3d::Unit(direction)).toRotationMatrix();
-    moved = pose(R, Vector3d::Zero()) * E;
+    moved = (pose(R, Vector3d::Zero()) * E).matrix();
   } else {
     moved(direction - 3, 3) += step;
   }
-  return intersection_moments(a, b, moved).volume;
+  return intersection_moments(a, b, RigidPose<double>::from_matrix(moved, "moved")).volume;
 }
 
 // Checks the gradient against
@@ -335,7 +336,7 @@ double volume_at(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d&
 //      truncation h^4/30 |V^(5)| adds ~ 3e-18 |V^(5)|. Bound 1e-9 (both,
 //      assuming no change of combinatorics within 2h, which the seeded
 //      configurations satisfy).
-void expect_gradient_matches_differences(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d& E,
+void expect_gradient_matches_differences(const TriangleSolid& a, const TriangleSolid& b, const RigidPose<double>& E,
                                          const std::string& label) {
   const IntersectionMoments m = intersection_moments(a, b, E);
   ASSERT_EQ(m.kind, IntersectionKind::kOverlapping) << label;
@@ -364,7 +365,7 @@ TEST(IntersectionVolume, GradientMatchesDifferencesOfTheExactVolume) {
   for (int trial = 0; trial < 3; ++trial) {
     const TriangleSolid a = random_hull(rng, 16, 1.0);
     const TriangleSolid b = random_hull(rng, 16, 1.0);
-    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5));
+    const RigidPose<double> E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5));
     expect_gradient_matches_differences(a, b, E, "convex hulls #" + std::to_string(trial));
   }
   // Non-convex: two L-prisms crossing, and an L-prism with a hull.
@@ -383,7 +384,8 @@ TEST(IntersectionVolume, GradientMatchesDifferencesOfTheExactVolume) {
 // exactly over two different triangulations of its boundary) and round each
 // once to nearest, so every moment and gradient entry agrees bitwise; the
 // eigen-analysis then runs on the same double matrix.
-void expect_same_as_nef(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d& E, const std::string& label) {
+void expect_same_as_nef(const TriangleSolid& a, const TriangleSolid& b, const RigidPose<double>& E,
+                        const std::string& label) {
   const auto t0 = std::chrono::steady_clock::now();
   const IntersectionMoments m = intersection_moments(a, b, E);
   const auto t1 = std::chrono::steady_clock::now();
@@ -412,7 +414,7 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnRandomConvexPairs) {
   for (int trial = 0; trial < 6; ++trial) {
     const TriangleSolid a = random_hull(rng, 12 + 4 * trial, 1.0);
     const TriangleSolid b = random_hull(rng, 12 + 4 * trial, 1.0);
-    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.6));
+    const RigidPose<double> E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.6));
     expect_same_as_nef(a, b, E, "convex #" + std::to_string(trial));
   }
 }
@@ -421,7 +423,8 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnNonConvexPairs) {
   test::Rng rng(test::kSeed + 4);
   const TriangleSolid l = l_prism(1.0, -0.5, 0.5);
   for (int trial = 0; trial < 3; ++trial) {
-    const Matrix4d E = pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5) + Vector3d(0.5, 0.5, 0));
+    const RigidPose<double> E =
+        pose(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 0.5) + Vector3d(0.5, 0.5, 0));
     expect_same_as_nef(l, l, E, "L / L #" + std::to_string(trial));
     expect_same_as_nef(l, random_hull(rng, 24, 0.9), E, "L / hull #" + std::to_string(trial));
   }
@@ -432,7 +435,7 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnNonConvexPairs) {
   const TriangleSolid notched_top_right = l_prism(1.0, -0.5, 0.5);
   Matrix3d half_turn;
   half_turn << -1, 0, 0, 0, -1, 0, 0, 0, 1;  // exact: (x, y) -> (2 - x, 2 - y)
-  const Matrix4d exact_half_turn = pose(half_turn, Vector3d(2, 2, 0));
+  const RigidPose<double> exact_half_turn = pose(half_turn, Vector3d(2, 2, 0));
   const IntersectionMoments m = intersection_moments(notched_top_right, notched_top_right, exact_half_turn);
   EXPECT_TRUE(m.non_manifold_intersection);
   EXPECT_EQ(m.volume, 2.0);
@@ -445,7 +448,7 @@ TEST(IntersectionVolume, CorefinementMatchesNefOnNonConvexPairs) {
 // The certified fixed-point evaluation against GMP rationals on the same
 // corefined triangles: both return the exact values rounded to nearest, so
 // every double agrees bitwise.
-void expect_same_as_rational(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d& E,
+void expect_same_as_rational(const TriangleSolid& a, const TriangleSolid& b, const RigidPose<double>& E,
                              const std::string& label) {
   IntersectionOptions rational;
   rational.rational_only = true;
@@ -491,7 +494,7 @@ TEST(IntersectionVolume, ATieIsRoundedToEvenThroughTheRationalFallback) {
   const double a = 1 + std::ldexp(1.0, -52);
   const TriangleSolid slab = box(Vector3d::Zero(), Vector3d(a, 1.5, 1));
   const IntersectionMoments m = intersection_moments(slab, box(Vector3d::Constant(-1), Vector3d::Constant(3)),
-                                                     Matrix4d::Identity());
+                                                     RigidPose<double>());
   EXPECT_TRUE(m.rational_evaluation);
   EXPECT_EQ(m.volume, a * 1.5);
   EXPECT_EQ(m.volume, 1.5 + std::ldexp(1.0, -51));
@@ -508,7 +511,7 @@ TEST(IntersectionVolume, MovingBothSolidsMovesTheResultsRigidly) {
   test::Rng rng(test::kSeed + 5);
   const TriangleSolid a = random_hull(rng, 20, 1.0);
   const TriangleSolid b = l_prism(0.7, -0.4, 0.4);
-  const Matrix4d E = pose(fixtures::random_rotation(rng), Vector3d(-0.3, -0.2, 0.1));
+  const RigidPose<double> E = pose(fixtures::random_rotation(rng), Vector3d(-0.3, -0.2, 0.1));
   const Matrix3d Q = fixtures::random_rotation(rng);
   const Vector3d p(0.4, -1.1, 0.7);
   TriangleSolid a_moved = a;
@@ -547,7 +550,7 @@ TEST(IntersectionVolume, FaceToFaceTouchingGivesTheSymmetricDerivative) {
   // B's outward normal there -z. Pushing B down by s > 0 gives V = 3/8 s,
   // lifting it V = 0: the one-sided derivatives along z are -3/8 and 0, and
   // gradient is their mean (the limit of central differences).
-  const Matrix4d E = translation(Vector3d(0.25, 0.5, 1));
+  const RigidPose<double> E = translation(Vector3d(0.25, 0.5, 1));
   const IntersectionMoments m = intersection_moments(unit_cube(), unit_cube(), E);
   EXPECT_EQ(m.kind, IntersectionKind::kTouching);
   EXPECT_EQ(m.volume, 0.0);
@@ -594,7 +597,7 @@ TEST(IntersectionVolume, FlushFacesGiveTheSymmetricDerivative) {
   // B = unit cube inside A = [0,2]^3 with its top face on A's top face
   // (z = 2), both outward normals +z. Lifting B by s loses s of volume,
   // lowering it loses none: one-sided derivatives -1 and 0, symmetric -1/2.
-  const Matrix4d E = translation(Vector3d(0.5, 0.5, 1));
+  const RigidPose<double> E = translation(Vector3d(0.5, 0.5, 1));
   const TriangleSolid a = box(Vector3d::Zero(), Vector3d::Constant(2));
   const IntersectionMoments m = intersection_moments(a, unit_cube(), E);
   EXPECT_EQ(m.kind, IntersectionKind::kOverlapping);
@@ -628,18 +631,19 @@ TEST(IntersectionVolume, IdenticalSolidsOverlapEntirely) {
   // symmetric derivative is 0; ∂B on ∂A is all of ∂B, whose ∫ n and ∫ x × n
   // vanish (closed surface).
   const TriangleSolid l = l_prism(1.0, -0.5, 0.5);
-  const IntersectionMoments m = intersection_moments(l, l, Matrix4d::Identity());
+  const IntersectionMoments m = intersection_moments(l, l, RigidPose<double>());
   EXPECT_EQ(m.kind, IntersectionKind::kOverlapping);
   EXPECT_EQ(m.volume, 3.0);  // three unit squares, unit height
   EXPECT_EQ(m.centroid, Vector3d(5.0 / 6, 5.0 / 6, 0));  // (3 squares' centres (1/2,1/2), (3/2,1/2), (1/2,3/2)) / 3
   EXPECT_EQ(m.gradient, Vector6d::Zero());
   EXPECT_EQ(m.gradient_interior, Vector6d::Zero());
-  expect_same_as_nef(l, l, Matrix4d::Identity(), "identical L-prisms");
+  expect_same_as_nef(l, l, RigidPose<double>(), "identical L-prisms");
 }
 
 // ---------------------------------------------------------------- bad input
 
-void expect_invalid(const TriangleSolid& a, const TriangleSolid& b, const Matrix4d& E, const std::string& fragment) {
+void expect_invalid(const TriangleSolid& a, const TriangleSolid& b, const RigidPose<double>& E,
+                    const std::string& fragment) {
   try {
     intersection_moments(a, b, E);
     ADD_FAILURE() << "accepted; expected an error containing \"" << fragment << "\"";
@@ -650,7 +654,7 @@ void expect_invalid(const TriangleSolid& a, const TriangleSolid& b, const Matrix
 
 TEST(IntersectionVolume, RejectsBadInputWithAClearMessage) {
   const TriangleSolid cube = unit_cube();
-  const Matrix4d I = Matrix4d::Identity();
+  const RigidPose<double> I;
   TriangleSolid open = cube;
   open.triangles.pop_back();
   expect_invalid(cube, open, I, "not closed");
@@ -700,19 +704,6 @@ TEST(IntersectionVolume, RejectsBadInputWithAClearMessage) {
   expect_invalid(cube, degenerate, I, "degenerate");
   TriangleSolid empty;
   expect_invalid(cube, empty, I, "no triangles");
-  // Poses that are not rigid.
-  Matrix4d scaled = I;
-  scaled(0, 0) = 2;
-  expect_invalid(cube, cube, scaled, "not a rotation");
-  Matrix4d reflected = I;
-  reflected(2, 2) = -1;
-  expect_invalid(cube, cube, reflected, "reflection");
-  Matrix4d bottom = I;
-  bottom(3, 0) = 1e-3;
-  expect_invalid(cube, cube, bottom, "last row");
-  Matrix4d nan_pose = I;
-  nan_pose(1, 3) = std::numeric_limits<double>::infinity();
-  expect_invalid(cube, cube, nan_pose, "non-finite");
   // The Nef oracle validates the same way.
   EXPECT_THROW(intersection_moments_nef(cube, open, I), contactref::InputError);
 }

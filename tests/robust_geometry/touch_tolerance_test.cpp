@@ -108,7 +108,7 @@ std::set<Key> check_rule(const Indexed& a, const Polyhedron& b, const std::strin
   std::optional<std::set<Key>> first;
   for (std::size_t k = 0; k < a.indexes.size(); ++k) {
     const std::string where = what + ", index " + std::to_string(k) + " (0: not balanced, 1-2: balanced)";
-    const IntersectionSet got = intersect(a.a, a.indexes[k], b, Eigen::Matrix4d::Identity(), IntersectOptions{kEps});
+    const IntersectionSet got = intersect(a.a, a.indexes[k], b, RigidPose<double>(), IntersectOptions{kEps});
     EXPECT_FALSE(got.penetrating()) << where;
     EXPECT_EQ(!got.regions.empty(), touching)
         << where << ": distance " << std::sqrt(CGAL::to_double(d2)) / kEps << " eps; regions " << describe(keys(got));
@@ -273,7 +273,7 @@ TEST(TouchTolerance, OctahedronVertexAt1Point29EpsilonTouchesNothing) {
   const Polyhedron b = test_solids::octahedron({0, 0, 1 + 1.29e-6}, 1);
   for (const bool balance : {false, true}) {
     const BrepIndex index = build_brep_index(a, BrepIndexOptions{balance, balance ? 0 : 4});
-    const IntersectionSet got = intersect(a, index, b, Eigen::Matrix4d::Identity(), IntersectOptions{1e-6});
+    const IntersectionSet got = intersect(a, index, b, RigidPose<double>(), IntersectOptions{1e-6});
     EXPECT_TRUE(got.regions.empty()) << "balance " << balance << ": " << describe(keys(got));
     EXPECT_FALSE(got.penetrating());
   }

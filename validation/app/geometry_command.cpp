@@ -74,7 +74,7 @@ rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
 
 int run_intersect(const IntersectOptions& options) {
   const rg::Polyhedron a = rg::read_polyhedron(options.a), b = rg::read_polyhedron(options.b);
-  const Eigen::Matrix4d pose_b = options.pose_b.empty() ? Eigen::Matrix4d::Identity() : parse_pose(options.pose_b, "--pose-b");
+  const RigidPose<double> pose_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");
   rg::IntersectionOptions intersection_options;
   intersection_options.assume_valid_solids = true;  // read_polyhedron has validated both exactly
   const rg::IntersectionMoments m =

@@ -157,7 +157,7 @@ CLI::App* add_contacts_subcommand(CLI::App& geometry, ContactsCommandOptions& op
 int run_contacts(const ContactsCommandOptions& options) {
   const rg::Polyhedron a = rg::read_polyhedron(options.a), b = rg::read_polyhedron(options.b);
   rg::check_touch_tolerance(options.touch_tolerance, a, b, "--touch-tolerance");
-  const Eigen::Matrix4d pose_b = options.pose_b.empty() ? Eigen::Matrix4d::Identity() : parse_pose(options.pose_b, "--pose-b");
+  const RigidPose<double> pose_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");
   rg::Vector6d twist = rg::Vector6d::Zero();
   if (!options.velocity_b.empty()) {
     const std::vector<double> w = parse_number_list(options.velocity_b, "--velocity-b", "wx,wy,wz,vx,vy,vz", 6);

@@ -6,8 +6,6 @@
 
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
-#include "reference/spatial/pose.hpp"
-#include "reference/spatial/so3.hpp"
 
 namespace contactref::cli {
 
@@ -33,16 +31,10 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return values;
 }
 
-Eigen::Matrix4d parse_pose(const std::string& text, const std::string& option) {
+RigidPose<double> parse_pose(const std::string& text, const std::string& option) {
   const std::vector<double> p = parse_number_list(text, option, "tx,ty,tz,rx,ry,rz", 6);
-  const Eigen::Matrix4d pose =
-      spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(p[3], p[4], p[5])), Vec3<double>(p[0], p[1], p[2]));
-  // Rodrigues' formula squares the rotation vector: beyond |r| ~ 1e154 rad it overflows.
-  if (!pose.allFinite())
-    throw InputError(fmt::format("{}: the rotation vector ({}, {}, {}) is too long to give a rotation in double; "
-                                 "give its angle modulo 2 pi",
-                                 option, p[3], p[4], p[5]));
-  return pose;
+  return RigidPose<double>::from_rotation_vector(Vec3<double>(p[3], p[4], p[5]), Vec3<double>(p[0], p[1], p[2]),
+                                                 option);
 }
 
 }  // namespace contactref::cli

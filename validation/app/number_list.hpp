@@ -1,8 +1,9 @@
 #pragma once
 // Comma-separated numbers given on the command line ("--q 0.1,0.2,...").
-#include <Eigen/Core>
 #include <string>
 #include <vector>
+
+#include "core/rigid_pose.hpp"
 
 namespace contactref::cli {
 
@@ -12,7 +13,8 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
                                       std::size_t count);
 
 // A rigid pose "tx,ty,tz,rx,ry,rz" (translation, then a rotation vector in
-// rad) as a 4x4 transform; InputError as parse_number_list.
-Eigen::Matrix4d parse_pose(const std::string& text, const std::string& option);
+// rad; any finite rotation vector gives a rotation); InputError as
+// parse_number_list.
+RigidPose<double> parse_pose(const std::string& text, const std::string& option);
 
 }  // namespace contactref::cli

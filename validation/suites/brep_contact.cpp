@@ -171,7 +171,7 @@ void add_culling(SuiteResult& result, bool quick) {
   const rg::Polyhedron cube = polyhedron_file("cube.off");
   const rg::Polyhedron sphere = polyhedron_file("uv_sphere_128.off");
   const rg::BrepIndex index = rg::build_brep_index(cube);
-  const Eigen::Matrix4d pose = fixtures::translation({0.5, 0.5, 2});  // the south pole (0, 0, -1) at (1/2, 1/2, 1)
+  const RigidPose<double> pose = fixtures::translation({0.5, 0.5, 2});  // the south pole (0, 0, -1) at (1/2, 1/2, 1)
   std::mt19937_64 rng(20261122);
   std::normal_distribution<double> normal;
   const int samples = quick ? 8 : 64;
@@ -301,10 +301,10 @@ void write_scene(const std::filesystem::path& dir, const fixtures::ContactScene&
   std::ofstream solids(dir / "solids.csv");
   solids << "solid,face,corner,x,y,z\n";
   for (const auto& [label, p, pose] :
-       {std::tuple{"a", &scene.a, Eigen::Matrix4d(Eigen::Matrix4d::Identity())}, std::tuple{"b", &scene.b, scene.pose_b}})
+       {std::tuple{"a", &scene.a, RigidPose<double>()}, std::tuple{"b", &scene.b, scene.pose_b}})
     for (int f = 0; f < p->face_count(); ++f)
       for (std::size_t k = 0; k < p->face(f).size(); ++k) {
-        const Vector3d x = (pose * p->vertex(p->face(f)[k]).homogeneous()).head<3>();
+        const Vector3d x = pose * p->vertex(p->face(f)[k]);
         solids << fmt::format("{},{},{},{:.17g},{:.17g},{:.17g}\n", label, f, k, x.x(), x.y(), x.z());
       }
   const rg::ContactAnalysis& first = *variants.front().second;
