@@ -1,24 +1,23 @@
-# Warnings as errors for project code only. Third-party headers (Eigen, Boost,
-# CGAL, ...) come in through imported targets, whose include directories CMake
-# marks SYSTEM, so none of these flags fire inside them.
-set(CONTACTREF_WARNINGS
-    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
-    -Wnon-virtual-dtor -Woverloaded-virtual -Werror)
-
-function(contactref_warnings target)
-  target_compile_options(${target} PRIVATE ${CONTACTREF_WARNINGS})
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/Warnings.cmake)  # contactref_warnings()
 
 # contactref_library(NAME ALIAS SOURCES ... DEPENDS ...)
 # One library per folder. Headers are included by their path from the
-# repository root ("reference/spatial/adjoint.hpp").
+# repository root ("reference/spatial/adjoint.hpp"), in this build and, for
+# the installed layers (cmake/Install.cmake), from include/contactref. The
+# alias is also the name the library is exported under, so a consumer of the
+# installed package links the same contactref::ALIAS as the project does.
+include(GNUInstallDirs)
 function(contactref_library name)
   cmake_parse_arguments(ARG "" "ALIAS" "SOURCES;DEPENDS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
-  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                            $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/contactref>)
   target_link_libraries(${name} PUBLIC ${ARG_DEPENDS})
+  # The headers use C++20 (defaulted operator<=>, ...): consumers need it too.
+  target_compile_features(${name} PUBLIC cxx_std_20)
   contactref_warnings(${name})
   if(ARG_ALIAS)
     add_library(contactref::${ARG_ALIAS} ALIAS ${name})
+    set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_ALIAS})
   endif()
 endfunction()
