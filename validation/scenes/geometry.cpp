@@ -18,6 +18,9 @@ namespace {
 namespace su = contactref::surfaces;
 using json = nlohmann::json;
 
+const char* const kGeometryTypes =
+    "plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop, mesh, box, prism, points";
+
 // A prism with more sides than this is a mistake, not a cylinder.
 constexpr int kMaxPrismSides = 4096;
 
@@ -120,9 +123,6 @@ PolygonSoup prism_soup(int sides, double radius, double height, const std::strin
 }
 
 }  // namespace
-
-const char* const kGeometryTypes =
-    "plane, sphere, ellipsoid, torus, cylinder, paraboloid, bezier, loop, mesh, box, prism, points";
 
 bool GeometrySpec::encloses_volume() const {
   return kind == GeometryKind::kPolyhedron || type == "loop" || type == "sphere" || type == "ellipsoid" ||

@@ -44,9 +44,6 @@ struct GeometrySpec {
   bool encloses_volume() const;
 };
 
-// The known types, for messages.
-extern const char* const kGeometryTypes;
-
 // Reads `value` (at JSON path `path`) as a geometry. Relative file names are
 // resolved against `scene_dir`. InputError "FILE: PATH: why".
 GeometrySpec read_geometry(const Reader& in, const nlohmann::json& value, const std::string& path,
