@@ -13,6 +13,10 @@ if(CONTACTREF_FUZZ)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ignorelist})
   file(SHA256 ${ignorelist} ignorelist_hash)
   string(SUBSTRING ${ignorelist_hash} 0 16 ignorelist_hash)
-  add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${ignorelist})
+  # Named relative to the build folder (where Ninja runs every compile), so
+  # that no compile line holds this clone's path and a clone elsewhere reuses
+  # the cached objects.
+  file(RELATIVE_PATH ignorelist_from_build "${CMAKE_BINARY_DIR}" "${ignorelist}")
+  add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${ignorelist_from_build})
   add_compile_definitions(CONTACTREF_COVERAGE_IGNORELIST_${ignorelist_hash})
 endif()

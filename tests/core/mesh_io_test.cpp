@@ -11,11 +11,12 @@
 #include "core/mesh_io.hpp"
 #include "core/surface_topology.hpp"
 #include "tests/kit/errors.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref {
 namespace {
 
-const std::filesystem::path kData = CONTACTREF_SOURCE_DIR "/validation/fixtures";
+const std::filesystem::path kData = contactref::test::source_dir() / "validation/fixtures";
 
 // The same cube as OFF text and as OBJ text: one soup whatever the format
 // (OBJ indices are 1-based), and every element keeps its own line.

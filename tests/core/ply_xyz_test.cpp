@@ -18,12 +18,7 @@
 #include "core/input_file.hpp"
 #include "core/mesh_io.hpp"
 #include "tests/kit/errors.hpp"
-
-// The project build defines it; a direct compile from the repository root
-// reads the same files.
-#ifndef CONTACTREF_SOURCE_DIR
-#define CONTACTREF_SOURCE_DIR "."
-#endif
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref {
 namespace {
@@ -416,7 +411,7 @@ TEST(CorePly, FacesNeedThreeDistinctCorners) {
 }
 
 std::filesystem::path data_file(const std::string& relative) {
-  return std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures" / relative;
+  return contactref::test::source_dir() / "validation/fixtures" / relative;
 }
 
 TEST(CorePly, DataFilesHoldTheCubeAndItsCorners) {

@@ -23,13 +23,14 @@
 #include <random>
 
 #include "tests/kit/errors.hpp"  // contains, message_of
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Vector3d;
 
-const std::filesystem::path kPolyhedra = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/polyhedra";
+const std::filesystem::path kPolyhedra = contactref::test::source_dir() / "validation/fixtures/polyhedra";
 
 RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 

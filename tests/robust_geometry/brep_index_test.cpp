@@ -35,11 +35,12 @@
 #include <memory>
 #include <random>
 #include <set>
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
-const std::filesystem::path kSource(CONTACTREF_SOURCE_DIR);
+const std::filesystem::path kSource = contactref::test::source_dir();
 const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
 const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
 

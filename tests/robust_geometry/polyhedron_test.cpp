@@ -32,12 +32,13 @@
 
 #include "tests/kit/errors.hpp"  // message_of
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Q = CGAL::Exact_rational;
-const std::filesystem::path kSource(CONTACTREF_SOURCE_DIR);
+const std::filesystem::path kSource = contactref::test::source_dir();
 const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
 const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
 const std::filesystem::path kBad = kData / "bad";

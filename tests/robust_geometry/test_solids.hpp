@@ -5,12 +5,13 @@
 #include <filesystem>
 
 #include "validation/fixtures/contact_scenes.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::robust_geometry::test_solids {
 
 using namespace contactref::fixtures;
 
 inline const std::filesystem::path kPolyhedra =
-    std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/polyhedra";
+    contactref::test::source_dir() / "validation/fixtures/polyhedra";
 
 }  // namespace contactref::robust_geometry::test_solids

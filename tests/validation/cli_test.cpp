@@ -15,6 +15,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "tests/kit/source_dir.hpp"
 
 namespace {
 
@@ -149,7 +150,7 @@ TEST(Cli, AuditJsonHasTheDocumentedLayout) {
   }
 }
 
-const std::string kMeshes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/meshes/";
+const std::string kMeshes = contactref::test::source_dir().string() + "/validation/fixtures/meshes/";
 
 TEST(CliSurface, EvalPrintsTheTenSetsAsJson) {
   const CliRun r = run("surface eval --mesh '" + kMeshes + "bowl_b2.obj' --face 3 --u 0.2 --v 0.3", false);
@@ -394,7 +395,7 @@ TEST(CliSurface, BadInputMessagesNameTheFileLineOrOption) {
 
 // --- simulate and kinematics (scenes: validation/scenes/scene.hpp) ---
 
-const std::string kScenes = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/scenes/";
+const std::string kScenes = contactref::test::source_dir().string() + "/validation/fixtures/scenes/";
 
 // Writes `text` to a scene file in the temporary folder and returns its path.
 std::string temp_scene(const std::string& name, const std::string& text) {
@@ -507,7 +508,7 @@ TEST(CliKinematics, NonFiniteResultsExit1AndUnreadableMeshesExit2) {
 // overflow), even one too long for Rodrigues' formula in double; a number
 // that is not finite is refused naming the option.
 TEST(CliGeometry, PoseOptionsAreCheckedByTheOptionsName) {
-  const std::string cube = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/polyhedra/cube.off";
+  const std::string cube = contactref::test::source_dir().string() + "/validation/fixtures/polyhedra/cube.off";
   const std::string intersect = "geometry intersect '" + cube + "' '" + cube + "' ";
   CliRun r = run_all(intersect + "--pose-b 1,5e-324,0,0,0,0");
   EXPECT_FALSE(contains(r.all, "not a finite number")) << r.all;
@@ -690,7 +691,7 @@ TEST(CliSimulate, BodiesCsvHoldsTheFreeBodysMotionInWorldAxes) {
 
 // Scenes of the models still to come are read and refused by name.
 TEST(CliSimulate, ScenesOfOtherModelsAreRefusedNamingTheModel) {
-  const std::string scene = std::string(CONTACTREF_SOURCE_DIR) + "/validation/fixtures/scenes/boxes_on_box.json";
+  const std::string scene = contactref::test::source_dir().string() + "/validation/fixtures/scenes/boxes_on_box.json";
   const CliRun r = run_all("simulate '" + scene + "'");
   EXPECT_EQ(r.exit_code, 2) << r.all;
   EXPECT_TRUE(contains(r.all, "boxes_on_box.json: model.type: `simulate` runs the smooth model only; the volume-6d "
@@ -703,7 +704,7 @@ TEST(CliSimulate, ScenesOfOtherModelsAreRefusedNamingTheModel) {
 namespace {
 
 std::string polyhedron(const std::string& name) {
-  return std::string("'") + CONTACTREF_SOURCE_DIR + "/validation/fixtures/polyhedra/" + name + "'";
+  return std::string("'") + contactref::test::source_dir().string() + "/validation/fixtures/polyhedra/" + name + "'";
 }
 
 // Closed form: unit cubes offset by (1/2, 1/2, 1/2) overlap in a cube of side
@@ -714,7 +715,7 @@ std::string polyhedron(const std::string& name) {
 // the clock is bad input naming the field (exit 2); reaching an
 // extraordinary vertex is an ending with its status (exit 0), not a hang.
 TEST(CliSimulate, ReproducersEndWithTheirStatusAndExitCode) {
-  const std::string data = std::string(CONTACTREF_SOURCE_DIR) + "/tests/data/simulation/";
+  const std::string data = contactref::test::source_dir().string() + "/tests/data/simulation/";
   const std::string out = (std::filesystem::temp_directory_path() / "contactref_cli_a8").string();
   CliRun r = run_all("simulate '" + data + "r6_sphere_hmax_1e-300.json' --out '" + out + "'");
   EXPECT_EQ(r.exit_code, 2);
@@ -749,7 +750,7 @@ TEST(CliGeometry, DisjointSolidsHaveNoCentroidAndBadInputExits2) {
   EXPECT_EQ(document["kind"], "disjoint");
   EXPECT_EQ(document["volume"].get<double>(), 0.0);
   EXPECT_TRUE(document["centroid"].is_null());
-  const std::string open_box = std::string("'") + CONTACTREF_SOURCE_DIR + "/tests/robust_geometry/data/bad/open_box.off'";
+  const std::string open_box = std::string("'") + contactref::test::source_dir().string() + "/tests/robust_geometry/data/bad/open_box.off'";
   const CliRun bad_solid = run_all("geometry intersect " + polyhedron("cube.off") + " " + open_box);
   EXPECT_EQ(bad_solid.exit_code, 2);
   EXPECT_TRUE(contains(bad_solid.all, "has only one face")) << bad_solid.all;
@@ -818,7 +819,7 @@ TEST(CliGeometry, ContactsOfABlockRestingOnAnotherKeepTheFaceRegion) {
 }
 
 std::string geometry_data(const std::string& name) {
-  return std::string("'") + CONTACTREF_SOURCE_DIR + "/tests/robust_geometry/data/" + name + "'";
+  return std::string("'") + contactref::test::source_dir().string() + "/tests/robust_geometry/data/" + name + "'";
 }
 
 // Issue 10, items 2 and 13: every field of a --previous file is checked

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "validation/scenes/scene.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace {
 
@@ -31,7 +32,7 @@ using contactref::scenes::SceneBody;
 using json = nlohmann::json;
 
 const double kEps = std::numeric_limits<double>::epsilon();
-const std::filesystem::path kFixtures = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures";
+const std::filesystem::path kFixtures = contactref::test::source_dir() / "validation/fixtures";
 
 // A scene for the 6D model with one fixed box and one free body given by
 // `free` (its geometry and mass fields), at the identity pose.

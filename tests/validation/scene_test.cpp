@@ -17,6 +17,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace {
 
@@ -31,7 +32,7 @@ namespace su = contactref::surfaces;
 
 const double kPi = boost::math::constants::pi<double>();
 const double kEps = std::numeric_limits<double>::epsilon();
-const std::filesystem::path kScenes = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/scenes";
+const std::filesystem::path kScenes = contactref::test::source_dir() / "validation/fixtures/scenes";
 
 // A valid scene: a solid sphere resting on the plane z = 0.
 json sphere_scene() {

@@ -11,12 +11,13 @@
 #include "reference/dynamics/step_acceptance.hpp"
 #include "core/errors.hpp"
 #include "validation/scenes/scene.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref {
 namespace {
 
 namespace dy = contactref::dynamics;
-const std::filesystem::path kData = std::filesystem::path(CONTACTREF_SOURCE_DIR) / "tests/data/simulation";
+const std::filesystem::path kData = contactref::test::source_dir() / "tests/data/simulation";
 
 dy::SimulationResult<double> run(const std::string& name) {
   const scenes::Scene scene = scenes::load_scene(kData / (name + ".json"));

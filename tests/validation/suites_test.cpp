@@ -12,6 +12,7 @@
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::validation {
 namespace {
@@ -182,7 +183,7 @@ TEST(Registry, EveryFigureBelongsToARegisteredSuiteAndHasAScript) {
     bool found = false;
     for (const SuiteSpec& suite : suites()) found = found || suite.name == figure.suite;
     EXPECT_TRUE(found) << figure.name;
-    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "paper_figures" / figure.script))
+    EXPECT_TRUE(std::filesystem::exists(contactref::test::source_dir() / "paper_figures" / figure.script))
         << figure.script;
   }
 }

@@ -15,6 +15,7 @@
 #include "reference/surfaces/mass_properties.hpp"
 #include "core/errors.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -44,7 +45,7 @@ struct Bowl {
   Mat3<double> inertia;
 };
 Bowl make_bowl() {
-  su::TriangleMesh mesh = su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/bowl_b2.obj");
+  su::TriangleMesh mesh = su::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes/bowl_b2.obj");
   for (auto& x : mesh.vertices) x *= 0.0872;
   const su::MassProperties<double> properties = su::mass_properties(su::LoopSurface<double>(mesh, "bowl"), 1000.0);
   for (auto& x : mesh.vertices) x -= properties.centre_of_mass;
@@ -186,7 +187,7 @@ TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder
 // conserved at RK4's order across body-2 transitions and piece crossings.
 TEST(ContactSimulation, TransitionsOnTheFixedBodyConserveEnergyAtFourthOrder) {
   const su::LoopSurface<double> sphere(
-      su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/icosphere1.obj"),
+      su::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes/icosphere1.obj"),
       "icosphere1");
   const Vec3<double> axes(0.2, 0.15, 0.1);
   const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));

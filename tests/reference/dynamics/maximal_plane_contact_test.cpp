@@ -34,6 +34,7 @@
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -81,7 +82,7 @@ struct LoopBody {
 };
 template <class T>
 LoopBody<T> loop_body(const std::string& mesh_name, const Vec3<double>& scale) {
-  surfaces::TriangleMesh mesh = surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) /
+  surfaces::TriangleMesh mesh = surfaces::read_triangle_mesh(contactref::test::source_dir() /
                                                              "validation/fixtures/meshes" / mesh_name);
   for (Vec3<double>& x : mesh.vertices) x = x.cwiseProduct(scale).eval();
   const surfaces::MassProperties<double> mp =

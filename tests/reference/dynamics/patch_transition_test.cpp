@@ -39,6 +39,7 @@
 #include "tests/kit/random.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -73,7 +74,7 @@ class Bodies {
   Bodies() : ellipsoid_(Vec3<T>(T(0.1), T(0.08), T(0.06))) {
     for (const std::string& file : kMeshes) {
       meshes_[file] = std::make_unique<LoopSurface<T>>(
-          surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / file),
+          surfaces::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / file),
           file);
     }
     const LoopSurface<T>& icosphere = mesh("icosphere1.obj");

@@ -21,6 +21,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -41,7 +42,7 @@ struct LoopBody {
 // for this property (every run ends); the Loop surface's own mass properties
 // take minutes under the sanitizers, and are tested in mass_properties_test.
 LoopBody loop_body(const std::string& file, double scale) {
-  su::TriangleMesh mesh = su::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / file);
+  su::TriangleMesh mesh = su::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / file);
   for (auto& x : mesh.vertices) x *= scale;
   const double mass = 500 * 4.0 / 3 * kPi * scale * scale * scale;
   return {std::make_unique<su::LoopSurface<double>>(mesh, file), mass, Mat3<double>::Identity() * 0.4 * mass * scale * scale};

@@ -32,6 +32,7 @@
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
 #include "tests/kit/scalars.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::kinematics {
 namespace {
@@ -62,7 +63,7 @@ class TestSurfaces {
       : ellipsoid_(Vec3<T>(T(1), T(0.7), T(0.5))),
         torus_(T(1), T(0.4)),
         bezier_(fixtures::rattleback_net<T>()),  // a dome, convex seen from its normal c_s x c_t (+z)
-        icosphere_(surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) /
+        icosphere_(surfaces::read_triangle_mesh(contactref::test::source_dir() /
                                                 "validation/fixtures/meshes/icosphere1.obj"),
                    "icosphere1") {
     for (int f = 0; f < icosphere_.face_count(); ++f) {
@@ -589,7 +590,7 @@ TEST(ContactKinematicsInput, NonRegularPointsAreComputationErrorsNamingTheBody) 
   EXPECT_TRUE(contains(e, "ComputationError: contact kinematics, body 2: ellipsoid is not regular")) << e;
   // A Loop face at its extraordinary vertex (the patch itself refuses).
   const surfaces::LoopSurface<double> icosphere(
-      surfaces::read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/icosphere1.obj"),
+      surfaces::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes/icosphere1.obj"),
       "icosphere1");
   for (int f = 0; f < icosphere.face_count(); ++f) {
     if (icosphere.kind(f) != surfaces::LoopPatchKind::kExtraordinary) continue;

@@ -9,13 +9,14 @@
 
 #include "core/errors.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::surfaces {
 namespace {
 
 TEST(LoopSingularCorners, AreTheFacesExtraordinaryVerticesNamedByTheMesh) {
   const TriangleMesh mesh =
-      read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes/bowl_b2.obj");
+      read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes/bowl_b2.obj");
   const LoopSurface<double> surface(mesh, "bowl");
   int listed = 0;
   for (int f = 0; f < surface.face_count(); ++f) {

@@ -23,6 +23,7 @@
 #include "reference/surfaces/transformed_patch.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::surfaces {
 namespace {
@@ -33,7 +34,7 @@ T pi() {
 }
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
+  return read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / name);
 }
 
 // The icosahedron split `level` times, each edge midpoint projected to the

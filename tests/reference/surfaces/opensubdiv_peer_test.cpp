@@ -13,6 +13,7 @@
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
 #include "validation/oracles/opensubdiv_loop.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::surfaces {
 namespace {
@@ -22,7 +23,7 @@ using oracles::OpenSubdivLoopEvaluator;
 using Jet2 = Eigen::Matrix<double, 3, 6>;  // c, c_s, c_t, c_ss, c_st, c_tt
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
+  return read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / name);
 }
 
 Jet2 to_jet(const OpenSubdivJet& j) {

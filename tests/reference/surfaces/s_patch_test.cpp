@@ -15,12 +15,13 @@
 #include "reference/surfaces/triangle_bezier.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/source_dir.hpp"
 
 namespace contactref::surfaces {
 namespace {
 
 TriangleMesh test_mesh(const std::string& name) {
-  return read_triangle_mesh(std::filesystem::path(CONTACTREF_SOURCE_DIR) / "validation/fixtures/meshes" / name);
+  return read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / name);
 }
 
 // A random point of the S-patch polygon (a random convex combination of the
