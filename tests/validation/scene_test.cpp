@@ -18,6 +18,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/validation/scene_errors.hpp"
 
 namespace {
 
@@ -53,14 +54,7 @@ Scene parse(const json& document) { return parse_scene(document.dump(), "scene.j
 
 // The error for `document` starts with "scene.json: FIELD: " and contains `words`.
 void expect_error(const json& document, const std::string& field, const std::string& words) {
-  try {
-    parse(document);
-    ADD_FAILURE() << "no error; expected one naming " << field;
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.rfind("scene.json: " + field + ": ", 0), 0u) << message;
-    EXPECT_NE(message.find(words), std::string::npos) << message;
-  }
+  contactref::test::expect_scene_error(document, "scene.json", field, words);
 }
 
 void expect_text_error(const std::string& text, const std::string& words) {
