@@ -192,7 +192,7 @@ void BM_BowlSimulation3s(benchmark::State& state) {
   }();
   const Bowl& b = bowl();
   const dy::ContactSystem<double> system{b.mass, b.inertia, &b.surface->complex(), &floor, Mat4<double>::Identity(),
-                                         Vec3<double>(0, 0, -9.81)};
+                                         Vec3<double>(0, 0, -9.81), {}};
   dy::ContactState<double> initial;
   initial.patch1 = 0;
   initial.q << 0.12, 0.2, 0.5, 0.5, 0;

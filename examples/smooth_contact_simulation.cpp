@@ -45,7 +45,7 @@ int main() {
   // Body 1 (the ball, frame at its centre of mass) is free; body 2 (the
   // floor) is fixed at the world origin.
   const dy::ContactSystem<double> system{mass, Mat3<double>::Identity() * (0.4 * mass * r * r), &ball, &floor,
-                                         Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+                                         Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
   // Contact at the ball's parameters (s, t) = (pi/2, -pi/2), the point
   // (0, 0, -r) of the ball, and at the floor's origin (u, v) = (0, 0), which
   // it keeps (u' = v' = 0); the contact point runs along a great circle of

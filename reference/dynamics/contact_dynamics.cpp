@@ -1,9 +1,11 @@
 #include "reference/dynamics/contact_dynamics.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "reference/spatial/newton_euler.hpp"
@@ -19,15 +21,72 @@ void check_finite(const T* data, Eigen::Index n, const std::string& what) {
     if (!isfinite(data[k])) throw InputError("contact dynamics: " + what + " has a non-finite entry");
 }
 
+// y = (q, r') of the mode: its size and finite entries.
 template <class T>
-void check_state(const Vec10<T>& y) {
-  using std::isfinite;
+void check_state(ContactMode mode, const StateVector<T>& y) {
   static const char* const names[10] = {"s", "t", "u", "v", "psi", "s'", "t'", "u'", "v'", "psi'"};
-  for (int k = 0; k < 10; ++k)
-    if (!isfinite(y(k))) throw InputError(std::string("contact dynamics state: ") + names[k] + " is not finite");
+  const int n = velocity_dimension(mode);
+  if (y.size() != 5 + n) {
+    throw InputError("contact dynamics state: the " + std::string(to_string(mode)) + " mode needs " +
+                     std::to_string(5 + n) + " entries (q and " + std::to_string(n) + " velocities), got " +
+                     std::to_string(y.size()));
+  }
+  for (int k = 0; k < 5 + n; ++k) {
+    using std::isfinite;
+    if (isfinite(y(k))) continue;
+    // The reduced velocities of no-slip and no-spin are u', v'(, psi').
+    const int name = k < 5 || n == 5 ? k : k + 2;
+    throw InputError(std::string("contact dynamics state: ") + names[name] + " is not finite");
+  }
+}
+
+template <class T>
+void check_law(const FrictionLaw<T>& law) {
+  const std::pair<const char*, const T*> coefficients[] = {
+      {"mu", &law.mu}, {"mu_roll", &law.mu_roll}, {"mu_spin", &law.mu_spin}, {"damping", &law.damping}};
+  for (const auto& [name, value] : coefficients) {
+    using std::isfinite;
+    if (!isfinite(*value) || *value < T(0)) {
+      std::ostringstream os;
+      os << "contact dynamics: the friction coefficient " << name << " must be finite and >= 0, got " << *value;
+      throw InputError(os.str());
+    }
+  }
+}
+
+// x / |x|, or zero for x = 0.
+template <class T, int N>
+Eigen::Matrix<T, N, 1> unit_or_zero(const Eigen::Matrix<T, N, 1>& x) {
+  const T norm = x.norm();
+  return norm > T(0) ? Eigen::Matrix<T, N, 1>(x / norm) : Eigen::Matrix<T, N, 1>::Zero();
+}
+
+// The 1-norm condition number |A|_1 |A^-1|_1 (n <= 5: the inverse is n
+// back-substitutions; Eigen's rcond estimate needs NumTraits<T>::infinity,
+// which Real50's traits lack).
+template <class Square>
+typename Square::Scalar condition_number(const Square& A, const Square& inverse) {
+  return A.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
+}
+
+template <class T>
+T sign_of(const T& x) {
+  return x > T(0) ? T(1) : x < T(0) ? T(-1) : T(0);
 }
 
 }  // namespace
+
+template <class T>
+T ContactDynamicsState<T>::stick_ratio() const {
+  using std::abs;
+  return f_c_1c.template segment<2>(3).norm() / abs(f_n);
+}
+
+template <class T>
+T ContactDynamicsState<T>::spin_ratio() const {
+  using std::abs;
+  return abs(f_c_1c(2)) / abs(f_n);
+}
 
 template <class T>
 ContactDynamics<T>::ContactDynamics(const T& mass, const Mat3<T>& I_com, const surfaces::Patch<T>& patch1,
@@ -52,65 +111,148 @@ ContactDynamics<T>::ContactDynamics(const T& mass, const Mat3<T>& I_com, const s
 
 template <class T>
 ContactDynamicsState<T> ContactDynamics<T>::evaluate(const Vec10<T>& y) const {
-  using std::sqrt;
-  check_state(y);
-  const Vec5<T> q = y.template head<5>(), qdot = y.template tail<5>();
-  ContactDynamicsState<T> r{kinematics::contact_kinematics<T>(*patch1_, *patch2_, q, qdot), {}, {}, {}, {}, {}, {},
-                            {}, T(0), false, {}, T(0)};
-  const kinematics::ContactKinematics<T>& k = r.kinematics;
+  return evaluate(ContactMode::kFrictionless, StateVector<T>(y), FrictionLaw<T>());
+}
+
+template <class T>
+ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const StateVector<T>& y,
+                                                     const FrictionLaw<T>& law,
+                                                     const Eigen::Matrix<T, 2, 1>& slip_hint) const {
+  const int n = velocity_dimension(mode);
+  check_state(mode, y);
+  check_law(law);
+  const Vec5<T> q = y.template head<5>();
+  const ReducedVector<T> rdot = y.tail(n);
+  ModeKinematics<T> m = mode_kinematics(mode, kinematics::contact_configuration<T>(*patch1_, *patch2_, q), rdot);
   const Mat6<T>& M = body_.M_b;
+  ContactDynamicsState<T> r;
+  r.mode = mode;
+  r.kinematics = std::move(m.kinematics);
+  const kinematics::ContactKinematics<T>& k = r.kinematics;
   r.E_w_1 = E_w_2_ * k.E_2_1;
-  r.phi = k.H_1 * qdot;
+  r.qdot = m.qdot;
+  r.phi = m.H_r * rdot;
+  r.phi_1c = spatial::transform_twist<T>(spatial::pose_inverse<T>(k.E_1_1c), r.phi);
   r.f_ext = extra_wrench_b_;
   r.f_ext.template tail<3>() += mass_ * (spatial::rotation_of(r.E_w_1).transpose() * gravity_w_);
+  r.f_ext.template head<3>() -= law.damping * r.phi.template head<3>();
+  // The right-hand side before the projection on the free directions.
+  const Vec6<T> b = r.f_ext + spatial::spatial_cross(r.phi).transpose() * (M * r.phi) - M * (m.Hdot_r * rdot);
 
-  // Eq. 20, Jacobi-scaled so that the pivot test does not depend on the units
-  // of the contact coordinates: A = S (H^T M H) S, S = diag(A_ii)^-1/2.
-  const Mat5<T> A = k.H_1.transpose() * M * k.H_1;
-  const Vec5<T> b = k.H_1.transpose() *
-                    (r.f_ext + spatial::spatial_cross(r.phi).transpose() * (M * r.phi) - M * (k.Hdot_1 * qdot));
-  Vec5<T> S;
-  for (int i = 0; i < 5; ++i) S(i) = A(i, i) > T(0) ? T(1 / sqrt(A(i, i))) : T(0);
-  const Mat5<T> A_scaled = S.asDiagonal() * A * S.asDiagonal();
-  const Eigen::LLT<Mat5<T>> llt(A_scaled);
-  const T pivot_floor = T(64 * 5) * epsilon<T>();
-  bool definite = llt.info() == Eigen::Success && S.minCoeff() > T(0);
-  if (definite) {
-    const Mat5<T> L = llt.matrixL();
-    for (int i = 0; i < 5; ++i)
-      if (!(L(i, i) * L(i, i) > pivot_floor)) definite = false;
-  }
-  if (!definite) {
+  using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;  // the n x n system
+  const T pivot_floor = T(64 * n) * epsilon<T>();
+  const auto singular = [&](const char* what) {
     std::ostringstream os;
-    os << "contact dynamics: H^T M H is not positive definite to working precision (conforming contact?) for "
-       << patch1_->describe() << " on " << patch2_->describe() << " at q = (" << q.transpose() << ")";
-    throw ComputationError(os.str());
+    os << "contact dynamics";
+    if (mode != ContactMode::kFrictionless) os << " (" << to_string(mode) << ")";
+    os << ": " << what << " for " << patch1_->describe() << " on " << patch2_->describe() << " at q = ("
+       << q.transpose() << ")";
+    return ComputationError(os.str());
+  };
+  if (mode == ContactMode::kFrictionless) {
+    // Eq. 20 with the Cholesky factor of A = S (H^T M H) S, S = diag(H^T M H)^-1/2
+    // (fixed 5x5: the same operations, in the same order, as the code this
+    // generalises, so that frictionless runs are reproduced to the last bit).
+    const kinematics::Mat65<T> H = m.H_r;
+    const Mat5<T> A = H.transpose() * M * H;
+    Vec5<T> S5;
+    for (int i = 0; i < 5; ++i) {
+      using std::sqrt;
+      S5(i) = A(i, i) > T(0) ? T(1 / sqrt(A(i, i))) : T(0);
+    }
+    const Mat5<T> A_scaled = S5.asDiagonal() * A * S5.asDiagonal();
+    const Eigen::LLT<Mat5<T>> llt(A_scaled);
+    bool definite = llt.info() == Eigen::Success && S5.minCoeff() > T(0);
+    if (definite) {
+      const Mat5<T> L = llt.matrixL();
+      for (int i = 0; i < 5; ++i)
+        if (!(L(i, i) * L(i, i) > pivot_floor)) definite = false;
+    }
+    if (!definite) throw singular("H^T M H is not positive definite to working precision (conforming contact?)");
+    r.condition = condition_number(A_scaled, Mat5<T>(llt.solve(Mat5<T>::Identity())));
+    r.rddot = S5.asDiagonal() * llt.solve(Vec5<T>(S5.asDiagonal() * Vec5<T>(H.transpose() * b)));
+  } else {
+    // Eqs. 24-28 on the free rows (header): F = rows 0..n-1 of (I_5 | -mu) Ad_1_1c^T.
+    // Jacobi column scaling S = diag(H_r^T M H_r)^-1/2 makes the pivot test
+    // independent of the units of the coordinates.
+    const Mat6R<T> MH = M * m.H_r;
+    ReducedVector<T> S(n);
+    for (int j = 0; j < n; ++j) {
+      using std::sqrt;
+      const T diagonal = m.H_r.col(j).dot(MH.col(j));
+      S(j) = diagonal > T(0) ? T(1 / sqrt(diagonal)) : T(0);
+    }
+    Vec5<T> mu;
+    const Vec6<T>& phi_1c = r.phi_1c;
+    const Eigen::Matrix<T, 2, 1> slip = phi_1c.template segment<2>(3);
+    const Eigen::Matrix<T, 2, 1> slip_direction = slip.norm() > T(0) ? unit_or_zero(slip) : slip_hint;
+    mu << law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(phi_1c.template head<2>())),
+        law.mu_spin * sign_of(phi_1c(2)), law.mu * slip_direction;
+    const Mat6<T> Ad_T = spatial::adjoint(k.E_1_1c).transpose();  // f_1c = Ad_1_1c^T f_1
+    Eigen::Matrix<T, Eigen::Dynamic, 6, 0, 5, 6> F = Ad_T.topRows(n) - mu.head(n) * Ad_T.row(5);
+    Square A = F * MH * S.asDiagonal();
+    ReducedVector<T> rhs = F * b;
+    for (int i = 0; i < n; ++i) {  // equilibrate the rows
+      const T row_max = A.row(i).cwiseAbs().maxCoeff();
+      if (!(row_max > T(0))) throw singular("F M H_r has a zero row");
+      A.row(i) /= row_max;
+      rhs(i) /= row_max;
+    }
+    const Eigen::PartialPivLU<Square> lu(A);
+    r.condition = condition_number(A, Square(lu.inverse()));
+    if (!(r.condition * pivot_floor < T(1)) || !(S.minCoeff() > T(0)))
+      throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
+    r.rddot = S.asDiagonal() * lu.solve(rhs);
   }
-  r.qddot = S.asDiagonal() * llt.solve(Vec5<T>(S.asDiagonal() * b));
 
   // Eq. 19 by back-substitution.
-  r.dphi = k.Hdot_1 * qdot + k.H_1 * r.qddot;
+  r.qddot = m.Pdot * rdot + m.P * r.rddot;
+  r.dphi = m.Hdot_r * rdot + m.H_r * r.rddot;
   r.f_c = spatial::newton_euler_wrench<T>(M, r.phi, r.dphi) - r.f_ext;
   r.f_c_1c = spatial::transform_wrench<T>(spatial::pose_inverse<T>(k.E_1_1c), r.f_c);
   r.f_n = -r.f_c_1c(5);
   r.separating = r.f_n < T(0);
-  r.derivative << qdot, r.qddot;
+  r.derivative.resize(5 + n);
+  r.derivative << m.qdot, r.rddot;
   r.energy = energy_of(r.phi, r.E_w_1);
   if (!r.derivative.allFinite() || !r.f_c.allFinite()) {
     std::ostringstream os;
-    os << "contact dynamics: non-finite acceleration for " << patch1_->describe() << " on " << patch2_->describe()
-       << " at q = (" << q.transpose() << ")";
+    os << "contact dynamics (" << to_string(mode) << "): non-finite acceleration for " << patch1_->describe() << " on "
+       << patch2_->describe() << " at q = (" << q.transpose() << ")";
     throw ComputationError(os.str());
   }
   return r;
 }
 
 template <class T>
+ReducedVector<T> ContactDynamics<T>::project(ContactMode mode, const Vec5<T>& q, const Vec6<T>& phi) const {
+  using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;
+  const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(*patch1_, *patch2_, q);
+  const Mat6R<T> H_r = c.H_1 * reduced_velocity_map(mode, c.H_1c);
+  const Mat6R<T> MH = body_.M_b * H_r;
+  const Eigen::LDLT<Square> ldlt(Square(H_r.transpose() * MH));
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive()) {
+    std::ostringstream os;
+    os << "contact dynamics: cannot project onto the " << to_string(mode) << " velocities at q = (" << q.transpose()
+       << "): H_r^T M H_r is singular";
+    throw ComputationError(os.str());
+  }
+  return ldlt.solve(ReducedVector<T>(MH.transpose() * phi));
+}
+
+template <class T>
 T ContactDynamics<T>::energy(const Vec10<T>& y) const {
-  check_state(y);
-  const Vec5<T> q = y.template head<5>(), qdot = y.template tail<5>();
-  const kinematics::ContactKinematics<T> k = kinematics::contact_kinematics<T>(*patch1_, *patch2_, q, qdot);
-  return energy_of(Vec6<T>(k.H_1 * qdot), Mat4<T>(E_w_2_ * k.E_2_1));
+  return energy(ContactMode::kFrictionless, StateVector<T>(y));
+}
+
+template <class T>
+T ContactDynamics<T>::energy(ContactMode mode, const StateVector<T>& y) const {
+  check_state(mode, y);
+  const int n = velocity_dimension(mode);
+  const kinematics::ContactConfiguration<T> c =
+      kinematics::contact_configuration<T>(*patch1_, *patch2_, Vec5<T>(y.template head<5>()));
+  const Vec6<T> phi = c.H_1 * (reduced_velocity_map(mode, c.H_1c) * ReducedVector<T>(y.tail(n)));
+  return energy_of(phi, Mat4<T>(E_w_2_ * c.E_2_1));
 }
 
 template <class T>
@@ -119,6 +261,7 @@ T ContactDynamics<T>::energy_of(const Vec6<T>& phi, const Mat4<T>& E_w_1) const 
 }
 
 #define CONTACTREF_INSTANTIATE(T) \
+  template struct ContactDynamicsState<T>; \
   template class ContactDynamics<T>;
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

@@ -1,7 +1,7 @@
 #pragma once
-// Frictionless single-contact dynamics in reduced (contact) coordinates
-// (Kry & Pai Section 3.3, Eqs. 15-20): body 1 free, body 2 fixed at a known
-// world pose E_w_2, uniform gravity.
+// Single-contact dynamics in reduced (contact) coordinates (Kry & Pai
+// Sections 3.3-3.4, Eqs. 15-40; Kry's thesis Eqs. 4.24-4.44): body 1 free,
+// body 2 fixed at a known world pose E_w_2, uniform gravity.
 //
 // Conventions (fixed here, checked by the tests):
 //  - Body 1's frame is at its centre of mass; M = blockdiag(I_com, m 1)
@@ -11,50 +11,92 @@
 //  - phi = H_1 q' is the velocity of body 1 relative to body 2 (Eq. 14); body 2
 //    is fixed in the world, so phi is body 1's twist relative to the inertial
 //    frame and Newton-Euler (Eq. 15) applies to it.
-//  - f_ext = (0; m Theta_w_1^T g) + the optional extra body wrench, with
-//    Theta_w_1 the rotation of E_w_1 = E_w_2 E_2_1(q) (Eq. 9).
-//  - Eq. 20: (H^T M H) q'' = H^T (f_ext + [phi]^T M phi - M Hdot q'), solved
-//    with the Cholesky factor of the Jacobi-scaled 5x5 matrix (never an
-//    inverse). Conforming contact (H^T M H not positive definite to working
-//    precision: a scaled pivot below 64 * 5 eps) is a ComputationError naming
-//    the patches and q.
+//  - f_ext = (0; m Theta_w_1^T g) + the optional extra body wrench + the
+//    viscous damping torque (-damping omega; 0), with Theta_w_1 the rotation
+//    of E_w_1 = E_w_2 E_2_1(q) (Eq. 9).
 //  - Eq. 19 by back-substitution: dphi = Hdot q' + H q'',
 //    f_c = M dphi - [phi]^T M phi - f_ext, the contact wrench on body 1.
 //  - f_c_1c = the same wrench in the contact frame 1c (torque about the
-//    contact point): f_1c = wrench_adjoint(E_1c_1) f_1. Frictionless contact
-//    makes its first five entries zero.
+//    contact point): f_1c = Ad_1_1c^T f_1 = wrench_adjoint(E_1c_1) f_1.
 //  - z_1c is body 1's outward normal, pointing into body 2, so the compressive
 //    force on body 1 points along -z_1c: f_n = -f_c_1c(5). f_n > 0 pushes body
 //    1 away from body 2; f_n < 0 would need adhesion: `separating`.
-//  - State y = (q, q') in R^10; its derivative is (q', q'').
-//  - Total energy E(y) = 1/2 phi^T M phi - m g . p_w_1, p_w_1 the world
+//  - Total energy E = 1/2 phi^T M phi - m g . p_w_1, p_w_1 the world
 //    position of the centre of mass (translation of E_w_1).
+//
+// Modes (contact_modes.hpp): the state is y = (q, r'), r' = q' except in
+// no-slip and no-spin, and the derivative is (P r', r'').
+//  - Frictionless, Eq. 20: (H^T M H) q'' = H^T (f_ext + [phi]^T M phi - M Hdot q'),
+//    solved with the Cholesky factor of the Jacobi-scaled 5x5 matrix (never
+//    an inverse). Conforming contact (a scaled pivot below 64 * 5 eps) is a
+//    ComputationError naming the patches and q.
+//  - Sliding, no-slip and no-spin, Eqs. 24-28 with H -> H_r = H_1 P:
+//    (F M H_r) r'' = F (f_ext + [phi]^T M phi - M Hdot_r r'), solved by LU
+//    with partial pivoting (F M H_r is not symmetric), where F (n x 6) holds
+//    the free rows 0..n-1 of (I_5 | -mu) Ad_1_1c^T, i.e. it asks
+//    f_1c(i) = mu_i f_1c(5) for each free row i, with
+//      mu = (mu_roll rho_x, mu_roll rho_y, mu_spin sgn(omega_z), mu v_x, mu v_y)
+//    (Eq. 25 and thesis Eq. 4.30), rho, v the unit rolling and slip
+//    velocities from phi_1c (0 where they vanish). Sign: f_1c(5) = -f_n here,
+//    so f_1c(3..4) = -mu f_n v and the friction opposes the slip; the paper's
+//    F = (I_5 | +mu) Ad^T (Eq. 27) has f_1c(5) = +f_n in compression (its
+//    normals point the other way) and, ported literally, would push along the
+//    slip. The contact wrench's power is then
+//      phi . f_c = -f_n (mu |v| + mu_roll |rho| + mu_spin |omega_z|) <= 0.
+//    The slip direction is taken from the state being evaluated (each RK
+//    stage), not from the previous step as Kry & Pai do, so that the
+//    right-hand side is a function of the state and the integrators keep
+//    their order; at zero slip (the instant a stick breaks) the caller's
+//    hint gives it. The solve is Jacobi-scaled by columns (the diagonal of
+//    H_r^T M H_r) and equilibrated by rows; its estimated condition number is
+//    reported (it degrades at high friction, Section 3.4.1), and a reciprocal
+//    condition below 64 n eps is a ComputationError.
 #include <Eigen/Core>
 
+#include "reference/dynamics/contact_modes.hpp"
 #include "reference/kinematics/contact_kinematics.hpp"
 #include "reference/spatial/free_body.hpp"
 #include "reference/surfaces/patch.hpp"
 
 namespace contactref::dynamics {
 
-template <class T> using Vec5 = kinematics::Vec5<T>;
 template <class T> using Vec10 = Eigen::Matrix<T, 10, 1>;
 template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
 
+// The dynamic friction law of the sliding, no-slip and no-spin modes. Mode
+// switching (static friction, thresholds) is the simulator's.
+template <class T>
+struct FrictionLaw {
+  T mu = T(0);       // Coulomb coefficient of sliding friction (Eq. 21)
+  T mu_roll = T(0);  // m: rolling resistance, a torque mu_roll f_n against the rolling velocity (thesis Eqs. 4.27-4.28)
+  T mu_spin = T(0);  // m: spinning resistance, a torque mu_spin f_n against the spin (thesis Eq. 4.29)
+  T damping = T(0);  // N m s: a viscous torque -damping omega on body 1 (omega relative to body 2)
+};
+
 template <class T>
 struct ContactDynamicsState {
+  ContactMode mode;
   kinematics::ContactKinematics<T> kinematics;  // E_2_1, H_1, Hdot_1, E_1_1c, ... at (q, q')
   Mat4<T> E_w_1;      // world pose of body 1: E_w_2 E_2_1
-  Vec6<T> phi;        // H_1 q'
-  Vec6<T> f_ext;      // gravity (at the COM) plus the extra body wrench
-  Vec5<T> qddot;      // Eq. 20
-  Vec6<T> dphi;       // Hdot_1 q' + H_1 q''
+  Vec5<T> qdot;       // P r'
+  Vec6<T> phi;        // H_1 q' = H_r r'
+  Vec6<T> phi_1c;     // the same twist in frame 1c: (rolling omega_x, omega_y; spin omega_z; slip v_x, v_y; 0)
+  Vec6<T> f_ext;      // gravity (at the COM) plus the extra body wrench plus damping
+  ReducedVector<T> rddot;  // r'' (Eq. 20 or 28)
+  Vec5<T> qddot;      // Pdot r' + P r''
+  Vec6<T> dphi;       // Hdot_r r' + H_r r''
   Vec6<T> f_c;        // Eq. 19: contact wrench on body 1, body-1 coordinates
   Vec6<T> f_c_1c;     // the same wrench in contact frame 1c
   T f_n;              // normal force, > 0 pushing body 1 away from body 2
   bool separating;    // f_n < 0
-  Vec10<T> derivative;  // (q', q'')
-  T energy;             // J: kinetic plus gravitational, as ContactDynamics::energy
+  T condition;        // estimated condition number of the scaled matrix solved (H^T M H or F M H_r)
+  StateVector<T> derivative;  // (q', r'')
+  T energy;           // J: kinetic plus gravitational, as ContactDynamics::energy
+
+  T slip_speed() const { return phi_1c.template segment<2>(3).norm(); }  // m/s
+  // Eq. 35's |f_t| / |f_n| and Eq. 40's |f_1c(2)| / |f_n| (m); infinite when f_n = 0.
+  T stick_ratio() const;
+  T spin_ratio() const;
 };
 
 template <class T>
@@ -68,18 +110,39 @@ class ContactDynamics {
                   const surfaces::Patch<T>& patch2, const Mat4<T>& E_w_2, const Vec3<T>& gravity_w,
                   const Vec6<T>& extra_wrench_b = Vec6<T>::Zero());
 
-  // Everything above at y = (q, q'). InputError for a non-finite y;
-  // ComputationError at conforming contact or a non-regular patch point.
+  // Everything above at y = (q, q'), frictionless. InputError for a
+  // non-finite y; ComputationError at conforming contact or a non-regular
+  // patch point.
   ContactDynamicsState<T> evaluate(const Vec10<T>& y) const;
   Vec10<T> derivative(const Vec10<T>& y) const { return evaluate(y).derivative; }
 
-  // Kinetic plus gravitational potential energy at y.
+  // In a mode, at y = (q, r') (5 + velocity_dimension(mode) entries; InputError
+  // otherwise, or for a negative coefficient of the law). slip_hint: the unit
+  // slip direction (v_x, v_y) in frame 1c used by the sliding mode when the
+  // slip velocity is exactly zero (zero: no friction force then).
+  ContactDynamicsState<T> evaluate(ContactMode mode, const StateVector<T>& y, const FrictionLaw<T>& law,
+                                   const Eigen::Matrix<T, 2, 1>& slip_hint = Eigen::Matrix<T, 2, 1>::Zero()) const;
+
+  // The reduced velocities of `mode` at q nearest to body 1's twist phi in the
+  // kinetic metric, r' = (H_r^T M H_r)^-1 H_r^T M phi: the velocity after a
+  // plastic impulse J = M (H_r r' - phi) at the contact that removes the
+  // components the mode holds (H_r^T J = 0: J has no component along the
+  // free rows of frame 1c, so for no-slip it is a force at the contact point
+  // and angular momentum about that point is kept). Kinetic energy does not
+  // increase. ComputationError when H_r^T M H_r is singular.
+  ReducedVector<T> project(ContactMode mode, const Vec5<T>& q, const Vec6<T>& phi) const;
+
+  // Kinetic plus gravitational potential energy at y = (q, q'), or at
+  // y = (q, r') in a mode.
   T energy(const Vec10<T>& y) const;
+  T energy(ContactMode mode, const StateVector<T>& y) const;
 
   const T& mass() const { return mass_; }
   const Mat6<T>& inertia() const { return body_.M_b; }
   const Vec3<T>& gravity() const { return gravity_w_; }
   const Mat4<T>& pose_of_body2() const { return E_w_2_; }
+  const surfaces::Patch<T>& patch1() const { return *patch1_; }
+  const surfaces::Patch<T>& patch2() const { return *patch2_; }
 
  private:
   // The energy from the body twist phi (body frame) and the pose E_w_1.

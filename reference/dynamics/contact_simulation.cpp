@@ -28,6 +28,7 @@ const char* to_string(EventKind kind) {
   switch (kind) {
     case EventKind::kTransition: return "transition";
     case EventKind::kSmoothPiece: return "smooth-piece";
+    case EventKind::kModeSwitch: return "mode-switch";
     case EventKind::kSeparation: return "separation";
     case EventKind::kLeftSurface: return "left-surface";
     case EventKind::kExtraordinaryVertex: return "extraordinary-vertex";
@@ -76,6 +77,9 @@ T polygon_slack(const std::vector<Vec2<T>>& polygon) {
 // Consecutive transitions at one instant (a corner where n patches meet
 // needs at most n - 1; Loop valences here are at most 12 or so).
 constexpr int kMaxCornerTransitions = 16;
+// Mode switches at one instant: an event, then at most two static checks
+// (mode_switching.hpp enter_mode), and one more event of the new mode.
+constexpr int kMaxInstantModeSwitches = 4;
 
 // A body's current patch with its evaluation pinned to one smooth piece (the
 // region the contact point may move in without a located crossing), so that
@@ -119,7 +123,9 @@ SimulationSample<T> sample_from(const ContactSystem<T>& system, const ContactSta
   sample.com_w = evaluated.E_w_1.template block<3, 1>(0, 3);
   sample.R_w_1 = R_w_1;
   sample.phi = evaluated.phi;
+  sample.omega_w = R_w_1 * evaluated.phi.template head<3>();
   sample.com_velocity_w = R_w_1 * evaluated.phi.template tail<3>();
+  sample.slip_speed = evaluated.slip_speed();
   sample.energy = evaluated.energy;
   sample.normal_force = evaluated.f_n;
   // The residuals, from the patches themselves rather than the contact frames.
@@ -148,10 +154,26 @@ class Simulator {
   SimulationResult<T> run(const ContactState<T>& initial);
 
  private:
-  using State = Vec10<T>;
+  using State = StateVector<T>;  // (q, r') of the current mode
 
   // The dynamics on the pinned patches (update_regions first).
   const ContactDynamics<T>& dynamics() const { return dynamics_; }
+  // The dynamics of the current mode at y.
+  ContactDynamicsState<T> evaluate(const State& y) const {
+    return dynamics_.evaluate(mode_, y, system_.friction.law, slip_hint_);
+  }
+  State state_vector(const ContactState<T>& state) const {
+    State y(5 + velocity_dimension(mode_));
+    y << state.q, reduced_velocities(mode_, state.qdot);
+    return y;
+  }
+  // q' = P r' at y (the pinned patches' configuration).
+  Vec5<T> rates_of(const State& y) const {
+    const ReducedVector<T> rdot = y.tail(y.size() - 5);
+    if (rdot.size() == 5) return rdot;
+    const Vec5<T> q = y.template head<5>();
+    return reduced_velocity_map(mode_, kinematics::contact_configuration<T>(pinned_[0], pinned_[1], q).H_1c) * rdot;
+  }
 
   // The regions of both bodies at the state, and the pins. whole_patch: the
   // patch's domain polygon, evaluated unpinned (the step that crosses a piece
@@ -173,10 +195,18 @@ class Simulator {
   bool outside_chart(const ContactState<T>& state, const State& y, int body) const;
 
   // One integrator step; error: the scaled error estimate (0 for RK4).
-  State step(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h, T& error) {
+  // start: when given, a stage where the friction law's direction reverses
+  // (mode_switching.hpp reversal) is a ComputationError, so that the step is
+  // retried smaller.
+  State step(const State& y, const State& k1, const T& h, T& error, const ContactDynamicsState<T>* start = nullptr) {
     const auto f = [&](const State& x) {
       ++statistics_.derivative_evaluations;
-      return dyn.derivative(x);
+      const ContactDynamicsState<T> stage = evaluate(x);
+      if (start) {
+        if (const char* what = reversal(*start, stage, system_.friction.law))
+          throw ComputationError(std::string(what) + " reverses within the step (the friction law's direction jumps)");
+      }
+      return State(stage.derivative);
     };
     if (options_.integrator == IntegratorKind::kRk4) {
       error = T(0);
@@ -197,7 +227,28 @@ class Simulator {
     T tau;
     State y;
   };
-  Crossing locate(const ContactDynamics<T>& dyn, const State& y, const State& k1, const T& h, const State& end);
+  Crossing locate(const State& y, const State& k1, const T& h, const State& end);
+  // The root of g(step(y, tau)) in (0, h] by Illinois (modified regula
+  // falsi) on the step length, given g(y) = g0 >= 0 > g_end = g(end): the
+  // integrator's own state at the root (to `slack` in g).
+  Crossing locate_root(const std::function<T(const State&)>& g, const State& y, const State& k1, const T& h,
+                       const State& end, const T& g0, const T& g_end, const T& slack);
+  // The first mode event (mode_switching.hpp) that the accepted step from
+  // `here` to `there` crosses, with its located state, if any.
+  struct LocatedEvent {
+    ModeEvent event;
+    Crossing crossing;
+  };
+  std::optional<LocatedEvent> mode_event(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
+                                         const State& y, const T& h, const State& end);
+  // When a mode event lies on the step from y (evaluated: here) of length h
+  // to `end` (there): the state advanced to its root, the new mode entered,
+  // `here` re-evaluated and observed; true then.
+  bool switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
+                       const State& y, const T& h, const State& end);
+  // Enters `mode` at the state (mode_switching.hpp enter_mode) and logs the steps.
+  void switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
+                   const Eigen::Matrix<T, 2, 1>& slip_hint);
   // BoundaryLocation::kLinear (Section 3.5): the state projected along the
   // parameter velocity onto the first edge that the step crossed and that q'
   // reaches within h, if any.
@@ -210,7 +261,8 @@ class Simulator {
   bool transit_if_on_edge(ContactState<T>& state, int body, const Vec2<T>& direction);
 
   // The RK4 acceptance test (step_acceptance.hpp): whether the step from
-  // `here` to `there` keeps the energy within its bound.
+  // `here` to `there` keeps the energy within its bound (in a mode whose
+  // friction law dissipates: does not raise it beyond the bound).
   bool energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const;
   T kinetic_energy(const ContactDynamicsState<T>& evaluated) const {
     return spatial::kinetic_energy<T>(dynamics().inertia(), evaluated.phi);
@@ -224,7 +276,8 @@ class Simulator {
   // kFailed with the cause.
   void fail(const ContactState<T>& state, const std::string& cause);
 
-  void accept(ContactState<T>& state, const State& y, const T& h);
+  // The state at y after a step of h; qdot: P r' at y when known.
+  void accept(ContactState<T>& state, const State& y, const T& h, const Vec5<T>* qdot = nullptr);
   // The residuals of an evaluated state, and its output row when one is due.
   void observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force);
   void wrap_periodic(ContactState<T>& state) const;
@@ -234,6 +287,8 @@ class Simulator {
   std::function<void(const T&)> progress_;
   std::array<PinnedPatch<T>, 2> pinned_;
   ContactDynamics<T> dynamics_;  // on pinned_, built once
+  ContactMode mode_ = ContactMode::kFrictionless;
+  Eigen::Matrix<T, 2, 1> slip_hint_ = Eigen::Matrix<T, 2, 1>::Zero();  // sliding from a broken stick
   SimulationResult<T> result_;
   SimulationStatistics<T>& statistics_ = result_.statistics;
   T next_output_ = T(0);
@@ -285,8 +340,31 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(co
 }
 
 template <class T>
-typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& dyn, const State& y, const State& k1,
-                                                     const T& h, const State& end) {
+typename Simulator<T>::Crossing Simulator<T>::locate_root(const std::function<T(const State&)>& g, const State& y,
+                                                          const State& k1, const T& h, const State& end, const T& g0,
+                                                          const T& g_end, const T& slack) {
+  T a = 0, ga = g0, b = h, gb = g_end;
+  State best = end;
+  T best_tau = h;
+  T ignored;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    using std::abs;
+    const T c = (a * gb - b * ga) / (gb - ga);
+    best = step(y, k1, c, ignored), best_tau = c;
+    const T gc = g(best);
+    if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * h) break;
+    if ((gc < T(0)) == (gb < T(0))) {
+      ga /= 2;
+    } else {
+      a = b, ga = gb;
+    }
+    b = c, gb = gc;
+  }
+  return {best_tau, best};
+}
+
+template <class T>
+typename Simulator<T>::Crossing Simulator<T>::locate(const State& y, const State& k1, const T& h, const State& end) {
   if (options_.boundary == BoundaryLocation::kLinear) {
     // Section 3.5: q <- q + tau q' when the parameter velocity reaches an edge
     // within the step; otherwise the step left along a curve (acceleration
@@ -296,7 +374,6 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& d
   }
   Crossing first{h, State()};
   bool found = false;
-  T ignored;
   for (int body = 1; body <= 2; ++body) {
     const std::vector<Vec2<T>>& polygon = region(body);
     if (polygon.empty()) continue;
@@ -310,29 +387,68 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactDynamics<T>& d
         if (!found || T(0) < first.tau) first = {T(0), y}, found = true;
         continue;
       }
-      // Illinois (modified regula falsi) on the step length: the integrator's
-      // own state on the edge (to the slack), not a linear projection.
-      T a = 0, ga = g0, b = h, gb = g_end;
-      State best = end;
-      T best_tau = h;
-      for (int iteration = 0; iteration < 100; ++iteration) {
-        using std::abs;
-        const T c = (a * gb - b * ga) / (gb - ga);
-        best = step(dyn, y, k1, c, ignored), best_tau = c;
-        const T gc = distance(best);
-        if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * h) break;
-        if ((gc < T(0)) == (gb < T(0))) {
-          ga /= 2;
-        } else {
-          a = b, ga = gb;
-        }
-        b = c, gb = gc;
-      }
-      if (!found || best_tau < first.tau) first = {best_tau, best}, found = true;
+      // The integrator's own state on the edge (to the slack), not a linear projection.
+      const Crossing crossing = locate_root(distance, y, k1, h, end, g0, g_end, slack);
+      if (!found || crossing.tau < first.tau) first = crossing, found = true;
     }
   }
   if (!found) throw ComputationError("a step left a patch's smooth piece, but no crossing edge was found");
   return first;
+}
+
+template <class T>
+std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(const ContactDynamicsState<T>& here,
+                                                                           const ContactDynamicsState<T>& there,
+                                                                           const State& y, const T& h,
+                                                                           const State& end) {
+  std::optional<LocatedEvent> first;
+  const FrictionModel<T>& model = system_.friction;
+  for (ModeEvent event : events_of(mode_, model)) {
+    const T g0 = event_value(event, here, here, model), g_end = event_value(event, there, here, model);
+    if (!(g0 >= T(0) && g_end < T(0))) continue;  // downward crossings only (mode_switching.hpp)
+    using std::abs;
+    // g's round-off: 64 eps of the larger end value's scale.
+    const T slack = T(64) * epsilon<T>() * std::max({abs(g0), abs(g_end), T(1)});
+    const auto g = [&](const State& x) { return event_value(event, evaluate(x), here, model); };
+    const Crossing crossing = locate_root(g, y, here.derivative, h, end, g0, g_end, slack);
+    if (!first || crossing.tau < first->crossing.tau) first = LocatedEvent{event, crossing};
+  }
+  return first;
+}
+
+template <class T>
+bool Simulator<T>::switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here,
+                                   const ContactDynamicsState<T>& there, const State& y, const T& h, const State& end) {
+  const std::optional<LocatedEvent> located = mode_event(here, there, y, h, end);
+  if (!located) return false;
+  // Section 3.4.2: the mode ends at the event's root; the next step starts
+  // in the mode it leads to.
+  const ContactDynamicsState<T> at_event = evaluate(located->crossing.y);
+  accept(state, located->crossing.y, located->crossing.tau, &at_event.qdot);
+  const Eigen::Matrix<T, 2, 1> hint =
+      located->event == ModeEvent::kStickBroken ? slip_hint_of(at_event) : Eigen::Matrix<T, 2, 1>::Zero();
+  switch_mode(state, target_of(located->event), describe(located->event, at_event, system_.friction), hint);
+  here = evaluate(state_vector(state));
+  observe(state, here, true);
+  return true;
+}
+
+template <class T>
+void Simulator<T>::switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
+                               const Eigen::Matrix<T, 2, 1>& slip_hint) {
+  const ContactMode from = mode_;
+  const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode, state.q, state.qdot, slip_hint);
+  mode_ = entry.mode;
+  slip_hint_ = entry.slip_hint;
+  State y(5 + entry.rdot.size());
+  y << state.q, entry.rdot;
+  state.mode = mode_;
+  state.qdot = rates_of(y);
+  std::string message = cause;
+  for (const std::string& step : entry.steps) message += "; " + step;
+  SimulationEvent<T> event{EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, from, mode_};
+  result_.events.push_back(event);
+  ++statistics_.mode_switches;
 }
 
 template <class T>
@@ -391,7 +507,11 @@ bool Simulator<T>::energy_accepted(const ContactDynamicsState<T>& here, const Co
   const T kinetic0 = kinetic_energy(here), kinetic1 = kinetic_energy(there);
   const T scale = std::max({kinetic0, kinetic1, kinetic_max_});
   const T magnitude = kinetic0 + kinetic1 + abs(T(here.energy - kinetic0)) + abs(T(there.energy - kinetic1));
-  return abs(T(there.energy - here.energy)) <= energy_step_bound(scale, magnitude);
+  const FrictionLaw<T>& law = system_.friction.law;
+  const bool conservative = law.damping == T(0) && law.mu_roll == T(0) && law.mu_spin == T(0) &&
+                            (mode_ != ContactMode::kSliding || law.mu == T(0));
+  const T change = there.energy - here.energy;
+  return (conservative ? abs(change) : change) <= energy_step_bound(scale, magnitude);
 }
 
 template <class T>
@@ -462,11 +582,25 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   T h = options_.h_max;
   statistics_.smallest_step = options_.h_max;
   update_regions(state, false);
-  ContactDynamicsState<T> here = dynamics().evaluate(make_state(state.q, state.qdot));
+  {
+    const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
+    mode_ = entry.mode;
+    slip_hint_ = entry.slip_hint;
+    State y(5 + entry.rdot.size());
+    y << state.q, entry.rdot;
+    state.mode = mode_;
+    state.qdot = rates_of(y);
+    for (const std::string& step : entry.steps) {
+      result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
+                                ContactMode::kFrictionless, mode_});
+      ++statistics_.mode_switches;
+    }
+  }
+  ContactDynamicsState<T> here = evaluate(state_vector(state));
   observe(state, here, true);
   kinetic_max_ = kinetic_energy(here);
   const T end_time = initial.time + options_.duration;
-  const long watchdog = stalled_pass_limit(options_.h_max, options_.h_min, kMaxCornerTransitions);
+  const long watchdog = stalled_pass_limit(options_.h_max, options_.h_min, kMaxCornerTransitions + kMaxInstantModeSwitches);
   long stalled = 0;               // passes since the last step of at least h_min
   int instant_transitions = 0;    // consecutive transitions without time advancing (a corner)
   bool unpinned = false;          // this step crosses a piece line from a state on it
@@ -491,9 +625,9 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       const T h_try = std::min(h, T(end_time - state.time));
+      const T time_before = state.time;
       const bool at_minimum = h_try <= options_.h_min;
-      const ContactDynamics<T>& dyn = dynamics();
-      const State y = make_state(state.q, state.qdot);
+      const State y = state_vector(state);
       // Section 3.7 shrinks a step that cannot be taken: a failed evaluation
       // at a stage (conforming contact, a non-regular point) is retried at
       // half the step down to h_min, where its cause is reported.
@@ -502,7 +636,9 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       std::optional<ContactDynamicsState<T>> there;
       std::string cause;
       try {
-        end = step(dyn, y, here.derivative, h_try, error);
+        // Above h_min a step may not contain a reversal of the friction
+        // direction; at h_min it may (order is lost for that step).
+        end = step(y, here.derivative, h_try, error, at_minimum ? nullptr : &here);
       } catch (const ComputationError& e) {
         cause = e.what();
       }
@@ -520,7 +656,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       }
       if (cause.empty() && !exiting_body) {
         try {
-          there = dynamics().evaluate(end);
+          there = evaluate(end);
         } catch (const ComputationError& e) {
           cause = e.what();
         }
@@ -553,7 +689,11 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       if (!exiting_body) {
-        accept(state, end, h_try);
+        if (switch_at_event(state, here, *there, y, h_try, end)) {
+          if (state.time - time_before >= options_.h_min) stalled = 0;
+          continue;
+        }
+        accept(state, end, h_try, &there->qdot);
         here = *there;
         kinetic_max_ = std::max(kinetic_max_, kinetic_energy(here));
         stalled = 0;
@@ -572,7 +712,9 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         observe(state, here, false);
         continue;
       }
-      const Crossing crossing = locate(dyn, y, here.derivative, h_try, end);
+      const Crossing crossing = locate(y, here.derivative, h_try, end);
+      // A mode event before the crossing comes first.
+      if (crossing.tau > T(0) && switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y)) continue;
       if (crossing.tau > T(0)) {
         accept(state, crossing.y, crossing.tau);
         instant_transitions = 0;
@@ -603,7 +745,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       // The next step starts on the next piece: its derivative there is the
       // one-sided limit (q'' jumps with the surfaces' third derivatives).
       update_regions(state, unpinned);
-      here = dynamics().evaluate(make_state(state.q, state.qdot));
+      here = evaluate(state_vector(state));
       observe(state, here, false);
     }
   } catch (const ComputationError& error) {
@@ -611,15 +753,15 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   }
   if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed &&
       result_.status != SimulationStatus::kExtraordinaryVertex)
-    observe(state, dynamics().evaluate(make_state(state.q, state.qdot)), true);
+    observe(state, evaluate(state_vector(state)), true);
   result_.final_state = state;
   return result_;
 }
 
 template <class T>
-void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h) {
+void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h, const Vec5<T>* qdot) {
   state.q = y.template head<5>();
-  state.qdot = y.template tail<5>();
+  state.qdot = qdot ? *qdot : rates_of(y);
   state.time += h;
   wrap_periodic(state);
   ++statistics_.accepted_steps;
@@ -631,6 +773,7 @@ void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h) {
 template <class T>
 void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force) {
   const SimulationSample<T> sample = sample_from(system_, state, evaluated, last_step_);
+  statistics_.max_condition = std::max(statistics_.max_condition, evaluated.condition);
   statistics_.max_gap = std::max(statistics_.max_gap, sample.gap);
   statistics_.max_normal_misalignment = std::max(statistics_.max_normal_misalignment, sample.normal_misalignment);
   if (!force && state.time < next_output_) return;
@@ -680,7 +823,9 @@ template <class T>
 SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactState<T>& state, const T& step) {
   const ContactDynamics<T> dyn(system.mass, system.I_com, patch_of(system, state, 1), patch_of(system, state, 2),
                                system.E_w_2, system.gravity_w);
-  return sample_from(system, state, dyn.evaluate(make_state(state.q, state.qdot)), step);
+  StateVector<T> y(5 + velocity_dimension(state.mode));
+  y << state.q, reduced_velocities(state.mode, state.qdot);
+  return sample_from(system, state, dyn.evaluate(state.mode, y, system.friction.law), step);
 }
 
 template <class T>
@@ -688,6 +833,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
                              const SimulationOptions<T>& options, const std::function<void(const T&)>& progress) {
   check_options(options);
   check_initial(system, initial);
+  check_friction_model(system.friction);
   if (options.h_min < min_resolvable_step(initial.time, options.duration)) {
     std::ostringstream os;
     os << "simulation: h_min = " << options.h_min << " s cannot finish the run: below "

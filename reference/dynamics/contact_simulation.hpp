@@ -1,9 +1,22 @@
 #pragma once
-// Frictionless single-contact simulation in reduced coordinates (Kry & Pai
-// Sections 3.3, 3.5, 3.7): body 1 free on body 2 fixed, both piecewise
-// parametric surfaces (surfaces::PatchComplex), integrated by RK4 with Kry &
-// Pai's adaptive scheme or by Dormand-Prince 5(4), across patch boundaries.
-//
+// Single-contact simulation in reduced coordinates (Kry & Pai Sections
+// 3.3-3.5, 3.7): body 1 free on body 2 fixed, both piecewise parametric
+// surfaces (surfaces::PatchComplex), integrated by RK4 with Kry & Pai's
+// adaptive scheme or by Dormand-Prince 5(4), across patch boundaries, as a
+// hybrid system (shared/DESIGN.md):
+//  - the mode is frictionless, sliding, no-slip or no-spin, each with its
+//    own state (q, r'), r' of 5, 5, 3 or 2 entries (contact_modes.hpp); the
+//    run starts in the mode its state and friction model give
+//    (mode_switching.hpp initial_mode);
+//  - events with located roots end a step: patch edges and smooth-piece
+//    lines (below), the mode events of mode_switching.hpp (slip speed, stick
+//    ratio Eq. 35, spin, spin-stick ratio Eq. 40; a downward crossing is
+//    located by regula falsi on the step length like an edge, the step is
+//    cut there, and the handler enters the new mode), and the sign of the
+//    normal force (which ends the run: flight comes later);
+//  - the handlers map the state: patch transitions (patch_transition.hpp)
+//    and mode entries (a plastic impulse into no-slip or no-spin, continuous
+//    velocity into sliding).
 // Step control (Section 3.7):
 //  - RK4: a step that leaves the smooth piece of a patch it is on is undone
 //    and retried at half the step, down to h_min; after every accepted step
@@ -13,8 +26,9 @@
 //    beyond h_max nor below h_min).
 //  - A step whose evaluation fails at a stage (conforming contact, a point
 //    that is not regular) is retried at half the step as well; RK4 steps
-//    must also pass an energy test (the frictionless ODE conserves energy:
-//    step_acceptance.hpp, energy_step_bound) or are retried smaller. At h_min
+//    must also pass an energy test (step_acceptance.hpp, energy_step_bound:
+//    the change stays within the bound in a conservative mode, the rise
+//    does in one whose friction law dissipates) or are retried smaller. At h_min
 //    the run ends with the cause (kFailed), or kExtraordinaryVertex when the
 //    contact is within a minimum step of a Loop extraordinary vertex.
 //  - At h_min the crossing is located (Section 3.5: "the current parameter
@@ -59,6 +73,7 @@
 #include <vector>
 
 #include "reference/dynamics/contact_dynamics.hpp"
+#include "reference/dynamics/mode_switching.hpp"
 #include "reference/surfaces/patch_complex.hpp"
 
 namespace contactref::dynamics {
@@ -89,6 +104,7 @@ struct ContactSystem {
   const surfaces::PatchComplex<T>* surface2 = nullptr;
   Mat4<T> E_w_2 = Mat4<T>::Identity();
   Vec3<T> gravity_w = Vec3<T>(0, 0, T(-9.81));
+  FrictionModel<T> friction;  // frictionless by default
 };
 
 template <class T>
@@ -96,7 +112,10 @@ struct ContactState {
   T time = T(0);
   int patch1 = 0, patch2 = 0;
   Vec5<T> q = Vec5<T>::Zero();
-  Vec5<T> qdot = Vec5<T>::Zero();
+  Vec5<T> qdot = Vec5<T>::Zero();  // always all five rates (q' = P r' in no-slip and no-spin)
+  // Set by the simulator (the initial state's is ignored: the run chooses it,
+  // mode_switching.hpp initial_mode).
+  ContactMode mode = ContactMode::kFrictionless;
 };
 
 // One output row.
@@ -106,7 +125,9 @@ struct SimulationSample {
   Vec3<T> com_w;        // centre of mass in the world (m)
   Mat3<T> R_w_1;        // body 1's axes in the world
   Vec3<T> com_velocity_w;  // its velocity in world axes (m/s)
+  Vec3<T> omega_w;      // its angular velocity in world axes (rad/s)
   Vec6<T> phi;          // body-1 twist (omega; v), body-1 coordinates
+  T slip_speed;         // m/s: of body 1's material point at the contact relative to body 2
   T energy;             // J
   T normal_force;       // N, > 0 pushing body 1 away from body 2
   // Independent constraint residuals: the two surface points and normals
@@ -116,7 +137,9 @@ struct SimulationSample {
   T step;               // the step that produced this state (s); 0 for the first row
 };
 
-enum class EventKind { kTransition, kSmoothPiece, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure };
+enum class EventKind {
+  kTransition, kSmoothPiece, kModeSwitch, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure
+};
 
 template <class T>
 struct SimulationEvent {
@@ -124,7 +147,8 @@ struct SimulationEvent {
   T time;
   int body = 0;  // 1 or 2 (transitions)
   int from_patch = -1, from_edge = -1, to_patch = -1, to_edge = -1;
-  std::string message;
+  std::string message;  // a mode switch's cause, with the numbers
+  ContactMode from_mode = ContactMode::kFrictionless, to_mode = ContactMode::kFrictionless;  // mode switches
 };
 
 // kExtraordinaryVertex: the run could not continue (a failed evaluation or
@@ -141,7 +165,8 @@ struct SimulationStatistics {
   long energy_rejected_steps = 0;  // of those, RK4 steps that failed the energy test
   long derivative_evaluations = 0;
   long passes = 0;  // of the step loop (each accepts, rejects, locates or transits; see the watchdog)
-  long transitions = 0, smooth_piece_crossings = 0;
+  long transitions = 0, smooth_piece_crossings = 0, mode_switches = 0;
+  T max_condition = T(0);  // the largest condition number of a solve (ContactDynamicsState::condition)
   T smallest_step = T(0), largest_step = T(0);
   T max_gap = T(0), max_normal_misalignment = T(0);  // over every accepted step
 };

@@ -1,5 +1,6 @@
 #include "reference/kinematics/contact_kinematics.hpp"
 
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -50,6 +51,82 @@ Mat4<T> frame_alignment(const T& psi) {
   return spatial::make_pose<T>(R, Vec3<T>::Zero());
 }
 
+// Throws ComputationError naming the first of `results` that is not finite.
+// `where` names the arguments.
+template <class T>
+void check_finite_results(std::initializer_list<std::pair<const char*, bool>> results, const char* where,
+                          const Vec5<T>& arguments) {
+  for (const auto& [name, finite] : results) {
+    if (finite) continue;
+    std::ostringstream os;
+    os << "contact kinematics: " << name << " overflows (not representable) at " << where << " = ("
+       << arguments.transpose() << ")";
+    throw ComputationError(os.str());
+  }
+}
+
+template <class T>
+ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
+                                              const Vec5<T>& q) {
+  if (!q.allFinite()) {
+    std::ostringstream os;
+    os << "contact kinematics: the contact coordinates must be finite, got q = (" << q.transpose() << ")";
+    throw InputError(os.str());
+  }
+  ContactConfiguration<T> k;
+  k.frame1 = contact_frame(regular_jet(patch1, q(0), q(1), "body 1"));
+  k.frame2 = contact_frame(regular_jet(patch2, q(2), q(3), "body 2"));
+  k.psi = q(4);
+  k.E_1_1c = k.frame1.E_b_bc;
+  k.E_2_2c = k.frame2.E_b_bc;
+  k.E_1c_2c = frame_alignment(q(4));
+  k.E_2_1 = k.E_2_2c * k.E_1c_2c * spatial::pose_inverse(k.E_1_1c);  // Eq. 9 with E_2c_1c = E_1c_2c
+
+  // Eqs. 50-56 for the velocity of body 1 relative to body 2 (header comment):
+  // phi(2,1) = -phi(1,1c) - phi(1c,2c) + phi(2,2c) in frame 1c.
+  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);  // blockdiag(R_psi, R_psi), Eq. 52
+  k.H_1c.template leftCols<2>() = -k.frame1.H_bc;
+  k.H_1c.template middleCols<2>(2) = Ad_1c_2c * k.frame2.H_bc;
+  k.H_1c.col(4) << T(0), T(0), T(1), T(0), T(0), T(0);  // -(Eq. 54)
+  k.H_1 = spatial::adjoint(k.E_1_1c) * k.H_1c;
+  check_finite_results<T>({{"E_2_1", k.E_2_1.allFinite()}, {"H_1c", k.H_1c.allFinite()}, {"H_1", k.H_1.allFinite()}},
+                          "q", q);
+  return k;
+}
+
+template <class T>
+ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configuration, const Vec5<T>& qdot) {
+  if (!qdot.allFinite()) {
+    std::ostringstream os;
+    os << "contact kinematics: the contact coordinate rates must be finite, got q' = (" << qdot.transpose() << ")";
+    throw InputError(os.str());
+  }
+  ContactKinematics<T> k;
+  static_cast<ContactConfiguration<T>&>(k) = configuration;
+  const ContactFrame<T>& frame1 = k.frame1;
+  const ContactFrame<T>& frame2 = k.frame2;
+  // Eq. 57, negated as H_1c, and with its second Ad read as Ad_1c_2c (misprinted
+  // Ad_1_1c): Hdot_1c = ( -d/dt ^{1c}H_1 | dAd_1c_2c ^{2c}H_2 + Ad_1c_2c d/dt ^{2c}H_2 | 0 ),
+  // d/dt ^{1c}H_1 = H_1,s s' + H_1,t t', d/dt ^{2c}H_2 = H_2,u u' + H_2,v v',
+  // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
+  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);
+  const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
+  const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
+  const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.psi) * qdot(4);
+  const Mat6<T> dAd_1c_2c = spatial::adjoint_derivative(k.E_1c_2c, dE_1c_2c);
+  k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
+  k.Hdot_1c.template middleCols<2>(2) = dAd_1c_2c * frame2.H_bc + Ad_1c_2c * Hdot_frame2;
+  k.Hdot_1c.col(4).setZero();
+
+  // Thesis Eq. 4.18: Hdot_1 = dAd_1_1c H_1c + Ad_1_1c Hdot_1c, with
+  // dE_1_1c = [Theta_s s' + Theta_t t', c_s s' + c_t t'; 0 0].
+  const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
+  k.Hdot_1 = spatial::adjoint_derivative(k.E_1_1c, dE_1_1c) * k.H_1c + spatial::adjoint(k.E_1_1c) * k.Hdot_1c;
+  // The jets are finite, but products with large rates or curvatures may not be.
+  check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.allFinite()}, {"Hdot_1", k.Hdot_1.allFinite()}}, "q'", qdot);
+  return k;
+}
+
 template <class T>
 ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
                                         const Vec5<T>& q, const Vec5<T>& qdot) {
@@ -59,56 +136,13 @@ ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const 
        << qdot.transpose() << ")";
     throw InputError(os.str());
   }
-  const ContactFrame<T> frame1 = contact_frame(regular_jet(patch1, q(0), q(1), "body 1"));
-  const ContactFrame<T> frame2 = contact_frame(regular_jet(patch2, q(2), q(3), "body 2"));
-
-  ContactKinematics<T> k;
-  k.E_1_1c = frame1.E_b_bc;
-  k.E_2_2c = frame2.E_b_bc;
-  k.E_1c_2c = frame_alignment(q(4));
-  k.E_2_1 = k.E_2_2c * k.E_1c_2c * spatial::pose_inverse(k.E_1_1c);  // Eq. 9 with E_2c_1c = E_1c_2c
-
-  // Eqs. 50-56 for the velocity of body 1 relative to body 2 (header comment):
-  // phi(2,1) = -phi(1,1c) - phi(1c,2c) + phi(2,2c) in frame 1c.
-  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);  // blockdiag(R_psi, R_psi), Eq. 52
-  k.H_1c.template leftCols<2>() = -frame1.H_bc;
-  k.H_1c.template middleCols<2>(2) = Ad_1c_2c * frame2.H_bc;
-  k.H_1c.col(4) << T(0), T(0), T(1), T(0), T(0), T(0);  // -(Eq. 54)
-  const Mat6<T> Ad_1_1c = spatial::adjoint(k.E_1_1c);
-  k.H_1 = Ad_1_1c * k.H_1c;
-
-  // Eq. 57, negated as H_1c, and with its second Ad read as Ad_1c_2c (misprinted
-  // Ad_1_1c): Hdot_1c = ( -d/dt ^{1c}H_1 | dAd_1c_2c ^{2c}H_2 + Ad_1c_2c d/dt ^{2c}H_2 | 0 ),
-  // d/dt ^{1c}H_1 = H_1,s s' + H_1,t t', d/dt ^{2c}H_2 = H_2,u u' + H_2,v v',
-  // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
-  const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
-  const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
-  const Mat4<T> dE_1c_2c = frame_alignment_derivative(q(4)) * qdot(4);
-  const Mat6<T> dAd_1c_2c = spatial::adjoint_derivative(k.E_1c_2c, dE_1c_2c);
-  k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
-  k.Hdot_1c.template middleCols<2>(2) = dAd_1c_2c * frame2.H_bc + Ad_1c_2c * Hdot_frame2;
-  k.Hdot_1c.col(4).setZero();
-
-  // Thesis Eq. 4.18: Hdot_1 = dAd_1_1c H_1c + Ad_1_1c Hdot_1c, with
-  // dE_1_1c = [Theta_s s' + Theta_t t', c_s s' + c_t t'; 0 0].
-  const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
-  k.Hdot_1 = spatial::adjoint_derivative(k.E_1_1c, dE_1_1c) * k.H_1c + Ad_1_1c * k.Hdot_1c;
-  // The jets are finite, but products with large rates or curvatures may not be.
-  const std::pair<const char*, bool> results[] = {{"E_2_1", k.E_2_1.allFinite()}, {"H_1c", k.H_1c.allFinite()},
-                                                  {"H_1", k.H_1.allFinite()},     {"Hdot_1c", k.Hdot_1c.allFinite()},
-                                                  {"Hdot_1", k.Hdot_1.allFinite()}};
-  for (const auto& [name, finite] : results) {
-    if (finite) continue;
-    std::ostringstream os;
-    os << "contact kinematics: " << name << " overflows (not representable) at q = (" << q.transpose() << "), q' = ("
-       << qdot.transpose() << ")";
-    throw ComputationError(os.str());
-  }
-  return k;
+  return contact_kinematics(contact_configuration(patch1, patch2, q), qdot);
 }
 
 #define CONTACTREF_INSTANTIATE(T) \
   template Mat4<T> frame_alignment<T>(const T&); \
+  template ContactConfiguration<T> contact_configuration<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
+  template ContactKinematics<T> contact_kinematics<T>(const ContactConfiguration<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

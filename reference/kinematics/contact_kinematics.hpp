@@ -33,18 +33,37 @@ template <class T> using Mat65 = Eigen::Matrix<T, 6, 5>;
 template <class T>
 Mat4<T> frame_alignment(const T& psi);
 
+// The part of the kinematics that depends on q alone (a mode's reduced
+// velocities, thesis Eqs. 4.35-4.44, need H before q' is known).
 template <class T>
-struct ContactKinematics {
+struct ContactConfiguration {
+  ContactFrame<T> frame1, frame2;   // Eq. 6 with its partials, at (s, t) and (u, v)
+  T psi = T(0);
   Mat4<T> E_1_1c, E_2_2c, E_1c_2c;  // Eqs. 6, 7
   Mat4<T> E_2_1;                    // Eq. 9: the pose of body 1 in body 2
   Mat65<T> H_1c, H_1;               // phi in frame 1c and in frame 1 = H q'
-  Mat65<T> Hdot_1c, Hdot_1;         // their time derivatives along q'
 };
 
-// Everything above at (q, q'). Throws InputError for a non-finite q or q', and
+template <class T>
+struct ContactKinematics : ContactConfiguration<T> {
+  Mat65<T> Hdot_1c, Hdot_1;  // the time derivatives of H_1c, H_1 along q'
+};
+
+// The configuration at q. Throws InputError for a non-finite q, and
 // ComputationError naming the body where a patch is not regular or its
-// evaluation is not finite, or naming the result that overflows. A q outside a patch domain is the caller's
-// responsibility (patches evaluate their polynomial extension there).
+// evaluation is not finite, or naming the result that overflows. A q outside
+// a patch domain is the caller's responsibility (patches evaluate their
+// polynomial extension there).
+template <class T>
+ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
+                                              const Vec5<T>& q);
+
+// The kinematics at (q, q') from the configuration at q: Hdot is linear in q'.
+// InputError for a non-finite q', ComputationError when Hdot overflows.
+template <class T>
+ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configuration, const Vec5<T>& qdot);
+
+// Both at once.
 template <class T>
 ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
                                         const Vec5<T>& q, const Vec5<T>& qdot);

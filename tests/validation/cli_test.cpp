@@ -561,8 +561,8 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   std::string header, line;
   std::getline(trajectory, header);
   EXPECT_EQ(header,
-            "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,energy,normal_force,gap,"
-            "normal_misalignment,patch1,patch2,step");
+            "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
+            "omega_z,energy,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step");
   int rows = 0;
   std::string last;
   while (std::getline(trajectory, line)) ++rows, last = line;
@@ -573,7 +573,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   EXPECT_NEAR(std::stod(last.substr(0, last.find(','))), 0.25, 1e-12) << last;
   std::ifstream events(dir / "events.csv");
   std::getline(events, header);
-  EXPECT_EQ(header, "time,kind,body,from_patch,from_edge,to_patch,to_edge,message");
+  EXPECT_EQ(header, "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,message");
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
   EXPECT_EQ(summary.at("status"), "completed");
   EXPECT_NEAR(summary.at("final_state").at("time").get<double>(), 0.25, 1e-12);
@@ -584,6 +584,41 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   // smooth spin): far below 1e-6 relative.
   EXPECT_LT(summary.at("energy").at("relative_drift_max").get<double>(), 1e-6);
   EXPECT_LT(summary.at("com_drift").at("max_horizontal").get<double>(), 1e-9);
+  std::filesystem::remove_all(dir);
+}
+
+// The README's friction scene: a sphere launched sliding at 1 m/s with
+// mu = 0.3 turns to no-slip at t = (v0 - u_th) / (7/2 mu g) and rolls on at
+// 5/7 v0 (the closed form of friction_simulation_test.cpp); events.csv logs
+// the switch with its cause, trajectory.csv the mode of each row.
+TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_friction";
+  std::filesystem::remove_all(dir);
+  const CliRun r = run("simulate '" + kScenes + "sphere_sliding_on_plane.json' --out '" + dir.string() + "'", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, "1 mode switches (final mode no-slip)")) << r.output;
+  std::ifstream events(dir / "events.csv");
+  std::string line, switch_row;
+  while (std::getline(events, line))
+    if (contains(line, "mode-switch")) switch_row = line;
+  ASSERT_FALSE(switch_row.empty());
+  EXPECT_TRUE(contains(switch_row, ",sliding,no-slip,")) << switch_row;
+  EXPECT_TRUE(contains(switch_row, "fell below the threshold 0.005 m/s")) << switch_row;
+  EXPECT_NEAR(std::stod(switch_row.substr(0, switch_row.find(','))), (1 - 0.005) / (3.5 * 0.3 * 9.81), 1e-12);
+  const auto summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+  EXPECT_EQ(summary.at("final_state").at("mode"), "no-slip");
+  EXPECT_EQ(summary.at("friction").at("mu_static"), 0.3);  // defaults to mu
+  std::ifstream trajectory(dir / "trajectory.csv");
+  std::string last;
+  std::getline(trajectory, line);
+  while (std::getline(trajectory, line)) last = line;
+  std::vector<std::string> cells;
+  for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1)
+    cells.push_back(last.substr(start, (comma = last.find(',', start)) - start));
+  ASSERT_EQ(cells.size(), 29u) << last;
+  EXPECT_NEAR(std::stod(cells[14]), 5.0 / 7.0, 1e-9) << "com_vx of the last row";
+  EXPECT_EQ(cells[22], "no-slip");
+  EXPECT_LT(std::stod(cells[23]), 1e-9) << "slip speed";
   std::filesystem::remove_all(dir);
 }
 
@@ -633,9 +668,9 @@ TEST(CliSimulate, BodiesCsvHoldsTheFreeBodysMotionInWorldAxes) {
     EXPECT_EQ(bodies[i][0], trajectory[i][0]);
     EXPECT_EQ(bodies[i][1], "egg");
     EXPECT_NEAR(quaternion(bodies[i]).norm(), 1, 1e-15);
-    // Kinetic plus potential energy is the trajectory's energy (column 14), to
+    // Kinetic plus potential energy is the trajectory's energy (column 20), to
     // the round-off of sums of terms of size |E|.
-    const double energy = number(trajectory[i], 14);
+    const double energy = number(trajectory[i], 20);
     EXPECT_NEAR(number(bodies[i], 15) + number(bodies[i], 16), energy, 1e-13 * std::max(1.0, std::abs(energy)));
     largest_spin = std::max(largest_spin, column3(bodies[i], 12).norm());
   }

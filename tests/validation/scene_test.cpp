@@ -347,8 +347,10 @@ TEST(SceneErrors, BodiesAndContact) {
   expect_error(modified([](json& d) { std::swap(d["contact"]["body1"], d["contact"]["body2"]); }), "contact.body1",
                "body1 must be the free body");
   expect_error(modified([](json& d) { d["contact"]["body2"] = "ball"; }), "contact.body2", "must be different");
-  expect_error(modified([](json& d) { d["friction"]["mu"] = 0.3; }), "friction.mu",
-               "friction is not simulated yet (it comes in a later issue): mu must be 0");
+  expect_error(modified([](json& d) { d["friction"]["mu"] = -0.3; }), "friction.mu", "must be >= 0, got -0.3");
+  expect_error(modified([](json& d) { d["friction"]["slip_threshold"] = "fast"; }), "friction.slip_threshold",
+               "expected a number");
+  expect_error(modified([](json& d) { d["friction"]["mu_kinetic"] = 0.3; }), "friction.mu_kinetic", "unknown field");
   expect_error(modified([](json& d) { d["contact"].erase("q"); }), "contact.q", "missing (required)");
   expect_error(modified([](json& d) {
                  d["bodies"][0]["surface"] = json::parse(R"({"type": "loop", "mesh": "no_such_mesh.obj"})");

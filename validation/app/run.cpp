@@ -13,7 +13,7 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"figures", "regenerate figures (CSV data, then PNG and PDF) under OUT/figures/", configure_figures},
       {"audit", "compare double results with 50-digit results over seeded random inputs", configure_audit},
       {"surface", "evaluate surface patches to third order; mass properties of closed surfaces", configure_surface},
-      {"simulate", "simulate a scene (one frictionless contact); writes trajectory.csv, events.csv, summary.json",
+      {"simulate", "simulate a scene (one contact, with friction when the scene gives it); writes trajectory.csv, events.csv, summary.json",
        configure_simulate},
       {"kinematics", "contact kinematics of a scene's contact at q, q': E_2_1, H and Hdot", configure_kinematics},
       {"geometry", "exact polyhedral geometry: intersection volumes and their moments, the Brep-index, contact regions and normals", configure_geometry},

@@ -1,15 +1,22 @@
-// `contactref simulate SCENE.json [--out DIR] [--json]`: one frictionless
-// contact (reference/dynamics/contact_simulation.hpp) from a scene file
+// `contactref simulate SCENE.json [--out DIR] [--json]`: one contact, with or
+// without friction (reference/dynamics/contact_simulation.hpp), from a scene file
 // (validation/scenes/scene.hpp) of the smooth model; scenes of the other
 // models are refused (exit 2) until those models land. Writes, under DIR (default
 // out/simulate/<scene name>):
 //   bodies.csv      the free body's pose, velocities and energies, one row per
 //                   output interval (the columns every model writes:
 //                   validation/app/output_files.hpp)
-//   trajectory.csv  one row per output interval: time, q, q', the centre of
-//                   mass in the world, energy, normal force, the constraint
-//                   residuals (gap, normal misalignment), patches, step
-//   events.csv      patch transitions, separation, leaving the surface, failure
+//   trajectory.csv  one row per output interval (and at each mode switch):
+//                   time, q, q', the centre of mass in the world, its
+//                   velocity (com_vx, com_vy, com_vz, m/s) and the angular
+//                   velocity (omega_x, omega_y, omega_z, rad/s), world
+//                   frame, energy, normal force, the friction mode
+//                   (frictionless, sliding, no-slip, no-spin), the slip speed
+//                   (m/s), the constraint residuals (gap, normal
+//                   misalignment), patches, step
+//   events.csv      patch transitions, mode switches (from_mode, to_mode and
+//                   the cause in message), separation, leaving the surface,
+//                   failure
 //   summary.json    status, statistics, final state, energy drift, horizontal
 //                   drift of the centre of mass, scene and build
 // Numbers are written with 17 significant digits (exact round trip).
@@ -50,16 +57,18 @@ struct SimulateOptions {
 
 void write_trajectory(const std::filesystem::path& path, const std::vector<dy::SimulationSample<double>>& samples) {
   std::ofstream file = open_output(path);
-  file << "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,energy,normal_force,gap,"
-          "normal_misalignment,patch1,patch2,step\n";
+  file << "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
+          "omega_z,energy,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step\n";
   for (const dy::SimulationSample<double>& row : samples) {
     const auto& x = row.state;
     std::string line = fmt::format("{:.17g}", x.time);
     for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.q(k));
     for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.qdot(k));
-    line += fmt::format(",{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n", row.com_w.x(),
-                        row.com_w.y(), row.com_w.z(), row.energy, row.normal_force, row.gap, row.normal_misalignment,
-                        x.patch1, x.patch2, row.step);
+    for (const Vec3<double>* v : {&row.com_w, &row.com_velocity_w, &row.omega_w})
+      line += fmt::format(",{:.17g},{:.17g},{:.17g}", v->x(), v->y(), v->z());
+    line += fmt::format(",{:.17g},{:.17g},{},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n", row.energy, row.normal_force,
+                        dy::to_string(x.mode), row.slip_speed, row.gap, row.normal_misalignment, x.patch1, x.patch2,
+                        row.step);
     file << line;
   }
   close_output(file, path);
@@ -72,19 +81,20 @@ void write_bodies(const std::filesystem::path& path, const scenes::Scene& scene,
   std::vector<BodyRow> rows;
   rows.reserve(samples.size());
   for (const dy::SimulationSample<double>& s : samples) {
-    const Vec3<double> omega_w = s.R_w_1 * s.phi.head<3>();  // phi = (omega; v) in body-1 coordinates
     rows.push_back(body_row(s.state.time, body.name, body.mass, body.I_com, scene.gravity, s.R_w_1, s.com_w,
-                            s.com_velocity_w, omega_w));
+                            s.com_velocity_w, s.omega_w));
   }
   write_bodies_csv(path, rows);
 }
 
 void write_events(const std::filesystem::path& path, const std::vector<dy::SimulationEvent<double>>& events) {
   std::ofstream file = open_output(path);
-  file << "time,kind,body,from_patch,from_edge,to_patch,to_edge,message\n";
+  file << "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,message\n";
   for (const dy::SimulationEvent<double>& e : events) {
-    file << fmt::format("{:.17g},{},{},{},{},{},{},{}\n", e.time, dy::to_string(e.kind), e.body, e.from_patch,
-                        e.from_edge, e.to_patch, e.to_edge, csv_text(e.message));
+    const bool switch_event = e.kind == dy::EventKind::kModeSwitch;
+    file << fmt::format("{:.17g},{},{},{},{},{},{},{},{},{}\n", e.time, dy::to_string(e.kind), e.body, e.from_patch,
+                        e.from_edge, e.to_patch, e.to_edge, switch_event ? dy::to_string(e.from_mode) : "",
+                        switch_event ? dy::to_string(e.to_mode) : "", csv_text(e.message));
   }
   close_output(file, path);
 }
@@ -231,6 +241,8 @@ int run_simulate(const SimulateOptions& options) {
                            {"loop_passes", st.passes},
                            {"transitions", st.transitions},
                            {"smooth_piece_crossings", st.smooth_piece_crossings},
+                           {"mode_switches", st.mode_switches},
+                           {"max_condition", st.max_condition},
                            {"smallest_step", st.smallest_step},
                            {"largest_step", st.largest_step},
                            {"max_gap", st.max_gap},
@@ -238,7 +250,16 @@ int run_simulate(const SimulateOptions& options) {
                            {"rows", result.samples.size()},
                            {"events", result.events.size()},
                            {"wall_seconds", wall}};
+  const dy::FrictionModel<double>& friction = scene.friction;
+  summary["friction"] = {{"mu", friction.law.mu},
+                         {"mu_static", friction.mu_static},
+                         {"mu_roll", friction.law.mu_roll},
+                         {"mu_spin", friction.law.mu_spin},
+                         {"slip_threshold", friction.slip_threshold},
+                         {"spin_threshold", friction.spin_threshold},
+                         {"damping", friction.law.damping}};
   summary["final_state"] = {{"time", last.time},
+                            {"mode", dy::to_string(last.mode)},
                             {"patch1", last.patch1},
                             {"patch2", last.patch2},
                             {"q", vec_json(last.q)},
@@ -271,8 +292,9 @@ int run_simulate(const SimulateOptions& options) {
                              "[{:.3g}, {:.3g}] s; {:.3g} s wall\n",
                              last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, st.smallest_step,
                              st.largest_step, wall);
-    std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings\n", st.transitions,
-                             st.smooth_piece_crossings);
+    std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings, {} mode switches (final "
+                             "mode {})\n",
+                             st.transitions, st.smooth_piece_crossings, st.mode_switches, dy::to_string(last.mode));
     std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J, max relative change {}\n", drift.energy0,
                              drift.energy_final,
                              drift.relative_max ? fmt::format("{:.3g}", *drift.relative_max) : std::string("n/a"));

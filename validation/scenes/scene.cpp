@@ -137,6 +137,19 @@ ModelType read_model(const Reader& in, const json& value) {
   in.fail("model.type", fmt::format("unknown model \"{}\" (known: smooth, quasi-rigid, volume-6d, point-contact)", type));
 }
 
+// FRICTION (scene.hpp): every coefficient finite and >= 0; mu_static defaults to mu.
+void read_friction(const Reader& in, const json& value, dynamics::FrictionModel<double>& friction) {
+  in.fields(value, "friction", {"mu", "mu_static", "mu_roll", "mu_spin", "slip_threshold", "spin_threshold", "damping"});
+  const std::pair<const char*, double*> fields[] = {
+      {"mu", &friction.law.mu},           {"mu_roll", &friction.law.mu_roll},
+      {"mu_spin", &friction.law.mu_spin}, {"damping", &friction.law.damping},
+      {"slip_threshold", &friction.slip_threshold}, {"spin_threshold", &friction.spin_threshold}};
+  for (const auto& [name, field] : fields)
+    if (const json* x = Reader::optional(value, name)) *field = in.non_negative(*x, std::string("friction.") + name);
+  const json* mu_static = Reader::optional(value, "mu_static");
+  friction.mu_static = mu_static ? in.non_negative(*mu_static, "friction.mu_static") : friction.law.mu;
+}
+
 void read_integrator(const Reader& in, const json& value, dynamics::SimulationOptions<double>& options) {
   const std::string path = "integrator";
   in.fields(value, path, {"type", "h_max", "h_min", "tolerance", "boundary"});
@@ -202,6 +215,7 @@ dynamics::ContactSystem<double> Scene::system() const {
   system.surface2 = fixed_body().complex();
   system.E_w_2 = fixed_body().E_w_b.matrix();
   system.gravity_w = gravity;
+  system.friction = friction;
   return system;
 }
 
@@ -272,15 +286,7 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
     }
   }
 
-  if (const json* f = Reader::optional(document, "friction")) {
-    in.fields(*f, "friction", {"mu"});
-    if (const json* mu = Reader::optional(*f, "mu")) {
-      scene.mu = in.non_negative(*mu, "friction.mu");
-      if (scene.mu != 0)
-        in.fail("friction.mu", fmt::format("friction is not simulated yet (it comes in a later issue): mu must be 0, got {}",
-                                           scene.mu));
-    }
-  }
+  if (const json* f = Reader::optional(document, "friction")) read_friction(in, *f, scene.friction);
   if (const json* i = Reader::optional(document, "integrator")) read_integrator(in, *i, scene.options);
   if (const double floor = dynamics::min_resolvable_step(0.0, scene.options.duration); scene.options.h_min < floor)
     in.fail("integrator.h_min", fmt::format("h_min = {} s cannot finish a run of duration {} s: steps below {} s "

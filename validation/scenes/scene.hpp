@@ -15,10 +15,26 @@
 //                                    accepted step); default 0.01
 //   the smooth model's fields (refused by the other models):
 //   "contact": CONTACT,              required
-//   "friction": {"mu": 0},           optional; mu (dimensionless) must be 0 in this
-//                                    version (friction comes with a later issue)
+//   "friction": FRICTION,            optional; default frictionless
 //   "integrator": INTEGRATOR         optional; defaults below
 // }
+//
+// FRICTION (Kry & Pai Section 3.4, Kry's thesis Section 4.4;
+// reference/dynamics/mode_switching.hpp), every field optional:
+//   "mu": 0.3                        dynamic Coulomb coefficient (Eq. 21), >= 0; default 0
+//   "mu_static": 0.3                 static coefficient (Eq. 35): no-slip holds while
+//                                    |f_t| <= mu_static f_n; default mu
+//   "mu_roll": 0.003                 m, rolling resistance (thesis Eqs. 4.27-4.28), >= 0;
+//                                    default 0
+//   "mu_spin": 0.0001                m, spinning resistance (thesis Eq. 4.29) and the static
+//                                    spin limit of no-spin (Eq. 40), >= 0; default 0
+//   "slip_threshold": 0.005          m/s: sliding turns to no-slip when the slip speed falls
+//                                    below it (Kry & Pai: 2.5 to 5 mm/s); default 0.005
+//   "spin_threshold": 0.01           rad/s: no-slip turns to no-spin when the spin falls below
+//                                    it (needs mu_spin > 0); default 0: never
+//   "damping": 0.01                  N m s: viscous torque -damping omega on the free body;
+//                                    default 0
+// All zero (or no "friction"): the frictionless contact of Eq. 20.
 //
 // MODEL: {"type": "smooth" | "quasi-rigid" | "volume-6d" | "point-contact"}
 //   smooth: Kry & Pai's single continuous contact between a free body with a
@@ -178,7 +194,7 @@ struct Scene {
   // duration and output interval every model uses).
   int body1 = 0, body2 = 1;
   dynamics::ContactState<double> initial;
-  double mu = 0;
+  dynamics::FrictionModel<double> friction;
   dynamics::SimulationOptions<double> options;
 
   const SceneBody& free_body() const { return bodies[std::size_t(body1)]; }

@@ -34,7 +34,7 @@ struct BowlScene {
   dy::ContactState<double> initial;
 
   dy::ContactSystem<double> system() const {
-    return {mass, inertia, &bowl->complex(), &floor, Mat4<double>::Identity(), Vec3<double>(0, 0, -kGravity)};
+    return {mass, inertia, &bowl->complex(), &floor, Mat4<double>::Identity(), Vec3<double>(0, 0, -kGravity), {}};
   }
 };
 

@@ -89,7 +89,7 @@ TEST(ContactSimulation, SlidingSphereMovesInAStraightLineExactly) {
   const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
   const double mass = 2.0, I = 0.4 * mass * r * r;
   ContactSystem<double> system{mass, Mat3<double>::Identity() * I, &sphere, &plane, Mat4<double>::Identity(),
-                               Vec3<double>(0, 0, -9.81)};
+                               Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
   initial.q << kPi / 2, 0.3, 0.1, -0.2, 0.7;
   initial.qdot << 0, 0, 0.5, -0.25, 0;
@@ -126,7 +126,7 @@ TEST(ContactSimulation, RockingEllipsoidConservesEnergyAndMomentumAtFourthOrder)
   const Mat3<double> I = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
                                                    axes.x() * axes.x() + axes.z() * axes.z(),
                                                    axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
-  const ContactSystem<double> system{mass, I, &body, &plane, Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+  const ContactSystem<double> system{mass, I, &body, &plane, Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
   initial.q << 1.2, 4.5, 0, 0, 0.3;  // tilted: the contact is off the lowest point
   initial.qdot << 0, 0, 0, 0, 1.0;   // and spinning
@@ -155,7 +155,7 @@ TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
   const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
   initial.patch1 = 0;
   initial.q << 0.12, 0.2, 0.5, 0.5, 0;  // off the centre of the base face: tilted
@@ -201,7 +201,7 @@ TEST(ContactSimulation, TransitionsOnTheFixedBodyConserveEnergyAtFourthOrder) {
   initial.qdot << 0, 0, 1.0, 0.3, 1.0;
   const su::PatchJet<double> top = sphere.patch(0).evaluate(0.3, 0.3);
   const Vec3<double> gravity = -9.81 * top.c_s().cross(top.c_t()).normalized();
-  const ContactSystem<double> system{mass, I, &body, &sphere.complex(), Mat4<double>::Identity(), gravity};
+  const ContactSystem<double> system{mass, I, &body, &sphere.complex(), Mat4<double>::Identity(), gravity, {}};
   std::vector<double> errors;
   for (double h : {0.008, 0.004, 0.002}) {
     SimulationOptions<double> options;
@@ -234,7 +234,7 @@ TEST(ContactSimulation, PapersLinearProjectionIsLessAccurate) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
   const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
   std::vector<double> linear_errors, integrated_errors;
   for (double h : {0.008, 0.004}) {
     SimulationOptions<double> options;
@@ -259,7 +259,7 @@ TEST(ContactSimulation, DormandPrinceErrorFollowsTheTolerance) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
   const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81)};
+                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
   std::vector<double> errors;
   for (double tolerance : {1e-6, 1e-9}) {
     SimulationOptions<double> options;
@@ -288,7 +288,7 @@ TEST(ContactSimulation, BodyPulledOffThePlaneSeparates) {
   initial.q << kPi / 2, 0.3, 0, 0, 0;
   for (double g : {-9.81, 9.81}) {
     const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &plane, Mat4<double>::Identity(),
-                                       Vec3<double>(0, 0, g)};
+                                       Vec3<double>(0, 0, g), {}};
     SimulationOptions<double> options;
     options.duration = 0.1;
     const SimulationResult<double> result = simulate(system, initial, options);
@@ -309,7 +309,7 @@ TEST(ContactSimulationInput, BadOptionsAndStatesAreRejectedByName) {
   const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(1, 1, 1)));
   const su::PatchComplex<double> floor = bezier_floor();
   const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &floor, Mat4<double>::Identity(),
-                                     Vec3<double>(0, 0, -9.81)};
+                                     Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> good;
   good.q << kPi / 2, 0.3, 0.5, 0.5, 0;
   const auto message = [&](const ContactState<double>& state, const SimulationOptions<double>& options) -> std::string {
@@ -349,7 +349,7 @@ TEST(ContactSimulation, LeavingAnOpenSurfaceEndsTheRun) {
   const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(r, r, r)));
   const su::PatchComplex<double> floor = bezier_floor();
   const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.025, &sphere, &floor, Mat4<double>::Identity(),
-                                     Vec3<double>(0, 0, -9.81)};
+                                     Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
   initial.q << kPi / 2, 0.3, 0.9, 0.5, 0;
   initial.qdot << 0, 0, 0.5, 0, 0;  // 1.5 m/s towards the floor's edge at u = 1, 0.3 m away

@@ -54,7 +54,7 @@ struct SlidingSphere {
   ContactSystem<double> system(const Vec3<double>& gravity) const {
     const double mass = 2.0;
     return {mass, Mat3<double>::Identity() * 0.4 * mass * kRadius * kRadius, &sphere, &floor, Mat4<double>::Identity(),
-            gravity};
+            gravity, {}};
   }
   SlidingSphere() { sphere.patches.push_back(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius))); }
 };

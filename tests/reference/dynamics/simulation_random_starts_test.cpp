@@ -100,7 +100,7 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
   const Vec3<double> g(0, 0, -9.81);
   const auto system = [&](double mass, const Mat3<double>& inertia, const su::PatchComplex<double>& one,
                            const su::PatchComplex<double>& two) {
-    return ContactSystem<double>{mass, inertia, &one, &two, Mat4<double>::Identity(), g};
+    return ContactSystem<double>{mass, inertia, &one, &two, Mat4<double>::Identity(), g, {}};
   };
   const std::array<StartSetup, 4> setups = {
       StartSetup{system(ico.mass, ico.inertia, ico.surface->complex(), paraboloid), true, Vec2<double>::Zero(), 0.2},

@@ -54,7 +54,7 @@ ContactSystem<double> sphere_on(const su::PatchComplex<double>& sphere, const su
                                 const Vec3<double>& gravity) {
   const double mass = 1.0;
   return {mass, Mat3<double>::Identity() * 0.4 * mass * kRadius * kRadius, &sphere, &floor, Mat4<double>::Identity(),
-          gravity};
+          gravity, {}};
 }
 
 ContactState<double> bottom_at(double u, double v, double udot, double vdot) {

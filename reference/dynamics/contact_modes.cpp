@@ -1,0 +1,117 @@
+#include "reference/dynamics/contact_modes.hpp"
+
+#include <sstream>
+#include <string>
+
+#include "core/errors.hpp"
+#include "reference/spatial/adjoint.hpp"
+
+namespace contactref::dynamics {
+
+const char* to_string(ContactMode mode) {
+  switch (mode) {
+    case ContactMode::kFrictionless: return "frictionless";
+    case ContactMode::kSliding: return "sliding";
+    case ContactMode::kNoSlip: return "no-slip";
+    case ContactMode::kNoSpin: return "no-spin";
+  }
+  return "?";
+}
+
+int velocity_dimension(ContactMode mode) {
+  switch (mode) {
+    case ContactMode::kNoSlip: return 3;
+    case ContactMode::kNoSpin: return 2;
+    default: return 5;
+  }
+}
+
+namespace {
+
+template <class T> using Mat2 = Eigen::Matrix<T, 2, 2>;
+template <class T> using Row2 = Eigen::Matrix<T, 1, 2>;
+
+// Eq. 31: D = -A^-1 B; A is triangular (header), solved as such.
+template <class T>
+Mat2<T> slip_map(const kinematics::Mat65<T>& H_1c) {
+  const Mat2<T> A = H_1c.template block<2, 2>(3, 0), B = H_1c.template block<2, 2>(3, 2);
+  return -Mat2<T>(A.template triangularView<Eigen::Upper>().solve(B));
+}
+
+// Eq. 37: G = -(H_1c[2, 0..1] D + H_1c[2, 2..3]) / H_1c[2, 4].
+template <class T>
+Row2<T> spin_map(const kinematics::Mat65<T>& H_1c, const Mat2<T>& D) {
+  return -(H_1c.template block<1, 2>(2, 0) * D + H_1c.template block<1, 2>(2, 2)) / H_1c(2, 4);
+}
+
+}  // namespace
+
+template <class T>
+Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c) {
+  const int n = velocity_dimension(mode);
+  if (n == 5) return Mat5R<T>::Identity(5, 5);
+  Mat5R<T> P = Mat5R<T>::Zero(5, n);
+  const Mat2<T> D = slip_map(H_1c);
+  P.template block<2, 2>(0, 0) = D;                       // (s', t') = D (u', v')
+  P.template block<2, 2>(2, 0).setIdentity();             // (u', v')
+  if (mode == ContactMode::kNoSlip) {
+    P(4, 2) = T(1);                                       // psi'
+  } else {
+    P.template block<1, 2>(4, 0) = spin_map(H_1c, D);     // psi' = G (u', v')
+  }
+  return P;
+}
+
+template <class T>
+ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactConfiguration<T>& configuration,
+                                  const ReducedVector<T>& rdot) {
+  const int n = velocity_dimension(mode);
+  if (rdot.size() != n || !rdot.allFinite()) {
+    std::ostringstream os;
+    os << "contact mode " << to_string(mode) << ": need " << n << " finite reduced velocities, got (" << rdot.transpose()
+       << ")";
+    throw InputError(os.str());
+  }
+  ModeKinematics<T> m{mode, {}, reduced_velocity_map(mode, configuration.H_1c), {}, {}, {}, {}};
+  m.qdot = m.P * rdot;
+  m.kinematics = kinematics::contact_kinematics(configuration, m.qdot);
+  const kinematics::ContactKinematics<T>& k = m.kinematics;
+  m.Pdot = Mat5R<T>::Zero(5, n);
+  if (n < 5) {
+    const Mat2<T> A = k.H_1c.template block<2, 2>(3, 0);
+    const Mat2<T> D = m.P.template block<2, 2>(0, 0);
+    const Mat2<T> Adot = k.Hdot_1c.template block<2, 2>(3, 0), Bdot = k.Hdot_1c.template block<2, 2>(3, 2);
+    const Mat2<T> Ddot = -Mat2<T>(A.template triangularView<Eigen::Upper>().solve(Mat2<T>(Adot * D + Bdot)));
+    m.Pdot.template block<2, 2>(0, 0) = Ddot;
+    if (mode == ContactMode::kNoSpin) {
+      m.Pdot.template block<1, 2>(4, 0) =
+          -(k.Hdot_1c.template block<1, 2>(2, 0) * D + k.H_1c.template block<1, 2>(2, 0) * Ddot +
+            k.Hdot_1c.template block<1, 2>(2, 2)) /
+          k.H_1c(2, 4);
+    }
+  }
+  if (n == 5) {  // P = I
+    m.H_r = k.H_1;
+    m.Hdot_r = k.Hdot_1;
+  } else {
+    m.H_r = k.H_1 * m.P;
+    m.Hdot_r = k.Hdot_1 * m.P + k.H_1 * m.Pdot;
+  }
+  return m;
+}
+
+template <class T>
+ReducedVector<T> reduced_velocities(ContactMode mode, const Vec5<T>& qdot) {
+  const int n = velocity_dimension(mode);
+  return n == 5 ? ReducedVector<T>(qdot) : ReducedVector<T>(qdot.segment(2, n));
+}
+
+#define CONTACTREF_INSTANTIATE(T)                                                                        \
+  template Mat5R<T> reduced_velocity_map<T>(ContactMode, const kinematics::Mat65<T>&);                  \
+  template ModeKinematics<T> mode_kinematics<T>(ContactMode, const kinematics::ContactConfiguration<T>&, \
+                                                const ReducedVector<T>&);                                \
+  template ReducedVector<T> reduced_velocities<T>(ContactMode, const Vec5<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
+
+}  // namespace contactref::dynamics

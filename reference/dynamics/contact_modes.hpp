@@ -1,0 +1,75 @@
+#pragma once
+// The friction modes of a single contact (Kry & Pai Section 3.4, Kry's thesis
+// Section 4.4) and their reduced velocities.
+//
+// A mode leaves the first n rows of the relative twist in frame 1c,
+// phi_1c = (omega_x, omega_y, omega_z, v_x, v_y, 0), free and holds the rest
+// at zero; its state is (q, r') with r' the n reduced velocities, and
+// q' = P(q) r':
+//   frictionless, sliding   n = 5: r' = q', P = I
+//   no-slip (Eqs. 29-34)    n = 3: r' = (u', v', psi'), (s', t') = D (u', v'),
+//                                  D = -A^-1 B,  A = H_1c[3..4, 0..1],
+//                                  B = H_1c[3..4, 2..3]                  (Eq. 31)
+//   no-spin (Eqs. 36-39)    n = 2: r' = (u', v'), psi' = G (u', v'),
+//                                  G = -(H_1c[2, 0..1] D + H_1c[2, 2..3]) / H_1c[2, 4]
+//                                                                        (Eq. 37)
+// (0-based rows and columns of this code's H_1c, whose spin entry H_1c[2, 4]
+// is +1, contact_kinematics.hpp; Eq. 37 assumes the same sign.)
+// A = -(x.c_s, x.c_t; 0, y.c_t) of body 1's frame is triangular with the
+// diagonal (-|c_s|, -|c_s x c_t| / |c_s|), so it is invertible at every
+// regular point.
+//
+// The reduced Jacobian is H_r = H_1 P (Eq. 34's H', Eq. 39's H''), and
+// phi = H_r r'. Its time derivative, which the papers do not give (derived
+// here, checked by 50-digit differences in the tests):
+//   Hdot_r = Hdot_1 P + H_1 Pdot,
+//   Ddot = -A^-1 (Adot D + Bdot)   (from A D + B = 0),
+//   Gdot = -(Hdot_1c[2, 0..1] D + H_1c[2, 0..1] Ddot + Hdot_1c[2, 2..3]) / H_1c[2, 4]
+// (H_1c[2, 4] is constant), with Adot, Bdot the blocks of Hdot_1c along
+// q' = P r'.
+#include <Eigen/Core>
+
+#include "reference/kinematics/contact_kinematics.hpp"
+
+namespace contactref::dynamics {
+
+enum class ContactMode { kFrictionless, kSliding, kNoSlip, kNoSpin };
+const char* to_string(ContactMode mode);
+
+// n: the number of reduced velocities, which are also the free rows 0..n-1 of phi_1c.
+int velocity_dimension(ContactMode mode);
+
+template <class T> using Vec5 = kinematics::Vec5<T>;
+// A mode's reduced velocities r' (n <= 5) and its state (q, r') (5 + n <= 10).
+template <class T> using ReducedVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 5, 1>;
+template <class T> using StateVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 10, 1>;
+template <class T> using Mat5R = Eigen::Matrix<T, 5, Eigen::Dynamic, 0, 5, 5>;
+template <class T> using Mat6R = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 5>;
+
+template <class T>
+struct ModeKinematics {
+  ContactMode mode;
+  kinematics::ContactKinematics<T> kinematics;  // at (q, q')
+  Mat5R<T> P, Pdot;  // q' = P r', and its time derivative
+  Vec5<T> qdot;      // P r'
+  Mat6R<T> H_r, Hdot_r;  // phi = H_r r' in frame 1, and its time derivative
+};
+
+// The map q' = P r' at the configuration (P depends on q alone).
+template <class T>
+Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c);
+
+// Everything above at the configuration and r'. InputError when r' has the
+// wrong size for the mode or is not finite.
+template <class T>
+ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactConfiguration<T>& configuration,
+                                  const ReducedVector<T>& rdot);
+
+// The reduced velocities of a mode taken from q' (the entries of q' that the
+// mode keeps: (u', v', psi') for no-slip, (u', v') for no-spin). This keeps
+// the contact's motion on body 2 and is no projection: see
+// ContactDynamics::project for the impulsive change of mode.
+template <class T>
+ReducedVector<T> reduced_velocities(ContactMode mode, const Vec5<T>& qdot);
+
+}  // namespace contactref::dynamics

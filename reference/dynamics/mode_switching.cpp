@@ -1,0 +1,180 @@
+#include "reference/dynamics/mode_switching.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include "core/errors.hpp"
+
+namespace contactref::dynamics {
+
+template <class T>
+void check_friction_model(const FrictionModel<T>& model) {
+  const std::pair<const char*, const T*> fields[] = {
+      {"mu", &model.law.mu},           {"mu_roll", &model.law.mu_roll},     {"mu_spin", &model.law.mu_spin},
+      {"damping", &model.law.damping}, {"mu_static", &model.mu_static},     {"slip_threshold", &model.slip_threshold},
+      {"spin_threshold", &model.spin_threshold}};
+  for (const auto& [name, value] : fields) {
+    using std::isfinite;
+    if (isfinite(*value) && *value >= T(0)) continue;
+    std::ostringstream os;
+    os << "friction: " << name << " must be finite and >= 0, got " << *value;
+    throw InputError(os.str());
+  }
+}
+
+template <class T>
+std::vector<ModeEvent> events_of(ContactMode mode, const FrictionModel<T>& model) {
+  switch (mode) {
+    case ContactMode::kSliding: return {ModeEvent::kSlipBelowThreshold};
+    case ContactMode::kNoSlip:
+      if (model.law.mu_spin > T(0) && model.spin_threshold > T(0))
+        return {ModeEvent::kStickBroken, ModeEvent::kSpinBelowThreshold};
+      return {ModeEvent::kStickBroken};
+    case ContactMode::kNoSpin: return {ModeEvent::kStickBroken, ModeEvent::kSpinStickBroken};
+    case ContactMode::kFrictionless: return {};
+  }
+  return {};
+}
+
+template <class T>
+T event_value(ModeEvent event, const ContactDynamicsState<T>& state, const ContactDynamicsState<T>& start,
+              const FrictionModel<T>& model) {
+  using std::abs;
+  switch (event) {
+    case ModeEvent::kSlipBelowThreshold: {
+      const Eigen::Matrix<T, 2, 1> slip = state.phi_1c.template segment<2>(3);
+      const Eigen::Matrix<T, 2, 1> direction = start.phi_1c.template segment<2>(3);
+      const T norm = direction.norm();
+      return (norm > T(0) ? T(slip.dot(direction) / norm) : slip.norm()) - model.slip_threshold;
+    }
+    case ModeEvent::kStickBroken:
+      return model.mu_static * state.f_n - state.f_c_1c.template segment<2>(3).norm();  // Eq. 35
+    case ModeEvent::kSpinBelowThreshold:
+      return (start.phi_1c(2) < T(0) ? T(-state.phi_1c(2)) : state.phi_1c(2)) - model.spin_threshold;
+    case ModeEvent::kSpinStickBroken: return model.law.mu_spin * state.f_n - abs(state.f_c_1c(2));  // Eq. 40
+  }
+  return T(0);
+}
+
+template <class T>
+const char* reversal(const ContactDynamicsState<T>& start, const ContactDynamicsState<T>& stage,
+                     const FrictionLaw<T>& law) {
+  const ContactMode mode = stage.mode;
+  if (mode == ContactMode::kFrictionless) return nullptr;
+  // Rows 0-1 rolling, 2 spin, 3-4 slip of phi_1c, where free in the mode.
+  const auto reverses = [&](int row, int size) {
+    const T along = stage.phi_1c.segment(row, size).dot(start.phi_1c.segment(row, size));
+    return along < T(0);
+  };
+  if (mode == ContactMode::kSliding && law.mu > T(0) && reverses(3, 2)) return "the slip";
+  if (mode != ContactMode::kNoSpin && law.mu_spin > T(0) && reverses(2, 1)) return "the spin";
+  if (law.mu_roll > T(0) && reverses(0, 2)) return "the rolling velocity";
+  return nullptr;
+}
+
+ContactMode target_of(ModeEvent event) {
+  switch (event) {
+    case ModeEvent::kSlipBelowThreshold: return ContactMode::kNoSlip;
+    case ModeEvent::kStickBroken: return ContactMode::kSliding;
+    case ModeEvent::kSpinBelowThreshold: return ContactMode::kNoSpin;
+    case ModeEvent::kSpinStickBroken: return ContactMode::kNoSlip;
+  }
+  return ContactMode::kSliding;
+}
+
+template <class T>
+std::string describe(ModeEvent event, const ContactDynamicsState<T>& state, const FrictionModel<T>& model) {
+  using std::abs;
+  std::ostringstream os;
+  os << to_string(state.mode) << " -> " << to_string(target_of(event)) << ": ";
+  switch (event) {
+    case ModeEvent::kSlipBelowThreshold:
+      os << "the slip speed " << state.slip_speed() << " m/s fell below the threshold " << model.slip_threshold << " m/s";
+      break;
+    case ModeEvent::kStickBroken:
+      os << "the static friction force " << state.f_c_1c.template segment<2>(3).norm() << " N exceeds mu_static f_n = "
+         << model.mu_static << " * " << state.f_n << " N (Eq. 35)";
+      break;
+    case ModeEvent::kSpinBelowThreshold:
+      os << "the spin " << abs(state.phi_1c(2)) << " rad/s fell below the threshold " << model.spin_threshold << " rad/s";
+      break;
+    case ModeEvent::kSpinStickBroken:
+      os << "the spin torque " << abs(state.f_c_1c(2)) << " N m exceeds mu_spin f_n = " << model.law.mu_spin << " * "
+         << state.f_n << " N m (Eq. 40)";
+      break;
+  }
+  return os.str();
+}
+
+template <class T>
+Eigen::Matrix<T, 2, 1> slip_hint_of(const ContactDynamicsState<T>& stuck) {
+  const Eigen::Matrix<T, 2, 1> force = stuck.f_c_1c.template segment<2>(3);
+  const T norm = force.norm();
+  return norm > T(0) ? Eigen::Matrix<T, 2, 1>(-force / norm) : Eigen::Matrix<T, 2, 1>::Zero();
+}
+
+template <class T>
+ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, ContactMode mode,
+                        const Vec5<T>& q, const Vec5<T>& qdot, const Eigen::Matrix<T, 2, 1>& slip_hint) {
+  ModeEntry<T> entry{mode, {}, slip_hint, {}};
+  if (mode == ContactMode::kNoSlip || mode == ContactMode::kNoSpin) {
+    const Vec6<T> phi = kinematics::contact_configuration(dynamics.patch1(), dynamics.patch2(), q).H_1 * qdot;
+    entry.rdot = dynamics.project(mode, q, phi);
+    entry.steps.push_back(std::string("entered ") + to_string(mode) +
+                          ": the held velocities removed by a plastic impulse at the contact");
+  } else {
+    entry.rdot = reduced_velocities(mode, qdot);
+  }
+  // At most two checks follow: no-spin -> no-slip -> sliding.
+  for (int check = 0; check < 2 && (entry.mode == ContactMode::kNoSlip || entry.mode == ContactMode::kNoSpin); ++check) {
+    StateVector<T> y(5 + entry.rdot.size());
+    y << q, entry.rdot;
+    const ContactDynamicsState<T> state = dynamics.evaluate(entry.mode, y, model.law);
+    if (entry.mode == ContactMode::kNoSpin && event_value(ModeEvent::kSpinStickBroken, state, state, model) < T(0)) {
+      entry.steps.push_back(describe(ModeEvent::kSpinStickBroken, state, model));
+      entry.mode = ContactMode::kNoSlip;
+      entry.rdot = reduced_velocities(entry.mode, state.qdot);
+    } else if (event_value(ModeEvent::kStickBroken, state, state, model) < T(0)) {
+      entry.steps.push_back(describe(ModeEvent::kStickBroken, state, model));
+      entry.mode = ContactMode::kSliding;
+      entry.rdot = reduced_velocities(entry.mode, state.qdot);
+      entry.slip_hint = slip_hint_of(state);
+    } else {
+      break;
+    }
+  }
+  return entry;
+}
+
+template <class T>
+ModeEntry<T> initial_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, const Vec5<T>& q,
+                          const Vec5<T>& qdot) {
+  if (model.frictionless()) return {ContactMode::kFrictionless, reduced_velocities(ContactMode::kFrictionless, qdot), {}, {}};
+  const kinematics::ContactConfiguration<T> c =
+      kinematics::contact_configuration(dynamics.patch1(), dynamics.patch2(), q);
+  const Vec6<T> phi_1c = c.H_1c * qdot;
+  if (phi_1c.template segment<2>(3).norm() >= model.slip_threshold)
+    return {ContactMode::kSliding, reduced_velocities(ContactMode::kSliding, qdot), {}, {}};
+  using std::abs;
+  const bool no_spin = model.law.mu_spin > T(0) && abs(phi_1c(2)) < model.spin_threshold;
+  return enter_mode(dynamics, model, no_spin ? ContactMode::kNoSpin : ContactMode::kNoSlip, q, qdot);
+}
+
+#define CONTACTREF_INSTANTIATE(T)                                                                                    \
+  template void check_friction_model<T>(const FrictionModel<T>&);                                                   \
+  template std::vector<ModeEvent> events_of<T>(ContactMode, const FrictionModel<T>&);                               \
+  template T event_value<T>(ModeEvent, const ContactDynamicsState<T>&, const ContactDynamicsState<T>&,            \
+                            const FrictionModel<T>&);                                                              \
+  template std::string describe<T>(ModeEvent, const ContactDynamicsState<T>&, const FrictionModel<T>&);            \
+  template Eigen::Matrix<T, 2, 1> slip_hint_of<T>(const ContactDynamicsState<T>&);                                  \
+  template const char* reversal<T>(const ContactDynamicsState<T>&, const ContactDynamicsState<T>&,                 \
+                                   const FrictionLaw<T>&);                                                        \
+  template ModeEntry<T> enter_mode<T>(const ContactDynamics<T>&, const FrictionModel<T>&, ContactMode, const Vec5<T>&, \
+                                      const Vec5<T>&, const Eigen::Matrix<T, 2, 1>&);                               \
+  template ModeEntry<T> initial_mode<T>(const ContactDynamics<T>&, const FrictionModel<T>&, const Vec5<T>&,         \
+                                        const Vec5<T>&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
+
+}  // namespace contactref::dynamics

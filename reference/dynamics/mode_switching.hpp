@@ -1,0 +1,114 @@
+#pragma once
+// Switching between the friction modes of one contact (Kry & Pai Section
+// 3.4.2-3.4.3, Eqs. 35 and 40; thesis Section 4.4.4): the friction model, the
+// event functions whose roots end a mode, and the handlers that enter a mode.
+//
+// Event functions g(state) end the mode when they cross from g >= 0 at the
+// start of a step to g < 0 at its end (a downward crossing: the hysteresis
+// that lets a contact whose stick broke start sliding before the slip-speed
+// test can send it back, as the thesis advises):
+//   sliding:  slip speed - slip_threshold                    -> no-slip
+//   no-slip:  mu_static f_n - |f_t|        (Eq. 35)          -> sliding
+//             |omega_z| - spin_threshold   (when mu_spin > 0 and
+//                                           spin_threshold > 0) -> no-spin
+//   no-spin:  mu_static f_n - |f_t|        (Eq. 35)          -> sliding
+//             mu_spin f_n - |tau_z|        (Eq. 40, mu_spin as the static
+//                                           spin coefficient)  -> no-slip
+// Entering no-slip or no-spin removes the held velocities by a plastic
+// impulse at the contact (ContactDynamics::project); entering sliding or
+// leaving no-spin for no-slip keeps q' (the velocity is continuous). A stick
+// that breaks gives the sliding mode the slip direction of the static
+// friction force it could not hold (the slip hint, used while the slip is
+// exactly zero).
+#include <string>
+#include <vector>
+
+#include "reference/dynamics/contact_dynamics.hpp"
+
+namespace contactref::dynamics {
+
+template <class T>
+struct FrictionModel {
+  FrictionLaw<T> law;           // dynamic friction, resistance, damping (contact_dynamics.hpp)
+  T mu_static = T(0);           // Eq. 35: no-slip holds while |f_t| <= mu_static f_n
+  T slip_threshold = T(0.005);  // m/s: sliding -> no-slip below it (Kry & Pai: 2.5 to 5 mm/s)
+  T spin_threshold = T(0);      // rad/s: no-slip -> no-spin below it (0: never; needs mu_spin > 0)
+
+  // No friction at all: the frictionless mode (Eq. 20) throughout.
+  bool frictionless() const {
+    return law.mu == T(0) && law.mu_roll == T(0) && law.mu_spin == T(0) && mu_static == T(0);
+  }
+};
+
+// InputError naming the field for a negative or non-finite coefficient.
+template <class T>
+void check_friction_model(const FrictionModel<T>& model);
+
+enum class ModeEvent { kSlipBelowThreshold, kStickBroken, kSpinBelowThreshold, kSpinStickBroken };
+
+// The events that can end `mode` under the model.
+template <class T>
+std::vector<ModeEvent> events_of(ContactMode mode, const FrictionModel<T>& model);
+
+// g of the event at an evaluated state (header comment), measured along the
+// start of the step: the slip speed and the spin are taken as components
+// along their directions at `start`, so that a step in which the slip (or
+// the spin) passes through zero and comes back reversed, where |v| would not
+// change sign, still crosses g = 0, and g is smooth along the step for the
+// root finder (at the root |v| and its component differ by the turn of the
+// slip's direction within the step, which vanishes with the step).
+template <class T>
+T event_value(ModeEvent event, const ContactDynamicsState<T>& state, const ContactDynamicsState<T>& start,
+              const FrictionModel<T>& model);
+
+// Whether the friction law's direction reverses between the start of a step
+// and a stage of it: the slip (sliding, mu > 0), the spin (mu_spin > 0) or
+// the rolling velocity (mu_roll > 0) has a negative component along its
+// direction at the start (none when that is zero). The right-hand side of
+// Eq. 28 jumps there (the direction flips), so a step that contains the
+// reversal loses the integrator's order and misplaces the events that
+// precede it: the simulator halves such a step, down to h_min. Returns what
+// reversed, or nullptr.
+template <class T>
+const char* reversal(const ContactDynamicsState<T>& start, const ContactDynamicsState<T>& stage,
+                     const FrictionLaw<T>& law);
+
+// The mode an event leads to.
+ContactMode target_of(ModeEvent event);
+
+// What happened, with the numbers, for the event log.
+template <class T>
+std::string describe(ModeEvent event, const ContactDynamicsState<T>& state, const FrictionModel<T>& model);
+
+// A mode entered: its reduced velocities, the slip hint, and the steps taken
+// to get there (one line each, for the event log).
+template <class T>
+struct ModeEntry {
+  ContactMode mode;
+  ReducedVector<T> rdot;
+  Eigen::Matrix<T, 2, 1> slip_hint = Eigen::Matrix<T, 2, 1>::Zero();
+  std::vector<std::string> steps;
+};
+
+// The unit slip direction in frame 1c that a broken stick gives the sliding
+// mode: against the static friction force f_1c(3..4) it could not hold.
+template <class T>
+Eigen::Matrix<T, 2, 1> slip_hint_of(const ContactDynamicsState<T>& stuck);
+
+// Enters `mode` at (q, q'), then follows the static checks down (a no-spin
+// whose spin torque is too large becomes no-slip, a no-slip or no-spin whose
+// tangential force is too large becomes sliding), at most two further
+// switches at this instant. slip_hint: for a sliding mode entered directly.
+template <class T>
+ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, ContactMode mode,
+                        const Vec5<T>& q, const Vec5<T>& qdot,
+                        const Eigen::Matrix<T, 2, 1>& slip_hint = Eigen::Matrix<T, 2, 1>::Zero());
+
+// The mode a run starts in from (q, q'): frictionless for a frictionless
+// model; sliding when the slip speed is at least the threshold; otherwise
+// no-slip (no-spin when the spin is below its threshold), checked as above.
+template <class T>
+ModeEntry<T> initial_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, const Vec5<T>& q,
+                          const Vec5<T>& qdot);
+
+}  // namespace contactref::dynamics

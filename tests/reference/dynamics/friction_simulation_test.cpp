@@ -1,0 +1,235 @@
+// The hybrid simulator with Coulomb friction (Kry & Pai Section 3.4, thesis
+// Section 4.4) against the closed-form solutions of a uniform sphere of
+// radius R on a horizontal plane (derived below; Newton-Euler with the
+// contact force at r = -R n from the centre), in double and in 50 digits:
+//  - launched sliding without spin at v0: the slip u = v - omega R falls as
+//    u = v0 - 7/2 mu g t, so the switch to no-slip comes at
+//    t_s = (v0 - u_th) / (7/2 mu g); the plastic sticking impulse keeps the
+//    angular momentum about the contact point, m R v0, so the sphere rolls
+//    on at 5/7 v0 whatever the threshold;
+//  - launched with backspin omega0 = -5/2 v0 / R: that momentum is zero, v
+//    and omega reach zero together at t* = v0 / (mu g); with the threshold
+//    the sphere stops at t_s = (v0 - 2/7 u_th) / (mu g), after
+//    x_s = v0 t_s - mu g t_s^2 / 2 (v0^2 / (2 mu g) as u_th -> 0);
+//  - spinning in place about the normal at omega0 with spinning resistance
+//    mu_spin: I omega' = -mu_spin m g, so the spin falls to the threshold at
+//    t_s = 2 R^2 (omega0 - omega_th) / (5 mu_spin g) (it would stop at
+//    2 R^2 omega0 / (5 mu_spin g)) and no-spin holds it at zero after.
+// And: the energy never rises while friction acts, the events log each
+// switch with its cause, and bad friction models are refused.
+#include <gtest/gtest.h>
+
+#include <boost/math/constants/constants.hpp>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "reference/dynamics/contact_simulation.hpp"
+#include "reference/surfaces/analytic_patches.hpp"
+#include "tests/kit/errors.hpp"
+#include "tests/kit/scalars.hpp"
+#include "tests/kit/tolerance.hpp"
+
+namespace contactref::dynamics {
+namespace {
+
+namespace su = contactref::surfaces;
+
+void report(const std::string& what, double value) {
+  std::cout << "[friction simulation] " << what << ": " << std::scientific << std::setprecision(3) << value
+            << std::defaultfloat << "\n";
+}
+
+template <class T>
+su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
+  su::PatchComplex<T> complex;
+  complex.patches.push_back(std::move(patch));
+  return complex;
+}
+
+// A sphere on the plane z = 0 (body 2 at the identity), contact at the
+// sphere's equator (s = pi/2) with psi = pi/2, which puts the sphere's polar
+// axis along world y: rolling along world x moves the contact along the
+// equator (t), away from the chart's poles.
+template <class T>
+struct SphereOnPlane {
+  T R{T(0.5)}, m{T(2)}, g{T(9.81)};
+  su::PatchComplex<T> sphere = one_patch<T>(std::make_unique<su::EllipsoidPatch<T>>(Vec3<T>(R, R, R)));
+  su::PatchComplex<T> plane = one_patch<T>(std::make_unique<su::PlanePatch<T>>());
+  T I() const { return T(2) / T(5) * m * R * R; }
+  ContactSystem<T> system(const FrictionModel<T>& friction) const {
+    ContactSystem<T> s;
+    s.mass = m;
+    s.I_com = I() * Mat3<T>::Identity();
+    s.surface1 = &sphere;
+    s.surface2 = &plane;
+    s.gravity_w = Vec3<T>(T(0), T(0), -g);
+    s.friction = friction;
+    return s;
+  }
+  // q' for a centre velocity v0 along world x, no rotation: the contact
+  // point moves on the plane (u' = v0) and stays put on the sphere.
+  ContactState<T> sliding_start(const T& v0) const {
+    ContactState<T> state;
+    state.q << boost::math::constants::half_pi<T>(), T(0), T(0), T(0), boost::math::constants::half_pi<T>();
+    state.qdot << T(0), T(0), v0, T(0), T(0);
+    return state;
+  }
+};
+
+template <class T>
+SimulationOptions<T> options(const T& duration) {
+  SimulationOptions<T> o;
+  o.h_max = T(0.01);
+  o.h_min = T(1e-4);
+  o.duration = duration;
+  o.output_interval = T(0);
+  return o;
+}
+
+// The first mode switch of the run after its start (the start's own entry
+// into a mode is logged at t = 0 as "initial state: ...").
+template <class T>
+const SimulationEvent<T>* first_switch(const SimulationResult<T>& result) {
+  for (const SimulationEvent<T>& event : result.events)
+    if (event.kind == EventKind::kModeSwitch && event.message.rfind("initial state", 0) != 0) return &event;
+  return nullptr;
+}
+
+// The largest rise of the energy between output rows (J): friction and the
+// sticking impulse only take energy out.
+template <class T>
+T largest_energy_rise(const SimulationResult<T>& result) {
+  T rise = T(0);
+  for (std::size_t k = 1; k < result.samples.size(); ++k)
+    rise = std::max(rise, T(result.samples[k].energy - result.samples[k - 1].energy));
+  return rise;
+}
+
+template <class T>
+class FrictionSimulation : public ::testing::Test {};
+TYPED_TEST_SUITE(FrictionSimulation, test::Scalars);
+
+// The time bound: the event root is located to 64 eps in g, and the RK4
+// steps are exact here (the sliding sphere's q'' is constant, so q is
+// quadratic in t); 4096 roundings of the run's O(1) quantities.
+template <class T>
+T run_tolerance() {
+  return test::tolerance<T>(4096);
+}
+
+TYPED_TEST(FrictionSimulation, SphereLaunchedSlidingStartsRollingAtTheClosedFormTimeAndSpeed) {
+  using T = TypeParam;
+  using std::abs;
+  const SphereOnPlane<T> set;
+  FrictionModel<T> friction;
+  friction.law.mu = T(0.3);
+  friction.mu_static = T(0.3);
+  friction.slip_threshold = T(0.005);
+  const T v0(1);
+  const SimulationResult<T> result = simulate(set.system(friction), set.sliding_start(v0), options<T>(T(0.3)));
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  const SimulationEvent<T>* event = first_switch(result);
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->from_mode, ContactMode::kSliding);
+  EXPECT_EQ(event->to_mode, ContactMode::kNoSlip);
+  EXPECT_NE(event->message.find("the slip speed"), std::string::npos) << event->message;
+  const T t_s = (v0 - friction.slip_threshold) / (T(3.5) * friction.law.mu * set.g);
+  EXPECT_LT(abs(event->time - t_s), run_tolerance<T>()) << "switch time";
+  const SimulationSample<T>& last = result.samples.back();
+  EXPECT_EQ(last.state.mode, ContactMode::kNoSlip);
+  EXPECT_LT(abs(last.com_velocity_w.x() - T(5) / T(7) * v0), run_tolerance<T>()) << "rolling speed";
+  EXPECT_LT(abs(last.com_velocity_w.y()), run_tolerance<T>());
+  EXPECT_LT(last.slip_speed, run_tolerance<T>());
+  EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+  // The kinetic energy lost is m v0^2 / 2 - 7/10 m (5/7 v0)^2 = m v0^2 / 7.
+  const T lost = result.samples.front().energy - last.energy;
+  EXPECT_LT(abs(lost - set.m * v0 * v0 / T(7)), run_tolerance<T>()) << "energy lost";
+  const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
+  report("sliding sphere, " + digits + ", |t_switch - closed form| (s)", double(abs(event->time - t_s)));
+  report("sliding sphere, " + digits + ", |v_roll - 5/7 v0| (m/s)", double(abs(last.com_velocity_w.x() - T(5) / T(7) * v0)));
+}
+
+TYPED_TEST(FrictionSimulation, SphereWithBackspinSlidesToRestAtTheClosedFormDistanceAndTime) {
+  using T = TypeParam;
+  using std::abs;
+  const SphereOnPlane<T> set;
+  FrictionModel<T> friction;
+  friction.law.mu = T(0.3);
+  friction.mu_static = T(0.3);
+  friction.slip_threshold = T(0.005);
+  const T v0(1);
+  ContactState<T> start = set.sliding_start(v0);
+  // Backspin -5/2 v0 / R about world y: the contact point then moves on the
+  // sphere along the equator at the rate t' = omega R / R (its sign fixed by
+  // requiring the slip to start at 7/2 v0, checked below).
+  start.qdot(1) = T(2.5) * v0 / set.R;
+  const ContactSystem<T> system = set.system(friction);
+  const SimulationSample<T> first = sample_state(system, start, T(0));
+  ASSERT_LT(abs(first.slip_speed - T(3.5) * v0), run_tolerance<T>()) << "the backspin's sign";
+  const SimulationResult<T> result = simulate(system, start, options<T>(T(0.6)));
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  const SimulationEvent<T>* event = first_switch(result);
+  ASSERT_NE(event, nullptr);
+  const T mu_g = friction.law.mu * set.g;
+  const T t_s = (v0 - T(2) / T(7) * friction.slip_threshold) / mu_g;
+  const T x_s = v0 * t_s - mu_g * t_s * t_s / 2;
+  EXPECT_LT(abs(event->time - t_s), run_tolerance<T>()) << "stopping time";
+  const SimulationSample<T>& last = result.samples.back();
+  EXPECT_LT(abs(last.com_w.x() - x_s), run_tolerance<T>()) << "stopping distance";
+  EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>()) << "at rest";
+  EXPECT_LT(last.omega_w.norm(), run_tolerance<T>()) << "at rest";
+  EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+  const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
+  report("sphere sliding to rest, " + digits + ", |x_stop - closed form| (m)", double(abs(last.com_w.x() - x_s)));
+  report("sphere sliding to rest, closed-form distance v0^2 / (2 mu g) without threshold (m)", double(v0 * v0 / (2 * mu_g)));
+}
+
+TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
+  using T = TypeParam;
+  using std::abs;
+  const SphereOnPlane<T> set;
+  FrictionModel<T> friction;
+  friction.law.mu = T(0.3);
+  friction.law.mu_spin = T(0.05);
+  friction.mu_static = T(0.3);
+  friction.spin_threshold = T(0.01);
+  const T omega0(2);
+  ContactState<T> start = set.sliding_start(T(0));
+  start.qdot(4) = omega0;  // psi' is the spin of body 1 relative to body 2 about z_1c
+  const SimulationResult<T> result = simulate(set.system(friction), start, options<T>(T(0.6)));
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  ASSERT_FALSE(result.events.empty());
+  EXPECT_EQ(result.events.front().to_mode, ContactMode::kNoSlip) << "no slip at the start: no-slip";
+  const SimulationEvent<T>* event = first_switch(result);
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->from_mode, ContactMode::kNoSlip);
+  EXPECT_EQ(event->to_mode, ContactMode::kNoSpin);
+  const T rate = T(5) * friction.law.mu_spin * set.g / (T(2) * set.R * set.R);  // |omega'|
+  const T t_s = (omega0 - friction.spin_threshold) / rate;
+  EXPECT_LT(abs(event->time - t_s), run_tolerance<T>()) << "the spin reaches its threshold";
+  const SimulationSample<T>& last = result.samples.back();
+  EXPECT_EQ(last.state.mode, ContactMode::kNoSpin);
+  EXPECT_LT(last.omega_w.norm(), run_tolerance<T>()) << "stopped";
+  EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>());
+  EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+  const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
+  report("spinning sphere, " + digits + ", |t_threshold - closed form| (s)", double(abs(event->time - t_s)));
+  report("spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
+}
+
+TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
+  const SphereOnPlane<double> set;
+  FrictionModel<double> friction;
+  friction.law.mu = -0.1;
+  std::string e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });
+  EXPECT_NE(e.find("InputError: friction: mu must be finite and >= 0, got -0.1"), std::string::npos) << e;
+  friction.law.mu = 0.3;
+  friction.slip_threshold = std::nan("");
+  e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });
+  EXPECT_NE(e.find("InputError: friction: slip_threshold must be finite and >= 0"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace contactref::dynamics
