@@ -6,6 +6,10 @@
 // bowl at a 16 ms maximum step within 10 ms.
 //  - BM_Qddot/BM_Derivative: ContactDynamics::evaluate and ::derivative (the
 //    latter returns evaluate's (q', q''); the same work).
+//  - BM_QddotMode/mode: q'' in each friction mode (Kry & Pai 3.4: Eq. 20,
+//    Eq. 28 and its no-slip and no-spin reductions), Bezier on Bezier, with
+//    every resistance of the law on; issue 12's target: each within 1.5x of
+//    the frictionless figure (mode 0).
 //  - BM_ContactKinematics: kinematics::contact_kinematics alone (the jets,
 //    frames, H and Hdot), to show how the time splits.
 //  - BM_BowlSimulation3s/h_max in ms: dynamics::simulate, RK4,
@@ -162,6 +166,29 @@ void BM_Derivative(benchmark::State& state) {
   });
 }
 
+void BM_QddotMode(benchmark::State& state) {
+  constexpr dy::ContactMode kModes[4] = {dy::ContactMode::kFrictionless, dy::ContactMode::kSliding,
+                                         dy::ContactMode::kNoSlip, dy::ContactMode::kNoSpin};
+  const dy::ContactMode mode = kModes[state.range(0)];
+  state.SetLabel(dy::to_string(mode));
+  const Pair& p = bezier_on_bezier();
+  const dy::ContactDynamics<double> dynamics(p.mass, p.inertia, *p.patch1, *p.patch2, Mat4<double>::Identity(),
+                                             Vec3<double>(0, 0, -9.81));
+  const dy::FrictionLaw<double> law{0.3, 0.003, 0.0001, 0.01};
+  dy::StateVector<double> y(5 + dy::velocity_dimension(mode));
+  y << p.y.head<5>(), dy::reduced_velocities<double>(mode, p.y.tail<5>());
+  try {
+    benchmark::DoNotOptimize(dynamics.evaluate(mode, y, law));  // must not throw
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  for (auto _ : state) {
+    auto r = dynamics.evaluate(mode, y, law);
+    benchmark::DoNotOptimize(r.rddot);
+  }
+}
+
 void BM_ContactKinematics(benchmark::State& state) {
   const Pair& p = pair_for(state.range(0));
   state.SetLabel(kPairNames[state.range(0)]);
@@ -221,6 +248,7 @@ void BM_BowlSimulation3s(benchmark::State& state) {
 
 BENCHMARK(BM_Qddot)->DenseRange(0, 2);
 BENCHMARK(BM_Derivative)->DenseRange(0, 2);
+BENCHMARK(BM_QddotMode)->DenseRange(0, 3);
 BENCHMARK(BM_ContactKinematics)->DenseRange(0, 2);
 BENCHMARK(BM_PatchJets)->DenseRange(0, 2);
 BENCHMARK(BM_BowlSimulation3s)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);

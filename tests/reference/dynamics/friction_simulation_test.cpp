@@ -219,6 +219,56 @@ TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
   report("spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
 }
 
+// An ellipsoid rocking on a plane without slipping (no-slip, and no-spin):
+// the held directions do no work and the law has no resistance in the free
+// ones, so energy is conserved by the ODE (Kry & Pai: rolling in no-slip
+// conserves energy); RK4's error shrinks 16-fold per halving of the fixed
+// step, which needs Hdot' (no-slip) and Hdot'' (no-spin) right. mu_static is
+// large, so the stick holds throughout (checked: no switch after the start).
+TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoSlipAndNoSpin) {
+  const Vec3<double> axes(0.3, 0.2, 0.12);
+  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  const double mass = 1.5;
+  ContactSystem<double> system;
+  system.mass = mass;
+  system.I_com = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
+                                           axes.x() * axes.x() + axes.z() * axes.z(),
+                                           axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
+  system.surface1 = &body;
+  system.surface2 = &plane;
+  system.friction.law.mu = 0.5;
+  system.friction.mu_static = 100;
+  ContactState<double> initial;
+  initial.q << 1.2, 4.5, 0, 0, 0.3;  // tilted: the contact is off the lowest point, at rest
+  for (const ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin}) {
+    // no-spin: entered at the start (spin below its threshold), held by a large static spin limit.
+    system.friction.law.mu_spin = mode == ContactMode::kNoSpin ? 100.0 : 0.0;
+    system.friction.spin_threshold = mode == ContactMode::kNoSpin ? 0.1 : 0.0;
+    std::vector<double> errors;
+    for (double h : {0.004, 0.002, 0.001}) {
+      SimulationOptions<double> o;
+      o.h_max = o.h_min = h;
+      o.duration = 1.0;
+      o.output_interval = 0;
+      const SimulationResult<double> result = simulate(system, initial, o);
+      ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+      EXPECT_EQ(first_switch(result), nullptr) << first_switch(result)->message;
+      double error = 0, slip = 0;
+      for (const SimulationSample<double>& row : result.samples) {
+        EXPECT_EQ(row.state.mode, mode);
+        error = std::max(error, std::abs(row.energy - result.samples.front().energy));
+        slip = std::max(slip, row.slip_speed);
+      }
+      EXPECT_LT(slip, test::tolerance<double>(1e3)) << "no-slip holds the slip at round-off";
+      errors.push_back(error);
+    }
+    for (std::size_t k = 1; k < errors.size(); ++k)
+      EXPECT_GT(std::log2(errors[k - 1] / errors[k]), 3.5) << to_string(mode) << ": " << errors[k - 1] << " -> " << errors[k];
+    report(std::string("rolling ellipsoid, ") + to_string(mode) + ", energy error at h = 1 ms (J)", errors.back());
+  }
+}
+
 TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
   const SphereOnPlane<double> set;
   FrictionModel<double> friction;
