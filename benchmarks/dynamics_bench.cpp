@@ -10,6 +10,10 @@
 //    Eq. 28 and its no-slip and no-spin reductions), Bezier on Bezier, with
 //    every resistance of the law on; issue 12's target: each within 1.5x of
 //    the frictionless figure (mode 0).
+//  - BM_Rattleback40s/h_max in ms: the 40 s spin start of Kry's rattleback
+//    (validation/fixtures/scenes/rattleback_spin.json, mu = 0.3, RK4,
+//    h_min = 0.1 ms) per maximum step; issue 12's target: at least 100x
+//    faster than real time (under 400 ms) at 10 ms.
 //  - BM_ContactKinematics: kinematics::contact_kinematics alone (the jets,
 //    frames, H and Hdot), to show how the time splits.
 //  - BM_BowlSimulation3s/h_max in ms: dynamics::simulate, RK4,
@@ -29,6 +33,7 @@
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "validation/fixtures/rattleback_net.hpp"
+#include "validation/scenes/scene.hpp"
 
 namespace {
 
@@ -189,6 +194,30 @@ void BM_QddotMode(benchmark::State& state) {
   }
 }
 
+void BM_Rattleback40s(benchmark::State& state) {
+  static const contactref::scenes::Scene scene =
+      contactref::scenes::load_scene(CONTACTREF_SOURCE_DIR "/validation/fixtures/scenes/rattleback_spin.json");
+  dy::SimulationOptions<double> options = scene.options;
+  options.h_max = double(state.range(0)) / 1000;
+  options.duration = 40;
+  options.output_interval = 0.01;
+  long steps = 0, evaluations = 0, switches = 0;
+  for (auto _ : state) {
+    const dy::SimulationResult<double> result = dy::simulate(scene.system(), scene.initial, options);
+    if (result.status != dy::SimulationStatus::kCompleted) {
+      state.SkipWithError(result.message.c_str());
+      return;
+    }
+    steps = result.statistics.accepted_steps;
+    evaluations = result.statistics.derivative_evaluations;
+    switches = result.statistics.mode_switches;
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["accepted_steps"] = double(steps);
+  state.counters["derivative_evaluations"] = double(evaluations);
+  state.counters["mode_switches"] = double(switches);
+}
+
 void BM_ContactKinematics(benchmark::State& state) {
   const Pair& p = pair_for(state.range(0));
   state.SetLabel(kPairNames[state.range(0)]);
@@ -249,6 +278,7 @@ void BM_BowlSimulation3s(benchmark::State& state) {
 BENCHMARK(BM_Qddot)->DenseRange(0, 2);
 BENCHMARK(BM_Derivative)->DenseRange(0, 2);
 BENCHMARK(BM_QddotMode)->DenseRange(0, 3);
+BENCHMARK(BM_Rattleback40s)->Arg(10)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ContactKinematics)->DenseRange(0, 2);
 BENCHMARK(BM_PatchJets)->DenseRange(0, 2);
 BENCHMARK(BM_BowlSimulation3s)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
