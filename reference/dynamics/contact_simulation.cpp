@@ -193,6 +193,20 @@ class Simulator {
   int exit_edge(const std::vector<Vec2<T>>& region, const State& y, int body) const;
   // Whether y's parameters of a chart body are outside its non-periodic intervals.
   bool outside_chart(const ContactState<T>& state, const State& y, int body) const;
+  // An atlas chart's band (surfaces::PatchComplex): the signed distance of
+  // y's first parameter of the body from the ends of its chart's band
+  // (positive inside), or nullopt when the body's complex is no atlas.
+  std::optional<T> band_distance(const ContactState<T>& state, const State& y, int body) const {
+    const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
+    if (!complex.is_atlas()) return std::nullopt;
+    return complex.band_distance(body == 1 ? state.patch1 : state.patch2, y(body == 1 ? 0 : 2));
+  }
+  // The round-off slack of a band distance (radians-like parameter of size pi).
+  static T band_slack() { return T(256) * epsilon<T>(); }
+  // After a located crossing: a chart switch (patch_transition.hpp
+  // switch_chart) if the body's point is on its band's end and `direction`
+  // leaves the band (returns true).
+  bool switch_if_on_band(ContactState<T>& state, int body, const Vec2<T>& direction);
 
   // One integrator step; error: the scaled error estimate (0 for RK4).
   // start: when given, a stage where the friction law's direction reverses
@@ -227,7 +241,7 @@ class Simulator {
     T tau;
     State y;
   };
-  Crossing locate(const State& y, const State& k1, const T& h, const State& end);
+  Crossing locate(const ContactState<T>& state, const State& y, const State& k1, const T& h, const State& end);
   // The root of g(step(y, tau)) in (0, h] by Illinois (modified regula
   // falsi) on the step length, given g(y) = g0 >= 0 > g_end = g(end): the
   // integrator's own state at the root (to `slack` in g).
@@ -364,7 +378,8 @@ typename Simulator<T>::Crossing Simulator<T>::locate_root(const std::function<T(
 }
 
 template <class T>
-typename Simulator<T>::Crossing Simulator<T>::locate(const State& y, const State& k1, const T& h, const State& end) {
+typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& state, const State& y, const State& k1,
+                                                     const T& h, const State& end) {
   if (options_.boundary == BoundaryLocation::kLinear) {
     // Section 3.5: q <- q + tau q' when the parameter velocity reaches an edge
     // within the step; otherwise the step left along a curve (acceleration
@@ -391,6 +406,17 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const State& y, const State
       const Crossing crossing = locate_root(distance, y, k1, h, end, g0, g_end, slack);
       if (!found || crossing.tau < first.tau) first = crossing, found = true;
     }
+  }
+  for (int body = 1; body <= 2; ++body) {  // the bands of atlas charts
+    const std::optional<T> g0 = band_distance(state, y, body), g_end = band_distance(state, end, body);
+    if (!g0 || !(*g_end < -band_slack())) continue;
+    if (*g0 <= band_slack()) {
+      if (!found || T(0) < first.tau) first = {T(0), y}, found = true;
+      continue;
+    }
+    const auto distance = [&](const State& x) { return *band_distance(state, x, body); };
+    const Crossing crossing = locate_root(distance, y, k1, h, end, *g0, *g_end, band_slack());
+    if (!found || crossing.tau < first.tau) first = crossing, found = true;
   }
   if (!found) throw ComputationError("a step left a patch's smooth piece, but no crossing edge was found");
   return first;
@@ -502,6 +528,28 @@ bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body, const Ve
 }
 
 template <class T>
+bool Simulator<T>::switch_if_on_band(ContactState<T>& state, int body, const Vec2<T>& direction) {
+  const State y = state_vector(state);
+  const std::optional<T> distance = band_distance(state, y, body);
+  if (!distance || *distance > T(1024) * band_slack()) return false;
+  State beyond = y;
+  beyond.template segment<2>(body == 1 ? 0 : 2) += direction;
+  if (!(*band_distance(state, beyond, body) < *distance)) return false;  // not leaving the band
+  const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
+  int& patch_index = body == 1 ? state.patch1 : state.patch2;
+  const PatchTransition<T> transition =
+      switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
+  result_.events.push_back({EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1,
+                            "chart switch before a pole of " + complex.patches[std::size_t(patch_index)]->describe(),
+                            mode_, mode_});
+  ++statistics_.transitions;
+  patch_index = transition.to_patch;
+  state.q = transition.q;
+  state.qdot = transition.qdot;
+  return true;
+}
+
+template <class T>
 bool Simulator<T>::energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const {
   using std::abs;
   const T kinetic0 = kinetic_energy(here), kinetic1 = kinetic_energy(there);
@@ -581,6 +629,22 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   ContactState<T> state = initial;
   T h = options_.h_max;
   statistics_.smallest_step = options_.h_max;
+  for (int body = 1; body <= 2; ++body) {  // a start outside its atlas chart's band: on another chart
+    const std::optional<T> band = band_distance(state, state_vector(state), body);
+    if (band && *band < T(0)) {
+      const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
+      int& patch_index = body == 1 ? state.patch1 : state.patch2;
+      const PatchTransition<T> transition =
+          switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
+      result_.events.push_back({EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1,
+                                "initial state: chart switch (the start lies outside the band of chart " +
+                                    std::to_string(patch_index) + ")",
+                                mode_, mode_});
+      patch_index = transition.to_patch;
+      state.q = transition.q;
+      state.qdot = transition.qdot;
+    }
+  }
   update_regions(state, false);
   {
     const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
@@ -652,7 +716,12 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       bool left_chart = false;
       for (int body = 1; body <= 2 && !exiting_body && cause.empty(); ++body) {
         if (exit_edge(region(body), end, body) >= 0) exiting_body = body;
-        if (outside_chart(state, end, body)) exiting_body = body, left_chart = true;
+        const std::optional<T> band = band_distance(state, end, body);
+        if (band && *band < -band_slack()) {
+          exiting_body = body;  // located like an edge, then a chart switch
+        } else if (outside_chart(state, end, body)) {
+          exiting_body = body, left_chart = true;
+        }
       }
       if (cause.empty() && !exiting_body) {
         try {
@@ -712,7 +781,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         observe(state, here, false);
         continue;
       }
-      const Crossing crossing = locate(y, here.derivative, h_try, end);
+      const Crossing crossing = locate(state, y, here.derivative, h_try, end);
       // A mode event before the crossing comes first.
       if (crossing.tau > T(0) && switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y)) continue;
       if (crossing.tau > T(0)) {
@@ -724,7 +793,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       for (int body = 1; body <= 2; ++body) {
         const Vec2<T> direction = parameters<T>(end.template head<5>(), body) -
                                   parameters<T>(crossing.y.template head<5>(), body);
-        transited = transit_if_on_edge(state, body, direction) || transited;
+        transited = transit_if_on_edge(state, body, direction) || switch_if_on_band(state, body, direction) || transited;
       }
       if (!left_surface_.empty()) {
         finish(SimulationStatus::kLeftSurface, EventKind::kLeftSurface, state, 0, left_surface_);

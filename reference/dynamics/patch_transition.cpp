@@ -3,6 +3,7 @@
 #include <Eigen/QR>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/spatial/adjoint.hpp"
@@ -49,55 +50,16 @@ Mat5<T> without_normal_row(const Mat65<T>& H_f, const std::string& who) {
   return H_f.template topRows<5>();
 }
 
-}  // namespace
-
+// Eqs. 42-43: the contact coordinates and rates with this body's point at
+// parameters q_B on patch B, for the same physical configuration and motion
+// as (q_A, qdot) on patch A (q_B's entries of the other body, and its psi,
+// are those of q_A; psi is recomputed here).
 template <class T>
-PatchTransition<T> transit_edge(const surfaces::PatchComplex<T>& complex, int body, int from_patch, int edge,
-                                const T& alpha, const surfaces::Patch<T>& other_patch, const Vec5<T>& q,
-                                const Vec5<T>& qdot) {
+std::pair<Vec5<T>, Vec5<T>> re_express(int body, const Patch<T>& patch_A, const Vec5<T>& q_A, const Patch<T>& patch_B,
+                                       Vec5<T> q_B, const Patch<T>& other_patch, const Vec5<T>& qdot,
+                                       const std::string& at_edge) {
   using std::atan2;
-  if (body != 1 && body != 2) throw InputError("patch transition: body must be 1 or 2, got " + std::to_string(body));
-  const std::string who = "patch transition, body " + std::to_string(body);
-  if (from_patch < 0 || std::size_t(from_patch) >= complex.patches.size()) {
-    throw InputError(who + ": patch " + std::to_string(from_patch) + " is out of range (the complex has " +
-                     std::to_string(complex.patches.size()) + " patches)");
-  }
-  const Patch<T>& patch_A = *complex.patches[std::size_t(from_patch)];
-  const std::vector<surfaces::Vec2<T>>& polygon_A = patch_A.domain().polygon;
-  if (polygon_A.empty()) throw InputError(who + ": " + patch_A.describe() + " is a chart: it has no edges to cross");
-  if (edge < 0 || std::size_t(edge) >= polygon_A.size()) {
-    throw InputError(who + ": edge " + std::to_string(edge) + " of " + patch_A.describe() +
-                     " is out of range (it has " + std::to_string(polygon_A.size()) + " edges)");
-  }
-  const std::string at_edge = who + ", edge " + std::to_string(edge) + " of " + patch_A.describe();
-  if (!(alpha >= T(0) && alpha <= T(1))) {
-    std::ostringstream os;
-    os << at_edge << ": the fraction along the edge must be in [0, 1], got " << alpha;
-    throw InputError(os.str());
-  }
-  surfaces::EdgeLink link;  // patch -1: no neighbour
-  if (std::size_t(from_patch) < complex.links.size() &&
-      std::size_t(edge) < complex.links[std::size_t(from_patch)].size())
-    link = complex.links[std::size_t(from_patch)][std::size_t(edge)];
-  if (link.patch < 0)
-    throw ComputationError(who + ": the contact left the surface at edge " + std::to_string(edge) + " of " +
-                           patch_A.describe() + " (no neighbouring patch)");
-  if (std::size_t(link.patch) >= complex.patches.size() || link.edge < 0 ||
-      std::size_t(link.edge) >= complex.patches[std::size_t(link.patch)]->domain().polygon.size()) {
-    throw InputError(at_edge + ": the complex links it to edge " + std::to_string(link.edge) + " of patch " +
-                     std::to_string(link.patch) + ", which does not exist");
-  }
-  const Patch<T>& patch_B = *complex.patches[std::size_t(link.patch)];
-
-  // Eq. 41: the crossing point on A, and the same point on B at fraction
-  // g(alpha) = 1 - alpha along the neighbour's edge (traversed the other way).
   const Eigen::Index i = body == 1 ? 0 : 2;  // this body's entries of q
-  Vec5<T> q_A = q;
-  q_A.template segment<2>(i) = edge_point(polygon_A, edge, alpha);
-  Vec5<T> q_B = q_A;
-  q_B.template segment<2>(i) =
-      edge_point(patch_B.domain().polygon, link.edge, surfaces::PatchComplex<T>::neighbour_fraction(alpha));
-
   // The kinematics with this body on `patch` (its errors prefixed with the edge).
   const auto kinematics_on = [&](const Patch<T>& patch, const Vec5<T>& q_p) {
     try {
@@ -142,11 +104,103 @@ PatchTransition<T> transit_edge(const surfaces::PatchComplex<T>& complex, int bo
     throw ComputationError(os.str());
   }
   const Vec5<T> rhs = Hhat_A * qdot;
-  return PatchTransition<T>{link.patch, link.edge, q_B, Vec5<T>(qr.solve(rhs))};
+  return {q_B, Vec5<T>(qr.solve(rhs))};
+}
+
+
+}  // namespace
+
+template <class T>
+PatchTransition<T> transit_edge(const surfaces::PatchComplex<T>& complex, int body, int from_patch, int edge,
+                                const T& alpha, const surfaces::Patch<T>& other_patch, const Vec5<T>& q,
+                                const Vec5<T>& qdot) {
+  if (body != 1 && body != 2) throw InputError("patch transition: body must be 1 or 2, got " + std::to_string(body));
+  const std::string who = "patch transition, body " + std::to_string(body);
+  if (from_patch < 0 || std::size_t(from_patch) >= complex.patches.size()) {
+    throw InputError(who + ": patch " + std::to_string(from_patch) + " is out of range (the complex has " +
+                     std::to_string(complex.patches.size()) + " patches)");
+  }
+  const Patch<T>& patch_A = *complex.patches[std::size_t(from_patch)];
+  const std::vector<surfaces::Vec2<T>>& polygon_A = patch_A.domain().polygon;
+  if (polygon_A.empty()) throw InputError(who + ": " + patch_A.describe() + " is a chart: it has no edges to cross");
+  if (edge < 0 || std::size_t(edge) >= polygon_A.size()) {
+    throw InputError(who + ": edge " + std::to_string(edge) + " of " + patch_A.describe() +
+                     " is out of range (it has " + std::to_string(polygon_A.size()) + " edges)");
+  }
+  const std::string at_edge = who + ", edge " + std::to_string(edge) + " of " + patch_A.describe();
+  if (!(alpha >= T(0) && alpha <= T(1))) {
+    std::ostringstream os;
+    os << at_edge << ": the fraction along the edge must be in [0, 1], got " << alpha;
+    throw InputError(os.str());
+  }
+  surfaces::EdgeLink link;  // patch -1: no neighbour
+  if (std::size_t(from_patch) < complex.links.size() &&
+      std::size_t(edge) < complex.links[std::size_t(from_patch)].size())
+    link = complex.links[std::size_t(from_patch)][std::size_t(edge)];
+  if (link.patch < 0)
+    throw ComputationError(who + ": the contact left the surface at edge " + std::to_string(edge) + " of " +
+                           patch_A.describe() + " (no neighbouring patch)");
+  if (std::size_t(link.patch) >= complex.patches.size() || link.edge < 0 ||
+      std::size_t(link.edge) >= complex.patches[std::size_t(link.patch)]->domain().polygon.size()) {
+    throw InputError(at_edge + ": the complex links it to edge " + std::to_string(link.edge) + " of patch " +
+                     std::to_string(link.patch) + ", which does not exist");
+  }
+  const Patch<T>& patch_B = *complex.patches[std::size_t(link.patch)];
+
+  // Eq. 41: the crossing point on A, and the same point on B at fraction
+  // g(alpha) = 1 - alpha along the neighbour's edge (traversed the other way).
+  const Eigen::Index i = body == 1 ? 0 : 2;  // this body's entries of q
+  Vec5<T> q_A = q;
+  q_A.template segment<2>(i) = edge_point(polygon_A, edge, alpha);
+  Vec5<T> q_B = q_A;
+  q_B.template segment<2>(i) =
+      edge_point(patch_B.domain().polygon, link.edge, surfaces::PatchComplex<T>::neighbour_fraction(alpha));
+
+  const std::pair<Vec5<T>, Vec5<T>> moved = re_express(body, patch_A, q_A, patch_B, q_B, other_patch, qdot, at_edge);
+  return PatchTransition<T>{link.patch, link.edge, moved.first, moved.second};
+}
+
+template <class T>
+PatchTransition<T> switch_chart(const surfaces::PatchComplex<T>& complex, int body, int from_patch,
+                                const surfaces::Patch<T>& other_patch, const Vec5<T>& q, const Vec5<T>& qdot) {
+  if (body != 1 && body != 2) throw InputError("chart switch: body must be 1 or 2, got " + std::to_string(body));
+  const std::string who = "chart switch, body " + std::to_string(body);
+  if (!complex.is_atlas()) throw InputError(who + ": the complex is not an atlas of charts");
+  if (from_patch < 0 || std::size_t(from_patch) >= complex.patches.size()) {
+    throw InputError(who + ": chart " + std::to_string(from_patch) + " is out of range (the atlas has " +
+                     std::to_string(complex.patches.size()) + " charts)");
+  }
+  const Patch<T>& patch_A = *complex.patches[std::size_t(from_patch)];
+  const Eigen::Index i = body == 1 ? 0 : 2;  // this body's entries of q
+  const Vec3<T> point = patch_A.evaluate(q(i), q(i + 1)).c();
+  // The chart that holds the point deepest inside its band.
+  int best = -1;
+  T best_depth = T(0);
+  surfaces::Vec2<T> best_x;
+  for (std::size_t f = 0; f < complex.patches.size(); ++f) {
+    if (int(f) == from_patch) continue;
+    const std::optional<surfaces::Vec2<T>> x = complex.patches[f]->parameters_of(point);
+    if (!x) continue;
+    const T depth = complex.band_distance(int(f), x->x());
+    if (depth > best_depth) best = int(f), best_depth = depth, best_x = *x;
+  }
+  if (best < 0) {
+    std::ostringstream os;
+    os << who << ": no other chart of the atlas holds the point (" << point.transpose() << ") of "
+       << patch_A.describe() << " inside its band";
+    throw ComputationError(os.str());
+  }
+  Vec5<T> q_B = q;
+  q_B.template segment<2>(i) = best_x;
+  const std::pair<Vec5<T>, Vec5<T>> moved =
+      re_express(body, patch_A, q, *complex.patches[std::size_t(best)], q_B, other_patch, qdot,
+                 who + ", from chart " + std::to_string(from_patch) + " to chart " + std::to_string(best));
+  return PatchTransition<T>{best, -1, moved.first, moved.second};
 }
 
 #define CONTACTREF_INSTANTIATE(T) \
-  template PatchTransition<T> transit_edge<T>(const surfaces::PatchComplex<T>&, int, int, int, const T&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
+  template PatchTransition<T> transit_edge<T>(const surfaces::PatchComplex<T>&, int, int, int, const T&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&); \
+  template PatchTransition<T> switch_chart<T>(const surfaces::PatchComplex<T>&, int, int, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE
 

@@ -55,4 +55,16 @@ PatchTransition<T> transit_edge(const surfaces::PatchComplex<T>& complex, int bo
                                 const T& alpha, const surfaces::Patch<T>& other_patch, const Vec5<T>& q,
                                 const Vec5<T>& qdot);
 
+// A chart switch in an atlas (surfaces::PatchComplex::is_atlas, e.g.
+// surfaces::ellipsoid_atlas): body `body`'s point on chart `from_patch` is
+// located on the other chart that holds it deepest inside its band
+// (Patch::parameters_of), and q, q' are re-expressed there by Eqs. 42-43 as
+// at an edge (E_2_1 and H_1 q' unchanged). Returns the chart (to_edge -1).
+// InputError for a body other than 1 or 2, a complex that is no atlas or a
+// chart out of range; ComputationError when no other chart holds the point
+// or the point is not regular there, or Eq. 43 is singular.
+template <class T>
+PatchTransition<T> switch_chart(const surfaces::PatchComplex<T>& complex, int body, int from_patch,
+                                const surfaces::Patch<T>& other_patch, const Vec5<T>& q, const Vec5<T>& qdot);
+
 }  // namespace contactref::dynamics

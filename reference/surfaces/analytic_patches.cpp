@@ -1,5 +1,6 @@
 #include "reference/surfaces/analytic_patches.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace contactref::surfaces {
@@ -27,6 +28,15 @@ EllipsoidPatch<T>::EllipsoidPatch(const Vec3<T>& semi_axes)
       domain_(Domain<T>::make_chart({T(0), pi<T>(), false}, {-pi<T>(), pi<T>(), true})) {
   require<T>(positive_finite(semi_axes.x()) && positive_finite(semi_axes.y()) && positive_finite(semi_axes.z()),
              "ellipsoid: semi_axes must be three finite positive lengths");
+}
+
+template <class T>
+std::optional<Vec2<T>> EllipsoidPatch<T>::parameters_of(const Vec3<T>& point) const {
+  using std::acos;
+  using std::atan2;
+  if (!point.allFinite()) return std::nullopt;
+  const T x = std::clamp(T(point.x() / axes_.x()), T(-1), T(1));
+  return Vec2<T>(acos(x), atan2(T(point.z() / axes_.z()), T(point.y() / axes_.y())));
 }
 
 template <class T>

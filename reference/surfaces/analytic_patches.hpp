@@ -70,6 +70,8 @@ class EllipsoidPatch final : public Patch<T> {
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override { return "ellipsoid"; }
+  // s = acos(x / a), t = atan2(z / c, y / b) (x / a clamped to [-1, 1]).
+  std::optional<Vec2<T>> parameters_of(const Vec3<T>& point) const override;
   const Vec3<T>& semi_axes() const { return axes_; }
 
  private:

@@ -1,6 +1,7 @@
 #pragma once
 // A parametric surface patch: evaluation to third order (PatchJet), its
 // parameter domain, and a regularity check. Every surface type implements it.
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,6 +49,13 @@ class Patch {
     std::string vertex;  // names the vertex: "vertex 7 (valence 4)"
   };
   virtual std::vector<SingularCorner> singular_corners() const { return {}; }
+  // The inverse of a chart: the parameters of a point on the surface (body
+  // coordinates), for the charts of an atlas (patch_complex.hpp), which
+  // switch a contact between them. Default: none (no inverse known).
+  virtual std::optional<Vec2<T>> parameters_of(const Vec3<T>& point) const {
+    (void)point;
+    return std::nullopt;
+  }
 };
 
 // Throws ComputationError unless c_s x c_t != 0 at the jet, i.e. unless

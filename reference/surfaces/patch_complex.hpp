@@ -16,10 +16,26 @@ struct EdgeLink {
   int edge = -1;
 };
 
+// An atlas instead (chart_margin > 0): the patches are overlapping charts of
+// one closed analytic surface, each with an inverse (Patch::parameters_of).
+// A contact may use chart f while its first parameter stays within
+// [s.lo + chart_margin, s.hi - chart_margin] of f's domain; when it leaves
+// that band (towards a pole, where the chart degenerates) it continues on
+// another chart that holds the point inside its own band (the simulator
+// switches, dynamics/patch_transition.hpp switch_chart).
 template <class T>
 struct PatchComplex {
   std::vector<std::unique_ptr<Patch<T>>> patches;
   std::vector<std::vector<EdgeLink>> links;  // links[f][e]
+  T chart_margin = T(0);                     // > 0: an atlas of charts
+
+  bool is_atlas() const { return chart_margin > T(0); }
+  // The signed distance of s from the ends of chart f's band (positive inside).
+  T band_distance(int f, const T& s) const {
+    const Interval<T>& range = patches[std::size_t(f)]->domain().s;
+    using std::min;
+    return min(T(s - (range.lo + chart_margin)), T((range.hi - chart_margin) - s));
+  }
 
   // The parameter along the neighbour's edge of a point at fraction alpha
   // along edge e of patch f.

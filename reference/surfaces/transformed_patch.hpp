@@ -3,7 +3,9 @@
 // patch: per-axis scale, then rotation by an angle (radians) about an axis,
 // then offset: c'(s, t) = R (S c(s, t)) + offset. Derivatives transform by the
 // linear part R S only.
+#include <Eigen/LU>
 #include <memory>
+#include <string>
 
 #include "reference/spatial/so3.hpp"
 #include "reference/surfaces/patch.hpp"
@@ -33,7 +35,16 @@ template <class T>
 class TransformedPatch final : public Patch<T> {
  public:
   TransformedPatch(std::unique_ptr<Patch<T>> inner, const SceneTransform<T>& transform)
-      : inner_(std::move(inner)), linear_(transform.linear_part()), offset_(transform.offset) {}
+      : TransformedPatch(std::move(inner), transform.linear_part(), transform.offset) {}
+  // c'(s, t) = linear c(s, t) + offset; linear must be invertible with a
+  // positive determinant (orientation kept: InputError otherwise). `name`
+  // replaces "transformed <inner>" in describe() when given.
+  TransformedPatch(std::unique_ptr<Patch<T>> inner, const Mat3<T>& linear, const Vec3<T>& offset,
+                   std::string name = "")
+      : inner_(std::move(inner)), linear_(linear), offset_(offset), name_(std::move(name)) {
+    if (!linear.allFinite() || !offset.allFinite() || !(linear.determinant() > T(0)))
+      throw InputError("transform: the linear part must be finite with a positive determinant, and the offset finite");
+  }
 
   PatchJet<T> evaluate(const T& s, const T& t) const override {
     PatchJet<T> jet = inner_->evaluate(s, t);
@@ -42,12 +53,16 @@ class TransformedPatch final : public Patch<T> {
     return jet;
   }
   const Domain<T>& domain() const override { return inner_->domain(); }
-  std::string describe() const override { return "transformed " + inner_->describe(); }
+  std::string describe() const override { return name_.empty() ? "transformed " + inner_->describe() : name_; }
+  std::optional<Vec2<T>> parameters_of(const Vec3<T>& point) const override {
+    return inner_->parameters_of(Vec3<T>(linear_.partialPivLu().solve(Vec3<T>(point - offset_))));
+  }
 
  private:
   std::unique_ptr<Patch<T>> inner_;
   Mat3<T> linear_;
   Vec3<T> offset_;
+  std::string name_;
 };
 
 }  // namespace contactref::surfaces

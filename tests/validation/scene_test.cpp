@@ -82,7 +82,8 @@ TEST(SceneExamples, SphereOnPlaneLoads) {
   EXPECT_EQ(scene.free_body().geometry_type, "sphere");
   EXPECT_EQ(scene.fixed_body().geometry_type, "plane");
   EXPECT_TRUE(scene.fixed_body().fixed);
-  EXPECT_EQ(scene.free_body().patch_count(), 1);
+  EXPECT_EQ(scene.free_body().patch_count(), 2);  // the sphere's atlas of two charts
+  EXPECT_TRUE(scene.free_body().complex()->is_atlas());
   EXPECT_EQ(scene.free_body().mass, 1.0);
   EXPECT_EQ(scene.free_body().I_com, Mat3<double>::Identity() * 0.004);
   EXPECT_EQ(scene.gravity, Vec3<double>(0, 0, -9.81));
@@ -98,8 +99,8 @@ TEST(SceneExamples, SphereOnPlaneLoads) {
   EXPECT_EQ(system.surface2, scene.fixed_body().complex());
   EXPECT_EQ(system.E_w_2, contactref::Mat4<double>::Identity());
   EXPECT_EQ(system.mass, 1.0);
-  // A one-patch complex: its chart has no edges, hence no links.
-  EXPECT_EQ(scene.free_body().complex()->links.size(), 1u);
+  // Charts have no edges, hence no links.
+  EXPECT_EQ(scene.free_body().complex()->links.size(), 2u);
   EXPECT_TRUE(scene.free_body().complex()->links[0].empty());
 }
 
@@ -234,7 +235,7 @@ TEST(SceneFields, IntegratorPoseAndName) {
   EXPECT_NEAR((E.topLeftCorner<3, 3>() * Vec3<double>::UnitX() - Vec3<double>::UnitY()).norm(), 0, 4 * kEps);
   EXPECT_EQ(Vec3<double>(E.topRightCorner<3, 1>()), Vec3<double>(1, 2, 3));
   EXPECT_EQ(scene.system().E_w_2, E);
-  EXPECT_EQ(scene.free_body().patch(0).describe(), "transformed ellipsoid");
+  EXPECT_EQ(scene.free_body().patch(0).describe(), "ellipsoid chart 0 (poles on body x)");
 }
 
 TEST(SceneErrors, UnknownFieldsAreNamedWithTheAllowedOnes) {
@@ -359,11 +360,11 @@ TEST(SceneErrors, BodiesAndContact) {
 }
 
 TEST(SceneErrors, ContactCoordinatesOutsideTheDomainOrPatches) {
-  expect_error(modified([](json& d) { d["contact"]["patch1"] = 1; }), "contact.patch1",
-               "patch 1 does not exist: body \"ball\" has patches 0..0");
+  expect_error(modified([](json& d) { d["contact"]["patch1"] = 2; }), "contact.patch1",
+               "patch 2 does not exist: body \"ball\" has patches 0..1");
   // The ellipsoid chart has s in [0, pi].
   expect_error(modified([](json& d) { d["contact"]["q"][0] = 3.5; }), "contact.q",
-               "(s, t) = (3.5, -1.5707963267948966) is outside the domain of patch 0 of body \"ball\" (ellipsoid: s in [0, "
+               "(s, t) = (3.5, -1.5707963267948966) is outside the domain of patch 0 of body \"ball\" (ellipsoid chart 0 (poles on body x): s in [0, "
                "3.14159");
   json bezier = json::parse(std::ifstream(kScenes / "bezier_on_plane.json"));
   bezier["contact"]["q"][1] = -0.01;

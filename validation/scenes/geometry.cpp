@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "reference/surfaces/ellipsoid_atlas.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "reference/surfaces/triangle_mesh.hpp"
@@ -224,6 +225,14 @@ void build_geometry(const Reader& in, const GeometrySpec& spec, const Vec3<doubl
       out.complex = &out.loop->complex();
       return;
     }
+    if (spec.type == "sphere" || spec.type == "ellipsoid") {
+      // Closed: an atlas of two charts, so that a contact reaches every point
+      // (surfaces/ellipsoid_atlas.hpp); the transform maps both charts.
+      const Vec3<double> axes = spec.type == "sphere" ? Vec3<double>::Constant(surface.radius) : surface.radii;
+      out.own_complex = std::make_unique<su::PatchComplex<double>>(su::ellipsoid_atlas<double>(axes, linear, transform.offset));
+      out.complex = out.own_complex.get();
+      return;
+    }
     // Loop and Bezier surfaces are affine invariant: the map goes to their
     // control points; analytic charts are wrapped in a TransformedPatch.
     std::unique_ptr<su::Patch<double>> patch;
@@ -235,10 +244,6 @@ void build_geometry(const Reader& in, const GeometrySpec& spec, const Vec3<doubl
       needs_wrapper = false;
     } else if (spec.type == "plane") {
       patch = std::make_unique<su::PlanePatch<double>>();
-    } else if (spec.type == "sphere") {
-      patch = std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>::Constant(surface.radius));
-    } else if (spec.type == "ellipsoid") {
-      patch = std::make_unique<su::EllipsoidPatch<double>>(surface.radii);
     } else if (spec.type == "torus") {
       patch = std::make_unique<su::TorusPatch<double>>(surface.radii.x(), surface.radii.y());
     } else if (spec.type == "cylinder") {
