@@ -45,8 +45,8 @@ T event_value(ModeEvent event, const ContactDynamicsState<T>& state, const Conta
     case ModeEvent::kSlipBelowThreshold: {
       const Eigen::Matrix<T, 2, 1> slip = state.phi_1c.template segment<2>(3);
       const Eigen::Matrix<T, 2, 1> direction = start.phi_1c.template segment<2>(3);
-      const T norm = direction.norm();
-      return (norm > T(0) ? T(slip.dot(direction) / norm) : slip.norm()) - model.slip_threshold;
+      // |v| while the slip keeps its side of the start's direction, -|v| once reversed.
+      return (slip.dot(direction) < T(0) ? T(-slip.norm()) : slip.norm()) - model.slip_threshold;
     }
     case ModeEvent::kStickBroken:
       return model.mu_static * state.f_n - state.f_c_1c.template segment<2>(3).norm();  // Eq. 35

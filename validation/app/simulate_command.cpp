@@ -302,6 +302,10 @@ int run_simulate(const SimulateOptions& options) {
                              drift.final_horizontal);
     std::cout << fmt::format("constraint max gap {:.3g} m, max normal misalignment {:.3g}\n", st.max_gap,
                              st.max_normal_misalignment);
+    // Section 3.4.1: high friction degrades F M H; reported so that a user
+    // sees how far from singular the solves came.
+    std::cout << fmt::format("solve      largest condition number {:.3g} (H^T M H or F M H, scaled)\n",
+                             st.max_condition);
     std::cout << fmt::format("output     {} (bodies.csv, trajectory.csv, events.csv, summary.json)\n", out.string());
   }
   return result.status == dy::SimulationStatus::kFailed ? 1 : 0;

@@ -269,6 +269,56 @@ TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoS
   }
 }
 
+// Fourth order across a mode switch: an ellipsoid launched sliding and
+// spinning on a plane turns to no-slip at a located event (the slip speed
+// reaching its threshold); the final state at fixed steps h, h/2, h/4
+// converges at RK4's order (Richardson: the differences of successive runs
+// shrink 16-fold), so the event is located to the integrator's accuracy and
+// the step cut there costs no order.
+TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
+  const Vec3<double> axes(0.3, 0.2, 0.12);
+  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  const double mass = 1.5;
+  ContactSystem<double> system;
+  system.mass = mass;
+  system.I_com = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
+                                           axes.x() * axes.x() + axes.z() * axes.z(),
+                                           axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
+  system.surface1 = &body;
+  system.surface2 = &plane;
+  system.friction.law.mu = 0.4;
+  system.friction.mu_static = 10;  // the stick holds once reached
+  system.friction.slip_threshold = 0.01;
+  ContactState<double> initial;
+  initial.q << 1.4, 4.6, 0, 0, 0.3;
+  initial.qdot << 0, 0, 0.8, 0.3, 1.0;  // sliding and spinning
+  std::vector<Vec3<double>> finals;
+  std::vector<double> switch_times;
+  // 2 ms and below: at 4 ms the rocking after the switch is not yet in the
+  // asymptotic range (measured: order 1.6 from 4 to 2 ms, 4.5 from 2 to 1 ms).
+  for (double h : {0.002, 0.001, 0.0005}) {
+    SimulationOptions<double> o;
+    o.h_max = o.h_min = h;
+    o.duration = 0.6;
+    o.output_interval = 0;
+    const SimulationResult<double> result = simulate(system, initial, o);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    const SimulationEvent<double>* event = first_switch(result);
+    ASSERT_NE(event, nullptr);
+    EXPECT_EQ(event->to_mode, ContactMode::kNoSlip);
+    EXPECT_EQ(result.samples.back().state.mode, ContactMode::kNoSlip);
+    switch_times.push_back(event->time);
+    finals.push_back(result.samples.back().com_w);
+  }
+  const double d1 = (finals[0] - finals[1]).norm(), d2 = (finals[1] - finals[2]).norm();
+  const double t1 = std::abs(switch_times[0] - switch_times[1]), t2 = std::abs(switch_times[1] - switch_times[2]);
+  EXPECT_GT(std::log2(d1 / d2), 3.5) << d1 << " -> " << d2;
+  EXPECT_GT(std::log2(t1 / t2), 3.5) << t1 << " -> " << t2;
+  report("ellipsoid sliding into no-slip, observed order of the final centre of mass", std::log2(d1 / d2));
+  report("ellipsoid sliding into no-slip, observed order of the switch time", std::log2(t1 / t2));
+}
+
 TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
   const SphereOnPlane<double> set;
   FrictionModel<double> friction;
