@@ -133,6 +133,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.qdot = m.qdot;
   r.phi = m.H_r * rdot;
   r.phi_1c = spatial::transform_twist<T>(spatial::pose_inverse<T>(k.E_1_1c), r.phi);
+  r.slip_floor = T(64) * epsilon<T>() * k.H_1c.template middleRows<2>(3).cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
   r.f_ext = extra_wrench_b_;
   r.f_ext.template tail<3>() += mass_ * (spatial::rotation_of(r.E_w_1).transpose() * gravity_w_);
   r.f_ext.template head<3>() -= law.damping * r.phi.template head<3>();
@@ -185,7 +186,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     Vec5<T> mu;
     const Vec6<T>& phi_1c = r.phi_1c;
     const Eigen::Matrix<T, 2, 1> slip = phi_1c.template segment<2>(3);
-    const Eigen::Matrix<T, 2, 1> slip_direction = slip.norm() > T(0) ? unit_or_zero(slip) : slip_hint;
+    const Eigen::Matrix<T, 2, 1> slip_direction = r.slipping() ? unit_or_zero(slip) : slip_hint;
     mu << law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(phi_1c.template head<2>())),
         law.mu_spin * sign_of(phi_1c(2)), law.mu * slip_direction;
     const Mat6<T> Ad_T = spatial::adjoint(k.E_1_1c).transpose();  // f_1c = Ad_1_1c^T f_1

@@ -46,8 +46,8 @@
 //    The slip direction is taken from the state being evaluated (each RK
 //    stage), not from the previous step as Kry & Pai do, so that the
 //    right-hand side is a function of the state and the integrators keep
-//    their order; at zero slip (the instant a stick breaks) the caller's
-//    hint gives it. The solve is Jacobi-scaled by columns (the diagonal of
+//    their order; at zero slip (the instant a stick breaks; within the slip's
+//    round-off, slip_floor) the caller's hint gives it. The solve is Jacobi-scaled by columns (the diagonal of
 //    H_r^T M H_r) and equilibrated by rows; its estimated condition number is
 //    reported (it degrades at high friction, Section 3.4.1), and a reciprocal
 //    condition below 64 n eps is a ComputationError.
@@ -93,7 +93,15 @@ struct ContactDynamicsState {
   StateVector<T> derivative;  // (q', r'')
   T energy;           // J: kinetic plus gravitational, as ContactDynamics::energy
 
+  T slip_floor;       // m/s: the round-off of the slip, 64 eps |H_1c rows 3-4| |q'|
   T slip_speed() const { return phi_1c.template segment<2>(3).norm(); }  // m/s
+  // A slip above its round-off: its direction means something.
+  bool slipping() const { return slip_speed() > slip_floor; }
+  // d/dt of the slip (v_x, v_y) in frame 1c, (Hdot_1c q' + H_1c q'') rows 3-4
+  // (m/s^2; at zero slip the derivative of the vector itself).
+  Eigen::Matrix<T, 2, 1> slip_acceleration() const {
+    return (kinematics.Hdot_1c * qdot + kinematics.H_1c * qddot).template segment<2>(3);
+  }
   // Eq. 35's |f_t| / |f_n| and Eq. 40's |f_1c(2)| / |f_n| (m); infinite when f_n = 0.
   T stick_ratio() const;
   T spin_ratio() const;
@@ -119,7 +127,7 @@ class ContactDynamics {
   // In a mode, at y = (q, r') (5 + velocity_dimension(mode) entries; InputError
   // otherwise, or for a negative coefficient of the law). slip_hint: the unit
   // slip direction (v_x, v_y) in frame 1c used by the sliding mode when the
-  // slip velocity is exactly zero (zero: no friction force then).
+  // slip is within its round-off (not slipping(); zero: no friction force then).
   ContactDynamicsState<T> evaluate(ContactMode mode, const StateVector<T>& y, const FrictionLaw<T>& law,
                                    const Eigen::Matrix<T, 2, 1>& slip_hint = Eigen::Matrix<T, 2, 1>::Zero()) const;
 

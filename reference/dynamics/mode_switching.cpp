@@ -21,6 +21,13 @@ void check_friction_model(const FrictionModel<T>& model) {
     os << "friction: " << name << " must be finite and >= 0, got " << *value;
     throw InputError(os.str());
   }
+  if (model.mu_static < model.law.mu) {
+    std::ostringstream os;
+    os << "friction: mu_static = " << model.mu_static << " is below mu = " << model.law.mu
+       << ": at zero slip the sliding friction alone could then hold a contact whose stick has broken, and no "
+          "direction of sliding is consistent (use mu_static >= mu)";
+    throw InputError(os.str());
+  }
 }
 
 template <class T>
@@ -67,7 +74,7 @@ const char* reversal(const ContactDynamicsState<T>& start, const ContactDynamics
     const T along = stage.phi_1c.segment(row, size).dot(start.phi_1c.segment(row, size));
     return along < T(0);
   };
-  if (mode == ContactMode::kSliding && law.mu > T(0) && reverses(3, 2)) return "the slip";
+  if (mode == ContactMode::kSliding && law.mu > T(0) && start.slipping() && reverses(3, 2)) return "the slip";
   if (mode != ContactMode::kNoSpin && law.mu_spin > T(0) && reverses(2, 1)) return "the spin";
   if (law.mu_roll > T(0) && reverses(0, 2)) return "the rolling velocity";
   return nullptr;
@@ -114,6 +121,33 @@ Eigen::Matrix<T, 2, 1> slip_hint_of(const ContactDynamicsState<T>& stuck) {
   return norm > T(0) ? Eigen::Matrix<T, 2, 1>(-force / norm) : Eigen::Matrix<T, 2, 1>::Zero();
 }
 
+namespace {
+
+// The slip direction of a sliding mode entered at zero slip: d with the
+// slip acceleration under the friction -mu f_n d along d itself (the
+// consistent start of sliding), by the fixed-point iteration
+// d <- a(d) / |a(d)| from the hint, at most 16 times (it stops when d changes
+// by less than 1e-9 rad, or when the acceleration vanishes: no sliding
+// starts, the hint stays).
+template <class T>
+Eigen::Matrix<T, 2, 1> consistent_slip_direction(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model,
+                                                 const StateVector<T>& y, Eigen::Matrix<T, 2, 1> direction) {
+  for (int iteration = 0; iteration < 16 && direction.norm() > T(0); ++iteration) {
+    const ContactDynamicsState<T> state = dynamics.evaluate(ContactMode::kSliding, y, model.law, direction);
+    if (state.slipping()) break;  // not at zero slip: the state's own direction rules
+    const Eigen::Matrix<T, 2, 1> a = state.slip_acceleration();
+    const T norm = a.norm();
+    if (!(norm > T(0))) break;
+    const Eigen::Matrix<T, 2, 1> next = a / norm;
+    const T change = (next - direction).norm();
+    direction = next;
+    if (change < T(1e-9)) break;
+  }
+  return direction;
+}
+
+}  // namespace
+
 template <class T>
 ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, ContactMode mode,
                         const Vec5<T>& q, const Vec5<T>& qdot, const Eigen::Matrix<T, 2, 1>& slip_hint) {
@@ -143,6 +177,11 @@ ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<
     } else {
       break;
     }
+  }
+  if (entry.mode == ContactMode::kSliding && entry.slip_hint.norm() > T(0)) {
+    StateVector<T> y(10);
+    y << q, entry.rdot;
+    entry.slip_hint = consistent_slip_direction(dynamics, model, y, entry.slip_hint);
   }
   return entry;
 }

@@ -17,9 +17,12 @@
 // Entering no-slip or no-spin removes the held velocities by a plastic
 // impulse at the contact (ContactDynamics::project); entering sliding or
 // leaving no-spin for no-slip keeps q' (the velocity is continuous). A stick
-// that breaks gives the sliding mode the slip direction of the static
-// friction force it could not hold (the slip hint, used while the slip is
-// exactly zero).
+// that breaks gives the sliding mode a slip direction to use while the slip
+// is within its round-off (the slip hint): first against the static
+// friction force it could not hold, then refined to the consistent one,
+// along which the slip then accelerates (exact at once for an isotropic
+// contact; iterated for an anisotropic one, where a wrong direction would
+// let the friction do positive work).
 #include <string>
 #include <vector>
 
@@ -30,7 +33,7 @@ namespace contactref::dynamics {
 template <class T>
 struct FrictionModel {
   FrictionLaw<T> law;           // dynamic friction, resistance, damping (contact_dynamics.hpp)
-  T mu_static = T(0);           // Eq. 35: no-slip holds while |f_t| <= mu_static f_n
+  T mu_static = T(0);           // Eq. 35: no-slip holds while |f_t| <= mu_static f_n; >= law.mu
   T slip_threshold = T(0.005);  // m/s: sliding -> no-slip below it (Kry & Pai: 2.5 to 5 mm/s)
   T spin_threshold = T(0);      // rad/s: no-slip -> no-spin below it (0: never; needs mu_spin > 0)
 
@@ -40,7 +43,9 @@ struct FrictionModel {
   }
 };
 
-// InputError naming the field for a negative or non-finite coefficient.
+// InputError naming the field for a negative or non-finite coefficient, and
+// for mu_static < mu (Coulomb's law needs mu_static >= mu: at zero slip the
+// sliding friction could otherwise hold what the static friction cannot).
 template <class T>
 void check_friction_model(const FrictionModel<T>& model);
 

@@ -23,7 +23,7 @@
 // reference/dynamics/mode_switching.hpp), every field optional:
 //   "mu": 0.3                        dynamic Coulomb coefficient (Eq. 21), >= 0; default 0
 //   "mu_static": 0.3                 static coefficient (Eq. 35): no-slip holds while
-//                                    |f_t| <= mu_static f_n; default mu
+//                                    |f_t| <= mu_static f_n; >= mu; default mu
 //   "mu_roll": 0.003                 m, rolling resistance (thesis Eqs. 4.27-4.28), >= 0;
 //                                    default 0
 //   "mu_spin": 0.0001                m, spinning resistance (thesis Eq. 4.29) and the static

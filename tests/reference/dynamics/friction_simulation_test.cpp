@@ -319,6 +319,42 @@ TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
   report("ellipsoid sliding into no-slip, observed order of the switch time", std::log2(t1 / t2));
 }
 
+// A stick that cannot hold from rest on an anisotropic contact: a tilted
+// ellipsoid with little friction (mu_static = mu = 0.05). The sliding starts
+// along the consistent direction, the one its slip then accelerates along
+// (mode_switching.hpp), so the friction never does positive work: the
+// energy does not rise.
+TEST(FrictionSimulationStickBreak, SlidingFromRestStartsAlongItsOwnSlipAcceleration) {
+  const Vec3<double> axes(0.3, 0.2, 0.12);
+  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  ContactSystem<double> system;
+  system.mass = 1.5;
+  system.I_com = Vec3<double>(0.02, 0.03, 0.04).asDiagonal();
+  system.surface1 = &body;
+  system.surface2 = &plane;
+  system.friction.law.mu = 0.05;
+  system.friction.mu_static = 0.05;
+  ContactState<double> initial;
+  initial.q << 1.2, 4.5, 0, 0, 0.3;  // tilted, at rest
+  const ContactDynamics<double> dynamics(system.mass, system.I_com, *body.patches[0], *plane.patches[0], system.E_w_2,
+                                         system.gravity_w);
+  const ModeEntry<double> entry = initial_mode(dynamics, system.friction, initial.q, initial.qdot);
+  ASSERT_EQ(entry.mode, ContactMode::kSliding);
+  StateVector<double> y(10);
+  y << initial.q, entry.rdot;
+  const ContactDynamicsState<double> start = dynamics.evaluate(ContactMode::kSliding, y, system.friction.law, entry.slip_hint);
+  const Eigen::Vector2d a = start.slip_acceleration();
+  ASSERT_GT(a.norm(), 0.1);
+  EXPECT_GT(a.dot(entry.slip_hint), 0);
+  EXPECT_LT(std::abs(a.x() * entry.slip_hint.y() - a.y() * entry.slip_hint.x()) / a.norm(), 1e-8)
+      << "the slip accelerates along the direction the friction assumed";
+  SimulationOptions<double> o = options<double>(0.5);
+  const SimulationResult<double> result = simulate(system, initial, o);
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  EXPECT_LE(largest_energy_rise(result), 1e-12);
+}
+
 TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
   const SphereOnPlane<double> set;
   FrictionModel<double> friction;
@@ -326,6 +362,9 @@ TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
   std::string e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });
   EXPECT_NE(e.find("InputError: friction: mu must be finite and >= 0, got -0.1"), std::string::npos) << e;
   friction.law.mu = 0.3;
+  e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });
+  EXPECT_NE(e.find("InputError: friction: mu_static = 0 is below mu = 0.3"), std::string::npos) << e;
+  friction.mu_static = 0.3;
   friction.slip_threshold = std::nan("");
   e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });
   EXPECT_NE(e.find("InputError: friction: slip_threshold must be finite and >= 0"), std::string::npos) << e;
