@@ -148,6 +148,11 @@ void read_friction(const Reader& in, const json& value, dynamics::FrictionModel<
     if (const json* x = Reader::optional(value, name)) *field = in.non_negative(*x, std::string("friction.") + name);
   const json* mu_static = Reader::optional(value, "mu_static");
   friction.mu_static = mu_static ? in.non_negative(*mu_static, "friction.mu_static") : friction.law.mu;
+  try {
+    dynamics::check_friction_model(friction);
+  } catch (const InputError& e) {
+    in.fail(mu_static ? "friction.mu_static" : "friction", e.what());
+  }
 }
 
 void read_integrator(const Reader& in, const json& value, dynamics::SimulationOptions<double>& options) {
