@@ -29,6 +29,7 @@ const char* to_string(EventKind kind) {
     case EventKind::kTransition: return "transition";
     case EventKind::kSmoothPiece: return "smooth-piece";
     case EventKind::kModeSwitch: return "mode-switch";
+    case EventKind::kIllConditioned: return "ill-conditioned";
     case EventKind::kSeparation: return "separation";
     case EventKind::kLeftSurface: return "left-surface";
     case EventKind::kExtraordinaryVertex: return "extraordinary-vertex";
@@ -842,6 +843,13 @@ void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h, co
 template <class T>
 void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force) {
   const SimulationSample<T> sample = sample_from(system_, state, evaluated, last_step_);
+  if (!(statistics_.max_condition > T(kIllConditionedWarning)) && evaluated.condition > T(kIllConditionedWarning)) {
+    std::ostringstream os;
+    os << "the " << to_string(mode_) << " solve's condition number reached " << evaluated.condition
+       << " (above " << kIllConditionedWarning << "): high friction or a nearly conforming contact; "
+       << "accelerations may lose digits";
+    result_.events.push_back({EventKind::kIllConditioned, state.time, 0, -1, -1, -1, -1, os.str(), mode_, mode_});
+  }
   statistics_.max_condition = std::max(statistics_.max_condition, evaluated.condition);
   statistics_.max_gap = std::max(statistics_.max_gap, sample.gap);
   statistics_.max_normal_misalignment = std::max(statistics_.max_normal_misalignment, sample.normal_misalignment);

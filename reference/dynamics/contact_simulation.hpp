@@ -138,8 +138,12 @@ struct SimulationSample {
 };
 
 enum class EventKind {
-  kTransition, kSmoothPiece, kModeSwitch, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure
+  kTransition, kSmoothPiece, kModeSwitch, kIllConditioned, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure
 };
+// kIllConditioned: logged once per run, when the condition number of the
+// solved system (ContactDynamicsState::condition) first exceeds this (high
+// friction or near-conforming contact, Section 3.4.1); the run goes on.
+inline constexpr double kIllConditionedWarning = 1e8;
 
 template <class T>
 struct SimulationEvent {

@@ -14,9 +14,10 @@
 //                   (frictionless, sliding, no-slip, no-spin), the slip speed
 //                   (m/s), the constraint residuals (gap, normal
 //                   misalignment), patches, step
-//   events.csv      patch transitions, mode switches (from_mode, to_mode and
-//                   the cause in message), separation, leaving the surface,
-//                   failure
+//   events.csv      patch transitions and chart switches, mode switches
+//                   (from_mode, to_mode and the cause in message), the
+//                   ill-conditioned warning, separation, leaving the
+//                   surface, failure
 //   summary.json    status, statistics, final state, energy drift, horizontal
 //                   drift of the centre of mass, scene and build
 // Numbers are written with 17 significant digits (exact round trip).

@@ -355,6 +355,40 @@ TEST(FrictionSimulationStickBreak, SlidingFromRestStartsAlongItsOwnSlipAccelerat
   EXPECT_LE(largest_energy_rise(result), 1e-12);
 }
 
+// Section 3.4.1: high friction degrades F M H. Its two slip rows tend to
+// multiples of its normal row as mu grows, so its condition number grows
+// like mu (friction_modes_test.cpp), unless that normal row vanishes, as
+// for a sphere on a plane, whose centre never moves along the normal. A
+// tilted ellipsoid sliding with mu = 1e9 logs one ill-conditioned warning
+// with the number, and goes on; with mu = 0.3 it stays far below it.
+TEST(FrictionSimulationWarning, HighFrictionLogsOneIllConditionedEvent) {
+  const Vec3<double> axes(0.3, 0.2, 0.12);
+  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  ContactSystem<double> system;
+  system.mass = 1.5;
+  system.I_com = Vec3<double>(0.02, 0.03, 0.04).asDiagonal();
+  system.surface1 = &body;
+  system.surface2 = &plane;
+  system.friction.law.mu = system.friction.mu_static = 1e9;
+  ContactState<double> sliding;
+  sliding.q << 1.2, 4.5, 0, 0, 0.3;
+  sliding.qdot << 0, 0, 0.8, 0.3, 0;
+  const SimulationResult<double> result = simulate(system, sliding, options<double>(1e-9));
+  int warnings = 0;
+  for (const SimulationEvent<double>& e : result.events) {
+    if (e.kind != EventKind::kIllConditioned) continue;
+    ++warnings;
+    EXPECT_NE(e.message.find("the sliding solve's condition number reached"), std::string::npos) << e.message;
+  }
+  EXPECT_EQ(warnings, 1);
+  EXPECT_GT(result.statistics.max_condition, kIllConditionedWarning);
+  system.friction.law.mu = system.friction.mu_static = 0.3;
+  const SimulationResult<double> normal = simulate(system, sliding, options<double>(0.01));
+  EXPECT_LT(normal.statistics.max_condition, 1e3);
+  for (const SimulationEvent<double>& e : normal.events) EXPECT_NE(e.kind, EventKind::kIllConditioned);
+}
+
 TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
   const SphereOnPlane<double> set;
   FrictionModel<double> friction;
