@@ -261,6 +261,11 @@ class Simulator {
   // `here` re-evaluated and observed; true then.
   bool switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
                        const State& y, const T& h, const State& end);
+  // Makes the entered mode the current one: its slip hint, and q' = P r'.
+  void adopt(ContactState<T>& state, const ModeEntry<T>& entry);
+  // Moves the body's point to another chart of its atlas (switch_chart) and
+  // logs the transition with `message`.
+  void move_to_other_chart(ContactState<T>& state, int body, const std::string& message);
   // Enters `mode` at the state (mode_switching.hpp enter_mode) and logs the steps.
   void switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
                    const Eigen::Matrix<T, 2, 1>& slip_hint);
@@ -461,16 +466,34 @@ bool Simulator<T>::switch_at_event(ContactState<T>& state, ContactDynamicsState<
 }
 
 template <class T>
-void Simulator<T>::switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
-                               const Eigen::Matrix<T, 2, 1>& slip_hint) {
-  const ContactMode from = mode_;
-  const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode, state.q, state.qdot, slip_hint);
+void Simulator<T>::adopt(ContactState<T>& state, const ModeEntry<T>& entry) {
   mode_ = entry.mode;
   slip_hint_ = entry.slip_hint;
   State y(5 + entry.rdot.size());
   y << state.q, entry.rdot;
   state.mode = mode_;
   state.qdot = rates_of(y);
+}
+
+template <class T>
+void Simulator<T>::move_to_other_chart(ContactState<T>& state, int body, const std::string& message) {
+  const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
+  int& patch_index = body == 1 ? state.patch1 : state.patch2;
+  const PatchTransition<T> transition =
+      switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
+  result_.events.push_back(
+      {EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1, message, mode_, mode_});
+  patch_index = transition.to_patch;
+  state.q = transition.q;
+  state.qdot = transition.qdot;
+}
+
+template <class T>
+void Simulator<T>::switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
+                               const Eigen::Matrix<T, 2, 1>& slip_hint) {
+  const ContactMode from = mode_;
+  const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode, state.q, state.qdot, slip_hint);
+  adopt(state, entry);
   std::string message = cause;
   for (const std::string& step : entry.steps) message += "; " + step;
   SimulationEvent<T> event{EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, from, mode_};
@@ -536,17 +559,8 @@ bool Simulator<T>::switch_if_on_band(ContactState<T>& state, int body, const Vec
   State beyond = y;
   beyond.template segment<2>(body == 1 ? 0 : 2) += direction;
   if (!(*band_distance(state, beyond, body) < *distance)) return false;  // not leaving the band
-  const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
-  int& patch_index = body == 1 ? state.patch1 : state.patch2;
-  const PatchTransition<T> transition =
-      switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
-  result_.events.push_back({EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1,
-                            "chart switch before a pole of " + complex.patches[std::size_t(patch_index)]->describe(),
-                            mode_, mode_});
+  move_to_other_chart(state, body, "chart switch before a pole of " + patch_of(system_, state, body).describe());
   ++statistics_.transitions;
-  patch_index = transition.to_patch;
-  state.q = transition.q;
-  state.qdot = transition.qdot;
   return true;
 }
 
@@ -633,28 +647,15 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   for (int body = 1; body <= 2; ++body) {  // a start outside its atlas chart's band: on another chart
     const std::optional<T> band = band_distance(state, state_vector(state), body);
     if (band && *band < T(0)) {
-      const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
-      int& patch_index = body == 1 ? state.patch1 : state.patch2;
-      const PatchTransition<T> transition =
-          switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
-      result_.events.push_back({EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1,
-                                "initial state: chart switch (the start lies outside the band of chart " +
-                                    std::to_string(patch_index) + ")",
-                                mode_, mode_});
-      patch_index = transition.to_patch;
-      state.q = transition.q;
-      state.qdot = transition.qdot;
+      move_to_other_chart(state, body,
+                          "initial state: chart switch (the start lies outside the band of chart " +
+                              std::to_string(body == 1 ? state.patch1 : state.patch2) + ")");
     }
   }
   update_regions(state, false);
   {
     const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
-    mode_ = entry.mode;
-    slip_hint_ = entry.slip_hint;
-    State y(5 + entry.rdot.size());
-    y << state.q, entry.rdot;
-    state.mode = mode_;
-    state.qdot = rates_of(y);
+    adopt(state, entry);
     for (const std::string& step : entry.steps) {
       result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
                                 ContactMode::kFrictionless, mode_});
