@@ -24,6 +24,7 @@
 #include <string>
 
 #include "reference/dynamics/contact_dynamics.hpp"
+#include "tests/reference/dynamics/contact_pairs.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "tests/kit/errors.hpp"  // message_of
 #include "tests/kit/finite_difference.hpp"
@@ -52,34 +53,9 @@ double max_abs(const Eigen::MatrixBase<T>& m) {
 // ---------------------------------------------------------------------------
 // The configurations, in both scalars from the same seeded doubles.
 
-enum class Kind { kEllipsoidOnPlane, kTorusOnPlane, kEllipsoidOnEllipsoid };
-constexpr Kind kKinds[3] = {Kind::kEllipsoidOnPlane, Kind::kTorusOnPlane, Kind::kEllipsoidOnEllipsoid};
-const char* name(Kind k) {
-  switch (k) {
-    case Kind::kEllipsoidOnPlane: return "ellipsoid on plane";
-    case Kind::kTorusOnPlane: return "torus on plane";
-    default: return "ellipsoid on ellipsoid";
-  }
-}
-
-template <class T>
-struct Surfaces {
-  surfaces::PlanePatch<T> plane;
-  surfaces::EllipsoidPatch<T> ellipsoid{Vec3<T>(T(0.5), T(0.4), T(0.3))};
-  surfaces::TorusPatch<T> torus{T(0.6), T(0.2)};
-  surfaces::EllipsoidPatch<T> big_ellipsoid{Vec3<T>(T(2.0), T(1.5), T(1.2))};
-  const surfaces::Patch<T>& body1(Kind k) const {
-    return k == Kind::kTorusOnPlane ? static_cast<const surfaces::Patch<T>&>(torus) : ellipsoid;
-  }
-  const surfaces::Patch<T>& body2(Kind k) const {
-    return k == Kind::kEllipsoidOnEllipsoid ? static_cast<const surfaces::Patch<T>&>(big_ellipsoid) : plane;
-  }
-};
-template <class T>
-const Surfaces<T>& surfaces_of() {
-  static const Surfaces<T> instance;
-  return instance;
-}
+using test::Kind;
+using test::kKinds;
+using test::name;
 
 template <class T>
 Vec3<T> gravity() {
@@ -101,23 +77,14 @@ Sample<T> sample(Kind kind, int n) {
   test::Rng rng(test::kSeed + 1000 * std::uint64_t(kind) + std::uint64_t(n));
   const auto [m, I] = test::random_inertia<T>(rng);
   Sample<T> s{m, I, test::random_pose<T>(rng), {}};
-  const auto u = [&](double a, double b) { return T(fixtures::uniform(rng, a, b)); };
-  if (kind == Kind::kTorusOnPlane)
-    s.y(0) = u(-3, 3), s.y(1) = u(-1, 1);
-  else
-    s.y(0) = u(0.4, 2.7), s.y(1) = u(-3, 3);
-  if (kind == Kind::kEllipsoidOnEllipsoid)
-    s.y(2) = u(0.4, 2.7), s.y(3) = u(-3, 3);
-  else
-    s.y(2) = u(-2, 2), s.y(3) = u(-2, 2);
-  s.y(4) = u(-3, 3);
-  for (int j = 5; j < 10; ++j) s.y(j) = u(-1, 1);
+  s.y.template head<5>() = test::random_contact_point<T>(kind, rng);
+  for (int j = 5; j < 10; ++j) s.y(j) = T(fixtures::uniform(rng, -1, 1));
   return s;
 }
 
 template <class T>
 ContactDynamics<T> dynamics_of(Kind kind, const Sample<T>& s) {
-  const Surfaces<T>& surf = surfaces_of<T>();
+  const test::ContactPairs<T>& surf = test::contact_pairs<T>();
   return ContactDynamics<T>(s.mass, s.I, surf.body1(kind), surf.body2(kind), s.E_w_2, gravity<T>());
 }
 

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "reference/dynamics/contact_dynamics.hpp"
+#include "tests/reference/dynamics/contact_pairs.hpp"
 #include "reference/spatial/pose.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "tests/kit/errors.hpp"
@@ -48,37 +49,11 @@ template <class T> using Vec2 = Eigen::Matrix<T, 2, 1>;
 constexpr ContactMode kFrictionModes[3] = {ContactMode::kSliding, ContactMode::kNoSlip, ContactMode::kNoSpin};
 
 // ---------------------------------------------------------------------------
-// Random configurations of three pairs (as contact_dynamics_test.cpp): an
-// ellipsoid on a plane, a torus on a plane, an ellipsoid on a larger one.
+// Random configurations of the three pairs of contact_pairs.hpp.
 
-enum class Kind { kEllipsoidOnPlane, kTorusOnPlane, kEllipsoidOnEllipsoid };
-constexpr Kind kKinds[3] = {Kind::kEllipsoidOnPlane, Kind::kTorusOnPlane, Kind::kEllipsoidOnEllipsoid};
-const char* name(Kind k) {
-  switch (k) {
-    case Kind::kEllipsoidOnPlane: return "ellipsoid on plane";
-    case Kind::kTorusOnPlane: return "torus on plane";
-    default: return "ellipsoid on ellipsoid";
-  }
-}
-
-template <class T>
-struct Pairs {
-  surfaces::PlanePatch<T> plane;
-  surfaces::EllipsoidPatch<T> ellipsoid{Vec3<T>(T(0.5), T(0.4), T(0.3))};
-  surfaces::TorusPatch<T> torus{T(0.6), T(0.2)};
-  surfaces::EllipsoidPatch<T> big_ellipsoid{Vec3<T>(T(2.0), T(1.5), T(1.2))};
-  const surfaces::Patch<T>& body1(Kind k) const {
-    return k == Kind::kTorusOnPlane ? static_cast<const surfaces::Patch<T>&>(torus) : ellipsoid;
-  }
-  const surfaces::Patch<T>& body2(Kind k) const {
-    return k == Kind::kEllipsoidOnEllipsoid ? static_cast<const surfaces::Patch<T>&>(big_ellipsoid) : plane;
-  }
-};
-template <class T>
-const Pairs<T>& pairs() {
-  static const Pairs<T> instance;
-  return instance;
-}
+using test::Kind;
+using test::kKinds;
+using test::name;
 
 // A random body, pose of body 2 and state (q, r') of `mode`, sample n. The
 // parameter points are regular and convex, so every matrix solved is regular.
@@ -92,19 +67,10 @@ Sample<T> sample(Kind kind, ContactMode mode, int n) {
   test::Rng rng(test::kSeed + 3000 + 100 * std::uint64_t(kind) + 10 * std::uint64_t(mode) + std::uint64_t(n));
   const auto [m, I] = test::random_inertia<T>(rng);
   const Mat4<T> E_w_2 = test::random_pose<T>(rng);
-  const auto u = [&](double a, double b) { return T(fixtures::uniform(rng, a, b)); };
   StateVector<T> y(5 + velocity_dimension(mode));
-  if (kind == Kind::kTorusOnPlane)
-    y(0) = u(-3, 3), y(1) = u(-1, 1);
-  else
-    y(0) = u(0.4, 2.7), y(1) = u(-3, 3);
-  if (kind == Kind::kEllipsoidOnEllipsoid)
-    y(2) = u(0.4, 2.7), y(3) = u(-3, 3);
-  else
-    y(2) = u(-2, 2), y(3) = u(-2, 2);
-  y(4) = u(-3, 3);
-  for (int j = 5; j < y.size(); ++j) y(j) = u(-1, 1);
-  const Pairs<T>& p = pairs<T>();
+  y.template head<5>() = test::random_contact_point<T>(kind, rng);
+  for (int j = 5; j < y.size(); ++j) y(j) = T(fixtures::uniform(rng, -1, 1));
+  const test::ContactPairs<T>& p = test::contact_pairs<T>();
   return {ContactDynamics<T>(m, I, p.body1(kind), p.body2(kind), E_w_2, Vec3<T>(T(0), T(0), T(-9.81))), y};
 }
 
@@ -116,7 +82,8 @@ FrictionLaw<T> resisting_law() {
 // H_r(q) = H_1(q) P(q) of a mode.
 template <class T>
 Mat6R<T> reduced_jacobian(ContactMode mode, Kind kind, const Vec5<T>& q) {
-  const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(pairs<T>().body1(kind), pairs<T>().body2(kind), q);
+  const test::ContactPairs<T>& p = test::contact_pairs<T>();
+  const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(p.body1(kind), p.body2(kind), q);
   return c.H_1 * reduced_velocity_map(mode, c.H_1c);
 }
 
@@ -126,13 +93,14 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
   // Hdot_r = d/dt (H_1 P) along q' = P r': the derived Ddot and Gdot
   // (contact_modes.hpp) against (H_r(q + h q') - H_r(q - h q')) / 2h.
   double worst = 0;
+  const test::ContactPairs<Real50>& p = test::contact_pairs<Real50>();
   for (ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin, ContactMode::kSliding}) {
     for (Kind kind : kKinds) {
       for (int n = 0; n < 3; ++n) {
         const Sample<Real50> s = sample<Real50>(kind, mode, n);
         const Vec5<Real50> q = s.y.head<5>();
         const kinematics::ContactConfiguration<Real50> c =
-            kinematics::contact_configuration<Real50>(pairs<Real50>().body1(kind), pairs<Real50>().body2(kind), q);
+            kinematics::contact_configuration<Real50>(p.body1(kind), p.body2(kind), q);
         const ModeKinematics<Real50> m = mode_kinematics(mode, c, ReducedVector<Real50>(s.y.tail(s.y.size() - 5)));
         const Mat6R<Real50> difference = test::central_difference(
             [&](const Real50& x) { return reduced_jacobian<Real50>(mode, kind, Vec5<Real50>(q + x * m.qdot)); },

@@ -78,6 +78,28 @@ struct SphereOnPlane {
   }
 };
 
+// An ellipsoid with semi-axes (0.3, 0.2, 0.12) m, 1.5 kg, on the plane z = 0
+// (body 2 at the identity), frictionless until a test sets its friction.
+struct EllipsoidOnPlane {
+  Vec3<double> axes{0.3, 0.2, 0.12};
+  double mass = 1.5;
+  su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
+  su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
+  // The uniform solid's inertia about its centre.
+  Mat3<double> solid_inertia() const {
+    return (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(), axes.x() * axes.x() + axes.z() * axes.z(),
+                                     axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
+  }
+  ContactSystem<double> system(const Mat3<double>& I_com) const {
+    ContactSystem<double> s;
+    s.mass = mass;
+    s.I_com = I_com;
+    s.surface1 = &body;
+    s.surface2 = &plane;
+    return s;
+  }
+};
+
 template <class T>
 SimulationOptions<T> options(const T& duration) {
   SimulationOptions<T> o;
@@ -226,17 +248,8 @@ TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
 // step, which needs Hdot' (no-slip) and Hdot'' (no-spin) right. mu_static is
 // large, so the stick holds throughout (checked: no switch after the start).
 TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoSlipAndNoSpin) {
-  const Vec3<double> axes(0.3, 0.2, 0.12);
-  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
-  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
-  const double mass = 1.5;
-  ContactSystem<double> system;
-  system.mass = mass;
-  system.I_com = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
-                                           axes.x() * axes.x() + axes.z() * axes.z(),
-                                           axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
-  system.surface1 = &body;
-  system.surface2 = &plane;
+  const EllipsoidOnPlane set;
+  ContactSystem<double> system = set.system(set.solid_inertia());
   system.friction.law.mu = 0.5;
   system.friction.mu_static = 100;
   ContactState<double> initial;
@@ -276,17 +289,8 @@ TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoS
 // shrink 16-fold), so the event is located to the integrator's accuracy and
 // the step cut there costs no order.
 TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
-  const Vec3<double> axes(0.3, 0.2, 0.12);
-  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
-  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
-  const double mass = 1.5;
-  ContactSystem<double> system;
-  system.mass = mass;
-  system.I_com = (mass / 5) * Vec3<double>(axes.y() * axes.y() + axes.z() * axes.z(),
-                                           axes.x() * axes.x() + axes.z() * axes.z(),
-                                           axes.x() * axes.x() + axes.y() * axes.y()).asDiagonal();
-  system.surface1 = &body;
-  system.surface2 = &plane;
+  const EllipsoidOnPlane set;
+  ContactSystem<double> system = set.system(set.solid_inertia());
   system.friction.law.mu = 0.4;
   system.friction.mu_static = 10;  // the stick holds once reached
   system.friction.slip_threshold = 0.01;
@@ -325,20 +329,14 @@ TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
 // (mode_switching.hpp), so the friction never does positive work: the
 // energy does not rise.
 TEST(FrictionSimulationStickBreak, SlidingFromRestStartsAlongItsOwnSlipAcceleration) {
-  const Vec3<double> axes(0.3, 0.2, 0.12);
-  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
-  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
-  ContactSystem<double> system;
-  system.mass = 1.5;
-  system.I_com = Vec3<double>(0.02, 0.03, 0.04).asDiagonal();
-  system.surface1 = &body;
-  system.surface2 = &plane;
+  const EllipsoidOnPlane set;
+  ContactSystem<double> system = set.system(Vec3<double>(0.02, 0.03, 0.04).asDiagonal());
   system.friction.law.mu = 0.05;
   system.friction.mu_static = 0.05;
   ContactState<double> initial;
   initial.q << 1.2, 4.5, 0, 0, 0.3;  // tilted, at rest
-  const ContactDynamics<double> dynamics(system.mass, system.I_com, *body.patches[0], *plane.patches[0], system.E_w_2,
-                                         system.gravity_w);
+  const ContactDynamics<double> dynamics(system.mass, system.I_com, *set.body.patches[0], *set.plane.patches[0],
+                                         system.E_w_2, system.gravity_w);
   const ModeEntry<double> entry = initial_mode(dynamics, system.friction, initial.q, initial.qdot);
   ASSERT_EQ(entry.mode, ContactMode::kSliding);
   StateVector<double> y(10);
@@ -362,14 +360,8 @@ TEST(FrictionSimulationStickBreak, SlidingFromRestStartsAlongItsOwnSlipAccelerat
 // tilted ellipsoid sliding with mu = 1e9 logs one ill-conditioned warning
 // with the number, and goes on; with mu = 0.3 it stays far below it.
 TEST(FrictionSimulationWarning, HighFrictionLogsOneIllConditionedEvent) {
-  const Vec3<double> axes(0.3, 0.2, 0.12);
-  const su::PatchComplex<double> body = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(axes));
-  const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
-  ContactSystem<double> system;
-  system.mass = 1.5;
-  system.I_com = Vec3<double>(0.02, 0.03, 0.04).asDiagonal();
-  system.surface1 = &body;
-  system.surface2 = &plane;
+  const EllipsoidOnPlane set;
+  ContactSystem<double> system = set.system(Vec3<double>(0.02, 0.03, 0.04).asDiagonal());
   system.friction.law.mu = system.friction.mu_static = 1e9;
   ContactState<double> sliding;
   sliding.q << 1.2, 4.5, 0, 0, 0.3;
