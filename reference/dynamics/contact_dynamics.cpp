@@ -226,7 +226,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
 }
 
 template <class T>
-ReducedVector<T> ContactDynamics<T>::project(ContactMode mode, const Vec5<T>& q, const Vec6<T>& phi) const {
+ReducedVector<T> ContactDynamics<T>::project(ContactMode mode, const Vec5<T>& q, const Vec5<T>& qdot) const {
   using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;
   const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(*patch1_, *patch2_, q);
   const Mat6R<T> H_r = c.H_1 * reduced_velocity_map(mode, c.H_1c);
@@ -238,7 +238,7 @@ ReducedVector<T> ContactDynamics<T>::project(ContactMode mode, const Vec5<T>& q,
        << "): H_r^T M H_r is singular";
     throw ComputationError(os.str());
   }
-  return ldlt.solve(ReducedVector<T>(MH.transpose() * phi));
+  return ldlt.solve(ReducedVector<T>(MH.transpose() * (c.H_1 * qdot)));
 }
 
 template <class T>

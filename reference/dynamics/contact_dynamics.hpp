@@ -131,14 +131,15 @@ class ContactDynamics {
   ContactDynamicsState<T> evaluate(ContactMode mode, const StateVector<T>& y, const FrictionLaw<T>& law,
                                    const Eigen::Matrix<T, 2, 1>& slip_hint = Eigen::Matrix<T, 2, 1>::Zero()) const;
 
-  // The reduced velocities of `mode` at q nearest to body 1's twist phi in the
-  // kinetic metric, r' = (H_r^T M H_r)^-1 H_r^T M phi: the velocity after a
+  // The reduced velocities of `mode` at q nearest to body 1's twist
+  // phi = H_1 q' in the kinetic metric, r' = (H_r^T M H_r)^-1 H_r^T M phi
+  // (q' all five contact coordinate rates): the velocity after a
   // plastic impulse J = M (H_r r' - phi) at the contact that removes the
   // components the mode holds (H_r^T J = 0: J has no component along the
   // free rows of frame 1c, so for no-slip it is a force at the contact point
   // and angular momentum about that point is kept). Kinetic energy does not
   // increase. ComputationError when H_r^T M H_r is singular.
-  ReducedVector<T> project(ContactMode mode, const Vec5<T>& q, const Vec6<T>& phi) const;
+  ReducedVector<T> project(ContactMode mode, const Vec5<T>& q, const Vec5<T>& qdot) const;
 
   // Kinetic plus gravitational potential energy at y = (q, q'), or at
   // y = (q, r') in a mode.

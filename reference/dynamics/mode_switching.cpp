@@ -153,8 +153,7 @@ ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<
                         const Vec5<T>& q, const Vec5<T>& qdot, const Eigen::Matrix<T, 2, 1>& slip_hint) {
   ModeEntry<T> entry{mode, {}, slip_hint, {}};
   if (mode == ContactMode::kNoSlip || mode == ContactMode::kNoSpin) {
-    const Vec6<T> phi = kinematics::contact_configuration(dynamics.patch1(), dynamics.patch2(), q).H_1 * qdot;
-    entry.rdot = dynamics.project(mode, q, phi);
+    entry.rdot = dynamics.project(mode, q, qdot);
     entry.steps.push_back(std::string("entered ") + to_string(mode) +
                           ": the held velocities removed by a plastic impulse at the contact");
   } else {
