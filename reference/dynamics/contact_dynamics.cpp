@@ -216,6 +216,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.derivative.resize(5 + n);
   r.derivative << m.qdot, r.rddot;
   r.energy = energy_of(r.phi, r.E_w_1);
+  r.power = r.phi.dot(r.f_c + extra_wrench_b_) - law.damping * r.phi.template head<3>().squaredNorm();
   if (!r.derivative.allFinite() || !r.f_c.allFinite()) {
     std::ostringstream os;
     os << "contact dynamics (" << to_string(mode) << "): non-finite acceleration for " << patch1_->describe() << " on "

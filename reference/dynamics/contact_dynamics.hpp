@@ -92,6 +92,10 @@ struct ContactDynamicsState {
   T condition;        // estimated condition number of the scaled matrix solved (H^T M H or F M H_r)
   StateVector<T> derivative;  // (q', r'')
   T energy;           // J: kinetic plus gravitational, as ContactDynamics::energy
+  // W: dE/dt, the power of the forces that the energy leaves out: the contact
+  // wrench (friction and resistance; the normal force does no work), the
+  // damping torque and the extra wrench, phi . (f_c + f_ext - gravity).
+  T power;
 
   T slip_floor;       // m/s: the round-off of the slip, 64 eps |H_1c rows 3-4| |q'|
   T slip_speed() const { return phi_1c.template segment<2>(3).norm(); }  // m/s

@@ -128,6 +128,7 @@ SimulationSample<T> sample_from(const ContactSystem<T>& system, const ContactSta
   sample.com_velocity_w = R_w_1 * evaluated.phi.template tail<3>();
   sample.slip_speed = evaluated.slip_speed();
   sample.energy = evaluated.energy;
+  sample.power = evaluated.power;
   sample.normal_force = evaluated.f_n;
   // The residuals, from the patches themselves rather than the contact frames.
   const surfaces::PatchJet<T> c = patch_of(system, state, 1).evaluate(state.q(0), state.q(1));
@@ -209,11 +210,15 @@ class Simulator {
   // leaves the band (returns true).
   bool switch_if_on_band(ContactState<T>& state, int body, const Vec2<T>& direction);
 
-  // One integrator step; error: the scaled error estimate (0 for RK4).
-  // start: when given, a stage where the friction law's direction reverses
-  // (mode_switching.hpp reversal) is a ComputationError, so that the step is
-  // retried smaller.
-  State step(const State& y, const State& k1, const T& h, T& error, const ContactDynamicsState<T>* start = nullptr) {
+  // One integrator step from y (evaluated: at_y); error: the scaled error
+  // estimate (0 for RK4). start: when given, a stage where the friction law's
+  // direction reverses (mode_switching.hpp reversal) is a ComputationError, so
+  // that the step is retried smaller. Sets step_work_: the work of the law
+  // over the step by the method's own quadrature (its weights on the stages'
+  // powers), so that the energy balance separates the law from the integrator.
+  State step(const State& y, const ContactDynamicsState<T>& at_y, const T& h, T& error,
+             const ContactDynamicsState<T>* start = nullptr) {
+    std::vector<T> powers{at_y.power};
     const auto f = [&](const State& x) {
       ++statistics_.derivative_evaluations;
       const ContactDynamicsState<T> stage = evaluate(x);
@@ -221,13 +226,20 @@ class Simulator {
         if (const char* what = reversal(*start, stage, system_.friction.law))
           throw ComputationError(std::string(what) + " reverses within the step (the friction law's direction jumps)");
       }
+      powers.push_back(stage.power);
       return State(stage.derivative);
     };
+    const State k1 = at_y.derivative;
     if (options_.integrator == IntegratorKind::kRk4) {
       error = T(0);
-      return spatial::rk4_step_autonomous(f, y, k1, h);
+      const State end = spatial::rk4_step_autonomous(f, y, k1, h);
+      step_work_ = h * (powers[0] + T(2) * powers[1] + T(2) * powers[2] + powers[3]) / T(6);
+      return end;
     }
     const EmbeddedStep<State> result = dormand_prince_step(f, y, k1, h);
+    // The fifth-order weights b (the seventh stage, at the end, has none).
+    step_work_ = h * (T(35) / 384 * powers[0] + T(500) / 1113 * powers[2] + T(125) / 192 * powers[3] -
+                      T(2187) / 6784 * powers[4] + T(11) / 84 * powers[5]);
     error = T(0);
     for (Eigen::Index i = 0; i < y.size(); ++i) {
       using std::abs;
@@ -241,12 +253,15 @@ class Simulator {
   struct Crossing {
     T tau;
     State y;
+    T work;  // J: the law's work from y to the crossing (step_work_)
   };
-  Crossing locate(const ContactState<T>& state, const State& y, const State& k1, const T& h, const State& end);
+  Crossing locate(const ContactState<T>& state, const State& y, const ContactDynamicsState<T>& at_y, const T& h,
+                  const State& end);
   // The root of g(step(y, tau)) in (0, h] by Illinois (modified regula
   // falsi) on the step length, given g(y) = g0 >= 0 > g_end = g(end): the
   // integrator's own state at the root (to `slack` in g).
-  Crossing locate_root(const std::function<T(const State&)>& g, const State& y, const State& k1, const T& h,
+  Crossing locate_root(const std::function<T(const State&)>& g, const State& y, const ContactDynamicsState<T>& at_y,
+                       const T& h,
                        const State& end, const T& g0, const T& g_end, const T& slack);
   // The first mode event (mode_switching.hpp) that the accepted step from
   // `here` to `there` crosses, with its located state, if any.
@@ -272,7 +287,8 @@ class Simulator {
   // BoundaryLocation::kLinear (Section 3.5): the state projected along the
   // parameter velocity onto the first edge that the step crossed and that q'
   // reaches within h, if any.
-  std::optional<Crossing> project_linearly(const State& y, const State& k1, const T& h, const State& end);
+  std::optional<Crossing> project_linearly(const State& y, const ContactDynamicsState<T>& at_y, const T& h,
+                                          const State& end);
 
   // After a located crossing: a transition if the point is on its patch's
   // edge and `direction` (the parameter motion of the step beyond the
@@ -296,8 +312,9 @@ class Simulator {
   // kFailed with the cause.
   void fail(const ContactState<T>& state, const std::string& cause);
 
-  // The state at y after a step of h; qdot: P r' at y when known.
-  void accept(ContactState<T>& state, const State& y, const T& h, const Vec5<T>* qdot = nullptr);
+  // The state at y after a step of h over which the law did `work` (J);
+  // qdot: P r' at y when known.
+  void accept(ContactState<T>& state, const State& y, const T& h, const T& work, const Vec5<T>* qdot = nullptr);
   // The residuals of an evaluated state, and its output row when one is due.
   void observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force);
   void wrap_periodic(ContactState<T>& state) const;
@@ -314,6 +331,9 @@ class Simulator {
   T next_output_ = T(0);
   T next_progress_ = T(0);
   T last_step_ = T(0);
+  T step_work_ = T(0);     // J: the law's work over the last step() (step)
+  T work_ = T(0);          // J: the law's work over the accepted steps
+  T impulse_work_ = T(0);  // J: the energy changes of the plastic impulses at mode switches
   T kinetic_max_ = T(0);      // the largest kinetic energy of the accepted states (J)
   std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
 };
@@ -341,9 +361,11 @@ bool Simulator<T>::outside_chart(const ContactState<T>& state, const State& y, i
 }
 
 template <class T>
-std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(const State& y, const State& k1,
+std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(const State& y,
+                                                                             const ContactDynamicsState<T>& at_y,
                                                                              const T& h, const State& end) {
   std::optional<Crossing> first;
+  const State k1 = at_y.derivative;
   for (int body = 1; body <= 2; ++body) {
     const std::vector<Vec2<T>>& polygon = region(body);
     for (std::size_t k = 0; k < polygon.size(); ++k) {
@@ -353,7 +375,7 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(co
       const T rate = distance(State(y + k1)) - g0;  // d distance / d tau (distance is affine in q)
       if (!(rate < T(0))) continue;
       const T tau = std::max(T(-g0 / rate), T(0));
-      if (tau <= h && (!first || tau < first->tau)) first = Crossing{tau, State(y + tau * k1)};
+      if (tau <= h && (!first || tau < first->tau)) first = Crossing{tau, State(y + tau * k1), tau * at_y.power};
     }
   }
   return first;
@@ -361,16 +383,17 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(co
 
 template <class T>
 typename Simulator<T>::Crossing Simulator<T>::locate_root(const std::function<T(const State&)>& g, const State& y,
-                                                          const State& k1, const T& h, const State& end, const T& g0,
+                                                          const ContactDynamicsState<T>& at_y, const T& h,
+                                                          const State& end, const T& g0,
                                                           const T& g_end, const T& slack) {
   T a = 0, ga = g0, b = h, gb = g_end;
   State best = end;
-  T best_tau = h;
+  T best_tau = h, best_work = step_work_;
   T ignored;
   for (int iteration = 0; iteration < 100; ++iteration) {
     using std::abs;
     const T c = (a * gb - b * ga) / (gb - ga);
-    best = step(y, k1, c, ignored), best_tau = c;
+    best = step(y, at_y, c, ignored), best_tau = c, best_work = step_work_;
     const T gc = g(best);
     if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * h) break;
     if ((gc < T(0)) == (gb < T(0))) {
@@ -380,20 +403,21 @@ typename Simulator<T>::Crossing Simulator<T>::locate_root(const std::function<T(
     }
     b = c, gb = gc;
   }
-  return {best_tau, best};
+  return {best_tau, best, best_work};
 }
 
 template <class T>
-typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& state, const State& y, const State& k1,
+typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& state, const State& y,
+                                                     const ContactDynamicsState<T>& at_y,
                                                      const T& h, const State& end) {
   if (options_.boundary == BoundaryLocation::kLinear) {
     // Section 3.5: q <- q + tau q' when the parameter velocity reaches an edge
     // within the step; otherwise the step left along a curve (acceleration
     // across an edge the velocity does not reach in h) and the projection has
     // no edge to land on: the integrated location below, never an Euler step.
-    if (const std::optional<Crossing> projected = project_linearly(y, k1, h, end)) return *projected;
+    if (const std::optional<Crossing> projected = project_linearly(y, at_y, h, end)) return *projected;
   }
-  Crossing first{h, State()};
+  Crossing first{h, State(), T(0)};
   bool found = false;
   for (int body = 1; body <= 2; ++body) {
     const std::vector<Vec2<T>>& polygon = region(body);
@@ -405,11 +429,11 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& stat
       const T g_end = distance(end);
       if (!(g_end < -slack)) continue;
       if (g0 <= slack) {  // already on this edge and leaving it (a corner, or a grazing exit)
-        if (!found || T(0) < first.tau) first = {T(0), y}, found = true;
+        if (!found || T(0) < first.tau) first = {T(0), y, T(0)}, found = true;
         continue;
       }
       // The integrator's own state on the edge (to the slack), not a linear projection.
-      const Crossing crossing = locate_root(distance, y, k1, h, end, g0, g_end, slack);
+      const Crossing crossing = locate_root(distance, y, at_y, h, end, g0, g_end, slack);
       if (!found || crossing.tau < first.tau) first = crossing, found = true;
     }
   }
@@ -417,11 +441,11 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& stat
     const std::optional<T> g0 = band_distance(state, y, body), g_end = band_distance(state, end, body);
     if (!g0 || !(*g_end < -band_slack())) continue;
     if (*g0 <= band_slack()) {
-      if (!found || T(0) < first.tau) first = {T(0), y}, found = true;
+      if (!found || T(0) < first.tau) first = {T(0), y, T(0)}, found = true;
       continue;
     }
     const auto distance = [&](const State& x) { return *band_distance(state, x, body); };
-    const Crossing crossing = locate_root(distance, y, k1, h, end, *g0, *g_end, band_slack());
+    const Crossing crossing = locate_root(distance, y, at_y, h, end, *g0, *g_end, band_slack());
     if (!found || crossing.tau < first.tau) first = crossing, found = true;
   }
   if (!found) throw ComputationError("a step left a patch's smooth piece, but no crossing edge was found");
@@ -442,7 +466,7 @@ std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(cons
     // g's round-off: 64 eps of the larger end value's scale.
     const T slack = T(64) * epsilon<T>() * std::max({abs(g0), abs(g_end), T(1)});
     const auto g = [&](const State& x) { return event_value(event, evaluate(x), here, model); };
-    const Crossing crossing = locate_root(g, y, here.derivative, h, end, g0, g_end, slack);
+    const Crossing crossing = locate_root(g, y, here, h, end, g0, g_end, slack);
     if (!first || crossing.tau < first->crossing.tau) first = LocatedEvent{event, crossing};
   }
   return first;
@@ -456,7 +480,7 @@ bool Simulator<T>::switch_at_event(ContactState<T>& state, ContactDynamicsState<
   // Section 3.4.2: the mode ends at the event's root; the next step starts
   // in the mode it leads to.
   const ContactDynamicsState<T> at_event = evaluate(located->crossing.y);
-  accept(state, located->crossing.y, located->crossing.tau, &at_event.qdot);
+  accept(state, located->crossing.y, located->crossing.tau, located->crossing.work, &at_event.qdot);
   const Eigen::Matrix<T, 2, 1> hint =
       located->event == ModeEvent::kStickBroken ? slip_hint_of(at_event) : Eigen::Matrix<T, 2, 1>::Zero();
   switch_mode(state, target_of(located->event), describe(located->event, at_event, system_.friction), hint);
@@ -493,7 +517,9 @@ void Simulator<T>::switch_mode(ContactState<T>& state, ContactMode mode, const s
                                const Eigen::Matrix<T, 2, 1>& slip_hint) {
   const ContactMode from = mode_;
   const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode, state.q, state.qdot, slip_hint);
+  const T before = dynamics().energy(make_state(state.q, state.qdot));
   adopt(state, entry);
+  impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - before;
   std::string message = cause;
   for (const std::string& step : entry.steps) message += "; " + step;
   SimulationEvent<T> event{EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, from, mode_};
@@ -697,14 +723,15 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       // Section 3.7 shrinks a step that cannot be taken: a failed evaluation
       // at a stage (conforming contact, a non-regular point) is retried at
       // half the step down to h_min, where its cause is reported.
-      T error = T(0);
+      T error = T(0), work = T(0);
       State end;
       std::optional<ContactDynamicsState<T>> there;
       std::string cause;
       try {
         // Above h_min a step may not contain a reversal of the friction
         // direction; at h_min it may (order is lost for that step).
-        end = step(y, here.derivative, h_try, error, at_minimum ? nullptr : &here);
+        end = step(y, here, h_try, error, at_minimum ? nullptr : &here);
+        work = step_work_;
       } catch (const ComputationError& e) {
         cause = e.what();
       }
@@ -764,7 +791,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
           if (state.time - time_before >= options_.h_min) stalled = 0;
           continue;
         }
-        accept(state, end, h_try, &there->qdot);
+        accept(state, end, h_try, work, &there->qdot);
         here = *there;
         kinetic_max_ = std::max(kinetic_max_, kinetic_energy(here));
         stalled = 0;
@@ -783,11 +810,11 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         observe(state, here, false);
         continue;
       }
-      const Crossing crossing = locate(state, y, here.derivative, h_try, end);
+      const Crossing crossing = locate(state, y, here, h_try, end);
       // A mode event before the crossing comes first.
       if (crossing.tau > T(0) && switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y)) continue;
       if (crossing.tau > T(0)) {
-        accept(state, crossing.y, crossing.tau);
+        accept(state, crossing.y, crossing.tau, crossing.work);
         instant_transitions = 0;
       }
       // The motion beyond the crossing decides which edges it leaves.
@@ -830,7 +857,8 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
 }
 
 template <class T>
-void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h, const Vec5<T>* qdot) {
+void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h, const T& work, const Vec5<T>* qdot) {
+  work_ += work;
   state.q = y.template head<5>();
   state.qdot = qdot ? *qdot : rates_of(y);
   state.time += h;
@@ -843,7 +871,9 @@ void Simulator<T>::accept(ContactState<T>& state, const State& y, const T& h, co
 
 template <class T>
 void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force) {
-  const SimulationSample<T> sample = sample_from(system_, state, evaluated, last_step_);
+  SimulationSample<T> sample = sample_from(system_, state, evaluated, last_step_);
+  sample.work = work_;
+  sample.impulse_work = impulse_work_;
   if (!(statistics_.max_condition > T(kIllConditionedWarning)) && evaluated.condition > T(kIllConditionedWarning)) {
     std::ostringstream os;
     os << "the " << to_string(mode_) << " solve's condition number reached " << evaluated.condition

@@ -129,6 +129,11 @@ struct SimulationSample {
   Vec6<T> phi;          // body-1 twist (omega; v), body-1 coordinates
   T slip_speed;         // m/s: of body 1's material point at the contact relative to body 2
   T energy;             // J
+  // The energy balance: energy - energy of the first row = work +
+  // impulse_work + what the integrator lost.
+  T power;              // W: the law's power, dE/dt (ContactDynamicsState::power)
+  T work = T(0);        // J: its integral since the start, by the step's own quadrature (<= 0 for friction and damping)
+  T impulse_work = T(0);  // J: the energy changes of the plastic impulses at mode switches since the start (<= 0)
   T normal_force;       // N, > 0 pushing body 1 away from body 2
   // Independent constraint residuals: the two surface points and normals
   // mapped to the world through E_w_1 = E_w_2 E_2_1(q) and E_w_2.

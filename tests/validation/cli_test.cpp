@@ -562,7 +562,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   std::getline(trajectory, header);
   EXPECT_EQ(header,
             "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
-            "omega_z,energy,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step");
+            "omega_z,energy,power,work,impulse_work,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step");
   int rows = 0;
   std::string last;
   while (std::getline(trajectory, line)) ++rows, last = line;
@@ -615,10 +615,10 @@ TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
   std::vector<std::string> cells;
   for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1)
     cells.push_back(last.substr(start, (comma = last.find(',', start)) - start));
-  ASSERT_EQ(cells.size(), 29u) << last;
+  ASSERT_EQ(cells.size(), 32u) << last;
   EXPECT_NEAR(std::stod(cells[14]), 5.0 / 7.0, 1e-9) << "com_vx of the last row";
-  EXPECT_EQ(cells[22], "no-slip");
-  EXPECT_LT(std::stod(cells[23]), 1e-9) << "slip speed";
+  EXPECT_EQ(cells[25], "no-slip");
+  EXPECT_LT(std::stod(cells[26]), 1e-9) << "slip speed";
   std::filesystem::remove_all(dir);
 }
 

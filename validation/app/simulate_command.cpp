@@ -59,7 +59,7 @@ struct SimulateOptions {
 void write_trajectory(const std::filesystem::path& path, const std::vector<dy::SimulationSample<double>>& samples) {
   std::ofstream file = open_output(path);
   file << "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
-          "omega_z,energy,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step\n";
+          "omega_z,energy,power,work,impulse_work,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step\n";
   for (const dy::SimulationSample<double>& row : samples) {
     const auto& x = row.state;
     std::string line = fmt::format("{:.17g}", x.time);
@@ -67,8 +67,8 @@ void write_trajectory(const std::filesystem::path& path, const std::vector<dy::S
     for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.qdot(k));
     for (const Vec3<double>* v : {&row.com_w, &row.com_velocity_w, &row.omega_w})
       line += fmt::format(",{:.17g},{:.17g},{:.17g}", v->x(), v->y(), v->z());
-    line += fmt::format(",{:.17g},{:.17g},{},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n", row.energy, row.normal_force,
-                        dy::to_string(x.mode), row.slip_speed, row.gap, row.normal_misalignment, x.patch1, x.patch2,
+    line += fmt::format(",{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n",
+                        row.energy, row.power, row.work, row.impulse_work, row.normal_force, dy::to_string(x.mode), row.slip_speed, row.gap, row.normal_misalignment, x.patch1, x.patch2,
                         row.step);
     file << line;
   }

@@ -157,6 +157,8 @@ TEST(FrictionModes, EnergyRateIsTheFrictionLawsPowerByA50DigitDifference) {
                                     name(kind) + " sample " + std::to_string(n);
           // |E| and its third derivative along y' stay below 1e4 (masses <= 10, g ~ 10).
           EXPECT_LT(abs(rate - expected), test::finite_difference_tolerance(1e2)) << where;
+          // The state's own power (phi . f_c less the damping), which the simulator integrates.
+          EXPECT_LT(abs(r.power - rate), test::finite_difference_tolerance(1e2)) << where << ": power";
           worst = std::max(worst, double(abs(rate - expected)));
           if (r.f_n > 0) {
             ++compressive;

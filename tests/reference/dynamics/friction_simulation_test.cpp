@@ -129,6 +129,14 @@ T largest_energy_rise(const SimulationResult<T>& result) {
   return rise;
 }
 
+// The energy balance of the last row (J): what the integrator lost, the
+// change of the energy less the law's work and the impulses'.
+template <class T>
+T integrator_loss(const SimulationResult<T>& result) {
+  const SimulationSample<T>& last = result.samples.back();
+  return last.energy - result.samples.front().energy - last.work - last.impulse_work;
+}
+
 template <class T>
 class FrictionSimulation : public ::testing::Test {};
 TYPED_TEST_SUITE(FrictionSimulation, test::Scalars);
@@ -168,6 +176,13 @@ TYPED_TEST(FrictionSimulation, SphereLaunchedSlidingStartsRollingAtTheClosedForm
   // The kinetic energy lost is m v0^2 / 2 - 7/10 m (5/7 v0)^2 = m v0^2 / 7.
   const T lost = result.samples.front().energy - last.energy;
   EXPECT_LT(abs(lost - set.m * v0 * v0 / T(7)), run_tolerance<T>()) << "energy lost";
+  // Split: friction works -mu m g over the slip distance (v0^2 - v_th^2) /
+  // (7 mu g), and the sticking impulse takes the slip v_th out of the
+  // effective mass 2/7 m at the contact (1/m_eff = 1/m + R^2/I).
+  const T v_th = friction.slip_threshold;
+  EXPECT_LT(abs(last.work + set.m * (v0 * v0 - v_th * v_th) / T(7)), run_tolerance<T>()) << "friction's work";
+  EXPECT_LT(abs(last.impulse_work + set.m * v_th * v_th / T(7)), run_tolerance<T>()) << "the impulse's work";
+  EXPECT_LT(abs(integrator_loss(result)), run_tolerance<T>());
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
   report("sliding sphere, " + digits + ", |t_switch - closed form| (s)", double(abs(event->time - t_s)));
   report("sliding sphere, " + digits + ", |v_roll - 5/7 v0| (m/s)", double(abs(last.com_velocity_w.x() - T(5) / T(7) * v0)));
@@ -203,6 +218,7 @@ TYPED_TEST(FrictionSimulation, SphereWithBackspinSlidesToRestAtTheClosedFormDist
   EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>()) << "at rest";
   EXPECT_LT(last.omega_w.norm(), run_tolerance<T>()) << "at rest";
   EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+  EXPECT_LT(abs(integrator_loss(result)), run_tolerance<T>()) << "all the energy to friction and the impulse";
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
   report("sphere sliding to rest, " + digits + ", |x_stop - closed form| (m)", double(abs(last.com_w.x() - x_s)));
   report("sphere sliding to rest, closed-form distance v0^2 / (2 mu g) without threshold (m)", double(v0 * v0 / (2 * mu_g)));
@@ -236,6 +252,12 @@ TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
   EXPECT_LT(last.omega_w.norm(), run_tolerance<T>()) << "stopped";
   EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>());
   EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+  // The spin torque works -(I/2)(omega0^2 - omega_th^2); entering no-spin
+  // takes the rest, -(I/2) omega_th^2 (I = 2/5 m R^2).
+  const T I = T(2) / T(5) * set.m * set.R * set.R;
+  const T w_th = friction.spin_threshold;
+  EXPECT_LT(abs(last.work + I * (omega0 * omega0 - w_th * w_th) / T(2)), run_tolerance<T>()) << "the spin torque's work";
+  EXPECT_LT(abs(last.impulse_work + I * w_th * w_th / T(2)), run_tolerance<T>()) << "the impulse's work";
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
   report("spinning sphere, " + digits + ", |t_threshold - closed form| (s)", double(abs(event->time - t_s)));
   report("spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
