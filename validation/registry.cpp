@@ -8,6 +8,7 @@
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
+#include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
 namespace contactref::validation {
@@ -23,6 +24,10 @@ const std::vector<SuiteSpec>& suites() {
       {"frictionless-bowl-drift",
        "the App. B.2 bowl on a frictionless Bezier plane (thesis 6.2): drift, energy, constraint, baseline",
        frictionless_bowl_drift_suite},
+      {"rattleback-reversal",
+       "Kry's rattleback (thesis 6.4, App. B.1; Kry & Pai Figs. 10-11): spin reversals, rocking modes, step sweep, "
+       "energy split",
+       rattleback_reversal_suite},
       {"brep-contact",
        "Bouma & Vanecek: Brep-index sizes and depths, culling speed-up, contact regions and normals of Figs. 3-8",
        brep_contact_suite},
@@ -45,6 +50,14 @@ const std::vector<FigureSpec>& figures() {
       {"bowl-drift", "frictionless-bowl-drift", "bowl_drift.py",
        "energy and drift against time and step size; the maximal-coordinate baseline's constraint drift beside ours",
        write_bowl_drift_data},
+      {"rattleback-spin", "rattleback-reversal", "rattleback_spin.py",
+       "the rattleback's spin rate against time for every case and step, and its energy split into the law's work, "
+       "the impulses' and the integrator's",
+       write_rattleback_spin_data},
+      {"rattleback-top-view", "rattleback-reversal", "rattleback_top_view.py",
+       "top view of the tap and spin starts with the poses of every second ghosted (thesis Figs. 6.6-6.7, Kry & Pai "
+       "Fig. 11)",
+       write_rattleback_top_view_data},
       {"brep-fig-3", "brep-contact", "brep_contact.py",
        "a block on a floor against a ramp: the intersection set, the needed 2D and 1D regions and their normals",
        write_brep_fig_3_data},

@@ -10,6 +10,7 @@
 #include "validation/registry.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
+#include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
 #include "tests/kit/source_dir.hpp"
@@ -88,6 +89,24 @@ TEST(FrictionlessBowlDriftSuite, QuickVariantPassesAndTheBaselineDrifts) {
   for (const char* name : {"bowl_mass_kg", "duration_s", "horizontal_drift_m[h_max=1ms]", "baseline_max_gap_m[h_max=1ms]",
                            "horizontal_drift_order[1-4ms]"})
     expect_information(result, name);
+}
+
+// Quick variant (tap and spin starts 35 s, the frictionless spin, the
+// rocking modes): the preferred direction, the first reversal, none without
+// friction, and each rocking mode's measured period against the coupled
+// linearisation, which must differ from the notes' decoupled periods (so
+// that the check tells them apart).
+TEST(RattlebackReversalSuite, QuickVariantPassesAndTellsTheCoupledModesFromTheDecoupled) {
+  const SuiteResult result = rattleback_reversal_suite({true});
+  expect_checks_pass(result);
+  for (const char* name : {"tap_start_direction", "spin_start_first_reversal_s", "frictionless_reversals",
+                           "rocking_period_short_mode_s", "rocking_period_long_mode_s", "completed[spin[mu=0.3]]"})
+    expect_check(result, name);
+  const Metric* short_mode = find(result, "rocking_period_short_mode_s");
+  const Metric* pitch = find(result, "decoupled_pitch_period_s");
+  ASSERT_TRUE(short_mode && pitch);
+  EXPECT_GT(std::abs(pitch->value - *short_mode->reference), 0.1 * *short_mode->reference);
+  EXPECT_GT(find(result, "spin_start_first_reversal_s")->value, 10.0);
 }
 
 // Bouma & Vanecek: every structural number and figure check of the suite;
