@@ -5,6 +5,7 @@
 #include "validation/audit/spatial_audit.hpp"
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
+#include "validation/suites/blob_in_bowl.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/loop_evaluation.hpp"
@@ -28,6 +29,10 @@ const std::vector<SuiteSpec>& suites() {
        "Kry's rattleback (thesis 6.4, App. B.1; Kry & Pai Figs. 10-11): spin reversals, rocking modes, step sweep, "
        "energy split",
        rattleback_reversal_suite},
+      {"blob-in-bowl",
+       "a lumpy Loop marble released in a shallow Loop dish (thesis 6.3, Fig. 6.3): slides, then rolls; "
+       "energy falls while sliding, is conserved while rolling",
+       blob_in_bowl_suite},
       {"brep-contact",
        "Bouma & Vanecek: Brep-index sizes and depths, culling speed-up, contact regions and normals of Figs. 3-8",
        brep_contact_suite},
@@ -58,6 +63,9 @@ const std::vector<FigureSpec>& figures() {
        "top view of the tap and spin starts with the poses of every second ghosted (thesis Figs. 6.6-6.7, Kry & Pai "
        "Fig. 11)",
        write_rattleback_top_view_data},
+      {"blob-in-bowl", "blob-in-bowl", "blob_in_bowl.py",
+       "thesis Fig. 6.3 redrawn: the marble's path in the dish coloured by friction mode, and its energy",
+       write_blob_in_bowl_data},
       {"brep-fig-3", "brep-contact", "brep_contact.py",
        "a block on a floor against a ramp: the intersection set, the needed 2D and 1D regions and their normals",
        write_brep_fig_3_data},

@@ -9,6 +9,7 @@
 #include "validation/fixtures/contact_scenes.hpp"
 #include "validation/registry.hpp"
 #include "validation/suites/brep_contact.hpp"
+#include "validation/suites/blob_in_bowl.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/loop_evaluation.hpp"
@@ -107,6 +108,20 @@ TEST(RattlebackReversalSuite, QuickVariantPassesAndTellsTheCoupledModesFromTheDe
   ASSERT_TRUE(short_mode && pitch);
   EXPECT_GT(std::abs(pitch->value - *short_mode->reference), 0.1 * *short_mode->reference);
   EXPECT_GT(find(result, "spin_start_first_reversal_s")->value, 10.0);
+}
+
+// Quick variant (1.5 s at 2 and 4 ms): slides then rolls, energy falls at
+// every sliding row, rolling conserves it and the balance closes at RK4's
+// order; the contact keeps millimetres from every extraordinary vertex.
+TEST(BlobInBowlSuite, QuickVariantSlidesThenRollsAndKeepsAwayFromExtraordinaryVertices) {
+  const SuiteResult result = blob_in_bowl_suite({true});
+  expect_checks_pass(result);
+  for (const char* name : {"rolling_from_s[h_max=2ms]", "sliding_rows_without_energy_fall[h_max=2ms]",
+                           "rolling_energy_drift_order", "integrator_loss_order"})
+    expect_check(result, name);
+  const Metric* closest = find(result, "closest_extraordinary_vertex_m[h_max=2ms]");
+  ASSERT_NE(closest, nullptr);
+  EXPECT_GT(closest->value, 1e-3);
 }
 
 // Bouma & Vanecek: every structural number and figure check of the suite;
