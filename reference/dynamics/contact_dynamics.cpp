@@ -172,8 +172,11 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     if (!definite) throw singular("H^T M H is not positive definite to working precision (conforming contact?)");
     r.condition = condition_number(A_scaled, Mat5<T>(llt.solve(Mat5<T>::Identity())));
     r.rddot = S5.asDiagonal() * llt.solve(Vec5<T>(S5.asDiagonal() * Vec5<T>(H.transpose() * b)));
+  } else if (n == 0) {  // rest: nothing to solve; f_c below holds the body
+    r.rddot.resize(0);
+    r.condition = T(1);
   } else {
-    // Eqs. 24-28 on the free rows (header): F = rows 0..n-1 of (I_5 | -mu) Ad_1_1c^T.
+    // Eqs. 24-28 on the free rows (header): F = the free rows of (I_5 | -mu) Ad_1_1c^T.
     // Jacobi column scaling S = diag(H_r^T M H_r)^-1/2 makes the pivot test
     // independent of the units of the coordinates.
     const Mat6R<T> MH = M * m.H_r;
@@ -183,27 +186,52 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
       const T diagonal = m.H_r.col(j).dot(MH.col(j));
       S(j) = diagonal > T(0) ? T(1 / sqrt(diagonal)) : T(0);
     }
-    Vec5<T> mu;
+    const Mat6<T> Ad_T = spatial::adjoint(k.E_1_1c).transpose();  // f_1c = Ad_1_1c^T f_1
+    const auto solve = [&](const Vec5<T>& mu) {
+      Eigen::Matrix<T, Eigen::Dynamic, 6, 0, 5, 6> F(n, 6);
+      for (int i = 0; i < n; ++i) {
+        const int row = free_rows(mode)[std::size_t(i)];
+        F.row(i) = Ad_T.row(row) - mu(row) * Ad_T.row(5);
+      }
+      Square A = F * MH * S.asDiagonal();
+      ReducedVector<T> rhs = F * b;
+      for (int i = 0; i < n; ++i) {  // equilibrate the rows
+        const T row_max = A.row(i).cwiseAbs().maxCoeff();
+        if (!(row_max > T(0))) throw singular("F M H_r has a zero row");
+        A.row(i) /= row_max;
+        rhs(i) /= row_max;
+      }
+      const Eigen::PartialPivLU<Square> lu(A);
+      r.condition = condition_number(A, Square(lu.inverse()));
+      if (!(r.condition * pivot_floor < T(1)) || !(S.minCoeff() > T(0)))
+        throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
+      return ReducedVector<T>(S.asDiagonal() * lu.solve(rhs));
+    };
     const Vec6<T>& phi_1c = r.phi_1c;
     const Eigen::Matrix<T, 2, 1> slip = phi_1c.template segment<2>(3);
     const Eigen::Matrix<T, 2, 1> slip_direction = r.slipping() ? unit_or_zero(slip) : slip_hint;
+    Vec5<T> mu;
     mu << law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(phi_1c.template head<2>())),
         law.mu_spin * sign_of(phi_1c(2)), law.mu * slip_direction;
-    const Mat6<T> Ad_T = spatial::adjoint(k.E_1_1c).transpose();  // f_1c = Ad_1_1c^T f_1
-    Eigen::Matrix<T, Eigen::Dynamic, 6, 0, 5, 6> F = Ad_T.topRows(n) - mu.head(n) * Ad_T.row(5);
-    Square A = F * MH * S.asDiagonal();
-    ReducedVector<T> rhs = F * b;
-    for (int i = 0; i < n; ++i) {  // equilibrate the rows
-      const T row_max = A.row(i).cwiseAbs().maxCoeff();
-      if (!(row_max > T(0))) throw singular("F M H_r has a zero row");
-      A.row(i) /= row_max;
-      rhs(i) /= row_max;
+    // A free rolling or spin at rest (within its round-off) has no direction
+    // for its resistance to oppose: it takes the direction in which the
+    // motion starts, that of the acceleration without that resistance (the
+    // limit along the trajectory, so that a step from rest keeps its order).
+    using std::abs;
+    const T floor = T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
+    const bool rolling_free = mode != ContactMode::kNoRoll && mode != ContactMode::kRest;
+    const bool rolling_at_rest = law.mu_roll > T(0) && rolling_free && !(phi_1c.template head<2>().norm() > floor);
+    const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !(abs(phi_1c(2)) > floor);
+    if (rolling_at_rest || spin_at_rest) {
+      Vec5<T> unresisted = mu;
+      if (rolling_at_rest) unresisted.template head<2>().setZero();
+      if (spin_at_rest) unresisted(2) = T(0);
+      const ReducedVector<T> rddot = solve(unresisted);
+      const Vec6<T> start_1c = k.Hdot_1c * r.qdot + k.H_1c * Vec5<T>(m.Pdot * rdot + m.P * rddot);
+      if (rolling_at_rest) mu.template head<2>() = law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(start_1c.template head<2>()));
+      if (spin_at_rest) mu(2) = law.mu_spin * sign_of(start_1c(2));
     }
-    const Eigen::PartialPivLU<Square> lu(A);
-    r.condition = condition_number(A, Square(lu.inverse()));
-    if (!(r.condition * pivot_floor < T(1)) || !(S.minCoeff() > T(0)))
-      throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
-    r.rddot = S.asDiagonal() * lu.solve(rhs);
+    r.rddot = solve(mu);
   }
 
   // Eq. 19 by back-substitution.
@@ -231,6 +259,7 @@ ReducedVector<T> ContactDynamics<T>::project(ContactMode mode, const Vec5<T>& q,
   using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;
   const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(*patch1_, *patch2_, q);
   const Mat6R<T> H_r = c.H_1 * reduced_velocity_map(mode, c.H_1c);
+  if (H_r.cols() == 0) return ReducedVector<T>(0);  // rest: nothing free
   const Mat6R<T> MH = body_.M_b * H_r;
   const Eigen::LDLT<Square> ldlt(Square(H_r.transpose() * MH));
   if (ldlt.info() != Eigen::Success || !ldlt.isPositive()) {

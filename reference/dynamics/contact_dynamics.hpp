@@ -30,14 +30,16 @@
 //    solved with the Cholesky factor of the Jacobi-scaled 5x5 matrix (never
 //    an inverse). Conforming contact (a scaled pivot below 64 * 5 eps) is a
 //    ComputationError naming the patches and q.
-//  - Sliding, no-slip and no-spin, Eqs. 24-28 with H -> H_r = H_1 P:
+//  - Sliding, no-slip, no-spin and no-roll, Eqs. 24-28 with H -> H_r = H_1 P:
 //    (F M H_r) r'' = F (f_ext + [phi]^T M phi - M Hdot_r r'), solved by LU
 //    with partial pivoting (F M H_r is not symmetric), where F (n x 6) holds
-//    the free rows 0..n-1 of (I_5 | -mu) Ad_1_1c^T, i.e. it asks
+//    the mode's free rows (free_rows) of (I_5 | -mu) Ad_1_1c^T, i.e. it asks
 //    f_1c(i) = mu_i f_1c(5) for each free row i, with
 //      mu = (mu_roll rho_x, mu_roll rho_y, mu_spin sgn(omega_z), mu v_x, mu v_y)
 //    (Eq. 25 and thesis Eq. 4.30), rho, v the unit rolling and slip
-//    velocities from phi_1c (0 where they vanish). Sign: f_1c(5) = -f_n here,
+//    velocities from phi_1c; a free rolling or spin at rest (within 64 eps of
+//    its scale) takes the direction of its acceleration without its
+//    resistance (a first solve), the direction the motion starts in. Sign: f_1c(5) = -f_n here,
 //    so f_1c(3..4) = -mu f_n v and the friction opposes the slip; the paper's
 //    F = (I_5 | +mu) Ad^T (Eq. 27) has f_1c(5) = +f_n in compression (its
 //    normals point the other way) and, ported literally, would push along the
@@ -50,7 +52,8 @@
 //    round-off, slip_floor) the caller's hint gives it. The solve is Jacobi-scaled by columns (the diagonal of
 //    H_r^T M H_r) and equilibrated by rows; its estimated condition number is
 //    reported (it degrades at high friction, Section 3.4.1), and a reciprocal
-//    condition below 64 n eps is a ComputationError.
+//    condition below 64 n eps is a ComputationError. At rest (n = 0) there
+//    is nothing to solve: r'' is empty and f_c = -f_ext holds the body.
 #include <Eigen/Core>
 
 #include "reference/dynamics/contact_modes.hpp"
@@ -63,7 +66,7 @@ namespace contactref::dynamics {
 template <class T> using Vec10 = Eigen::Matrix<T, 10, 1>;
 template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
 
-// The dynamic friction law of the sliding, no-slip and no-spin modes. Mode
+// The dynamic friction law of the sliding, no-slip, no-spin and no-roll modes. Mode
 // switching (static friction, thresholds) is the simulator's.
 template <class T>
 struct FrictionLaw {

@@ -14,6 +14,8 @@ const char* to_string(ContactMode mode) {
     case ContactMode::kSliding: return "sliding";
     case ContactMode::kNoSlip: return "no-slip";
     case ContactMode::kNoSpin: return "no-spin";
+    case ContactMode::kNoRoll: return "no-roll";
+    case ContactMode::kRest: return "rest";
   }
   return "?";
 }
@@ -22,8 +24,15 @@ int velocity_dimension(ContactMode mode) {
   switch (mode) {
     case ContactMode::kNoSlip: return 3;
     case ContactMode::kNoSpin: return 2;
+    case ContactMode::kNoRoll: return 1;
+    case ContactMode::kRest: return 0;
     default: return 5;
   }
+}
+
+const std::array<int, 5>& free_rows(ContactMode mode) {
+  static constexpr std::array<int, 5> kPrefix = {0, 1, 2, 3, 4}, kSpinOnly = {2, 0, 0, 0, 0};
+  return mode == ContactMode::kNoRoll ? kSpinOnly : kPrefix;
 }
 
 namespace {
@@ -51,6 +60,8 @@ Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c
   const int n = velocity_dimension(mode);
   if (n == 5) return Mat5R<T>::Identity(5, 5);
   Mat5R<T> P = Mat5R<T>::Zero(5, n);
+  if (mode == ContactMode::kNoRoll) P(4, 0) = T(1);  // psi' alone
+  if (n <= 1) return P;
   const Mat2<T> D = slip_map(H_1c);
   P.template block<2, 2>(0, 0) = D;                       // (s', t') = D (u', v')
   P.template block<2, 2>(2, 0).setIdentity();             // (u', v')
@@ -77,7 +88,7 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
   m.kinematics = kinematics::contact_kinematics(configuration, m.qdot);
   const kinematics::ContactKinematics<T>& k = m.kinematics;
   m.Pdot = Mat5R<T>::Zero(5, n);
-  if (n < 5) {
+  if (n == 2 || n == 3) {  // no-slip, no-spin (no-roll's P is constant, rest's empty)
     const Mat2<T> A = k.H_1c.template block<2, 2>(3, 0);
     const Mat2<T> D = m.P.template block<2, 2>(0, 0);
     const Mat2<T> Adot = k.Hdot_1c.template block<2, 2>(3, 0), Bdot = k.Hdot_1c.template block<2, 2>(3, 2);
@@ -103,6 +114,7 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
 template <class T>
 ReducedVector<T> reduced_velocities(ContactMode mode, const Vec5<T>& qdot) {
   const int n = velocity_dimension(mode);
+  if (mode == ContactMode::kNoRoll) return ReducedVector<T>(qdot.segment(4, 1));
   return n == 5 ? ReducedVector<T>(qdot) : ReducedVector<T>(qdot.segment(2, n));
 }
 

@@ -2,10 +2,10 @@
 // The friction modes of a single contact (Kry & Pai Section 3.4, Kry's thesis
 // Section 4.4) and their reduced velocities.
 //
-// A mode leaves the first n rows of the relative twist in frame 1c,
-// phi_1c = (omega_x, omega_y, omega_z, v_x, v_y, 0), free and holds the rest
-// at zero; its state is (q, r') with r' the n reduced velocities, and
-// q' = P(q) r':
+// A mode leaves n rows of the relative twist in frame 1c,
+// phi_1c = (omega_x, omega_y, omega_z, v_x, v_y, 0), free (free_rows) and
+// holds the rest at zero; its state is (q, r') with r' the n reduced
+// velocities, and q' = P(q) r':
 //   frictionless, sliding   n = 5: r' = q', P = I
 //   no-slip (Eqs. 29-34)    n = 3: r' = (u', v', psi'), (s', t') = D (u', v'),
 //                                  D = -A^-1 B,  A = H_1c[3..4, 0..1],
@@ -13,6 +13,15 @@
 //   no-spin (Eqs. 36-39)    n = 2: r' = (u', v'), psi' = G (u', v'),
 //                                  G = -(H_1c[2, 0..1] D + H_1c[2, 2..3]) / H_1c[2, 4]
 //                                                                        (Eq. 37)
+//   no-roll                 n = 1: r' = psi', free row 2 (the spin): with
+//                                  neither slip nor rolling both contact
+//                                  points stay on their material points
+//                                  (the two curvatures' sum is regular), so
+//                                  P = e_5, constant (Pdot = 0)
+//   rest                    n = 0: nothing free, P empty: the bodies stick
+// The last two are the rest states of rolling resistance (thesis Eqs.
+// 4.27-4.28): without them a rolling velocity that the resistance stops would
+// reverse at every step.
 // (0-based rows and columns of this code's H_1c, whose spin entry H_1c[2, 4]
 // is +1, contact_kinematics.hpp; Eq. 37 assumes the same sign.)
 // A = -(x.c_s, x.c_t; 0, y.c_t) of body 1's frame is triangular with the
@@ -28,16 +37,26 @@
 // (H_1c[2, 4] is constant), with Adot, Bdot the blocks of Hdot_1c along
 // q' = P r'.
 #include <Eigen/Core>
+#include <array>
 
 #include "reference/kinematics/contact_kinematics.hpp"
 
 namespace contactref::dynamics {
 
-enum class ContactMode { kFrictionless, kSliding, kNoSlip, kNoSpin };
+enum class ContactMode { kFrictionless, kSliding, kNoSlip, kNoSpin, kNoRoll, kRest };
 const char* to_string(ContactMode mode);
 
-// n: the number of reduced velocities, which are also the free rows 0..n-1 of phi_1c.
+// n: the number of reduced velocities, which are also the free rows of phi_1c.
 int velocity_dimension(ContactMode mode);
+// The free rows of phi_1c, in increasing order (the first velocity_dimension
+// entries): 0..4 frictionless and sliding, 0..2 no-slip, 0..1 no-spin, 2 no-roll.
+const std::array<int, 5>& free_rows(ContactMode mode);
+// Whether the mode holds the rolling (rows 0-1), the spin (row 2), the slip (rows 3-4) at zero.
+inline bool holds_rolling(ContactMode mode) { return mode == ContactMode::kNoRoll || mode == ContactMode::kRest; }
+inline bool holds_spin(ContactMode mode) { return mode == ContactMode::kNoSpin || mode == ContactMode::kRest; }
+inline bool holds_slip(ContactMode mode) {
+  return mode != ContactMode::kFrictionless && mode != ContactMode::kSliding;
+}
 
 template <class T> using Vec5 = kinematics::Vec5<T>;
 // A mode's reduced velocities r' (n <= 5) and its state (q, r') (5 + n <= 10).
@@ -66,7 +85,8 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
                                   const ReducedVector<T>& rdot);
 
 // The reduced velocities of a mode taken from q' (the entries of q' that the
-// mode keeps: (u', v', psi') for no-slip, (u', v') for no-spin). This keeps
+// mode keeps: (u', v', psi') for no-slip, (u', v') for no-spin, psi' for
+// no-roll, none at rest). This keeps
 // the contact's motion on body 2 and is no projection: see
 // ContactDynamics::project for the impulsive change of mode.
 template <class T>

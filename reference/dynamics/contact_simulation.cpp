@@ -483,7 +483,7 @@ bool Simulator<T>::switch_at_event(ContactState<T>& state, ContactDynamicsState<
   accept(state, located->crossing.y, located->crossing.tau, located->crossing.work, &at_event.qdot);
   const Eigen::Matrix<T, 2, 1> hint =
       located->event == ModeEvent::kStickBroken ? slip_hint_of(at_event) : Eigen::Matrix<T, 2, 1>::Zero();
-  switch_mode(state, target_of(located->event), describe(located->event, at_event, system_.friction), hint);
+  switch_mode(state, target_of(mode_, located->event), describe(located->event, at_event, system_.friction), hint);
   here = evaluate(state_vector(state));
   observe(state, here, true);
   return true;

@@ -4,8 +4,9 @@
 // surfaces (surfaces::PatchComplex), integrated by RK4 with Kry & Pai's
 // adaptive scheme or by Dormand-Prince 5(4), across patch boundaries, as a
 // hybrid system (shared/DESIGN.md):
-//  - the mode is frictionless, sliding, no-slip or no-spin, each with its
-//    own state (q, r'), r' of 5, 5, 3 or 2 entries (contact_modes.hpp); the
+//  - the mode is frictionless, sliding, no-slip, no-spin, no-roll or rest,
+//    each with its own state (q, r'), r' of 5, 5, 3, 2, 1 or 0 entries
+//    (contact_modes.hpp); the
 //    run starts in the mode its state and friction model give
 //    (mode_switching.hpp initial_mode);
 //  - events with located roots end a step: patch edges and smooth-piece

@@ -13,7 +13,7 @@ void check_friction_model(const FrictionModel<T>& model) {
   const std::pair<const char*, const T*> fields[] = {
       {"mu", &model.law.mu},           {"mu_roll", &model.law.mu_roll},     {"mu_spin", &model.law.mu_spin},
       {"damping", &model.law.damping}, {"mu_static", &model.mu_static},     {"slip_threshold", &model.slip_threshold},
-      {"spin_threshold", &model.spin_threshold}};
+      {"spin_threshold", &model.spin_threshold}, {"roll_threshold", &model.roll_threshold}};
   for (const auto& [name, value] : fields) {
     using std::isfinite;
     if (isfinite(*value) && *value >= T(0)) continue;
@@ -32,14 +32,26 @@ void check_friction_model(const FrictionModel<T>& model) {
 
 template <class T>
 std::vector<ModeEvent> events_of(ContactMode mode, const FrictionModel<T>& model) {
+  const bool spin_stops = model.law.mu_spin > T(0) && model.spin_threshold > T(0);
+  const bool roll_stops = model.law.mu_roll > T(0) && model.roll_threshold > T(0);
+  std::vector<ModeEvent> events;
   switch (mode) {
+    case ContactMode::kFrictionless: return {};
     case ContactMode::kSliding: return {ModeEvent::kSlipBelowThreshold};
     case ContactMode::kNoSlip:
-      if (model.law.mu_spin > T(0) && model.spin_threshold > T(0))
-        return {ModeEvent::kStickBroken, ModeEvent::kSpinBelowThreshold};
-      return {ModeEvent::kStickBroken};
-    case ContactMode::kNoSpin: return {ModeEvent::kStickBroken, ModeEvent::kSpinStickBroken};
-    case ContactMode::kFrictionless: return {};
+      events = {ModeEvent::kStickBroken};
+      if (spin_stops) events.push_back(ModeEvent::kSpinBelowThreshold);
+      if (roll_stops) events.push_back(ModeEvent::kRollBelowThreshold);
+      return events;
+    case ContactMode::kNoSpin:
+      events = {ModeEvent::kStickBroken, ModeEvent::kSpinStickBroken};
+      if (roll_stops) events.push_back(ModeEvent::kRollBelowThreshold);
+      return events;
+    case ContactMode::kNoRoll:
+      events = {ModeEvent::kStickBroken, ModeEvent::kRollStickBroken};
+      if (spin_stops) events.push_back(ModeEvent::kSpinBelowThreshold);
+      return events;
+    case ContactMode::kRest: return {ModeEvent::kStickBroken, ModeEvent::kRollStickBroken, ModeEvent::kSpinStickBroken};
   }
   return {};
 }
@@ -60,6 +72,13 @@ T event_value(ModeEvent event, const ContactDynamicsState<T>& state, const Conta
     case ModeEvent::kSpinBelowThreshold:
       return (start.phi_1c(2) < T(0) ? T(-state.phi_1c(2)) : state.phi_1c(2)) - model.spin_threshold;
     case ModeEvent::kSpinStickBroken: return model.law.mu_spin * state.f_n - abs(state.f_c_1c(2));  // Eq. 40
+    case ModeEvent::kRollBelowThreshold: {
+      const Eigen::Matrix<T, 2, 1> rolling = state.phi_1c.template head<2>();
+      const Eigen::Matrix<T, 2, 1> direction = start.phi_1c.template head<2>();
+      return (rolling.dot(direction) < T(0) ? T(-rolling.norm()) : rolling.norm()) - model.roll_threshold;
+    }
+    case ModeEvent::kRollStickBroken:
+      return model.law.mu_roll * state.f_n - state.f_c_1c.template head<2>().norm();
   }
   return T(0);
 }
@@ -80,12 +99,15 @@ const char* reversal(const ContactDynamicsState<T>& start, const ContactDynamics
   return nullptr;
 }
 
-ContactMode target_of(ModeEvent event) {
+ContactMode target_of(ContactMode from, ModeEvent event) {
+  const bool resting = from == ContactMode::kRest;
   switch (event) {
     case ModeEvent::kSlipBelowThreshold: return ContactMode::kNoSlip;
     case ModeEvent::kStickBroken: return ContactMode::kSliding;
-    case ModeEvent::kSpinBelowThreshold: return ContactMode::kNoSpin;
-    case ModeEvent::kSpinStickBroken: return ContactMode::kNoSlip;
+    case ModeEvent::kSpinBelowThreshold: return from == ContactMode::kNoRoll ? ContactMode::kRest : ContactMode::kNoSpin;
+    case ModeEvent::kSpinStickBroken: return resting ? ContactMode::kNoRoll : ContactMode::kNoSlip;
+    case ModeEvent::kRollBelowThreshold: return from == ContactMode::kNoSpin ? ContactMode::kRest : ContactMode::kNoRoll;
+    case ModeEvent::kRollStickBroken: return resting ? ContactMode::kNoSpin : ContactMode::kNoSlip;
   }
   return ContactMode::kSliding;
 }
@@ -94,7 +116,7 @@ template <class T>
 std::string describe(ModeEvent event, const ContactDynamicsState<T>& state, const FrictionModel<T>& model) {
   using std::abs;
   std::ostringstream os;
-  os << to_string(state.mode) << " -> " << to_string(target_of(event)) << ": ";
+  os << to_string(state.mode) << " -> " << to_string(target_of(state.mode, event)) << ": ";
   switch (event) {
     case ModeEvent::kSlipBelowThreshold:
       os << "the slip speed " << state.slip_speed() << " m/s fell below the threshold " << model.slip_threshold << " m/s";
@@ -109,6 +131,14 @@ std::string describe(ModeEvent event, const ContactDynamicsState<T>& state, cons
     case ModeEvent::kSpinStickBroken:
       os << "the spin torque " << abs(state.f_c_1c(2)) << " N m exceeds mu_spin f_n = " << model.law.mu_spin << " * "
          << state.f_n << " N m (Eq. 40)";
+      break;
+    case ModeEvent::kRollBelowThreshold:
+      os << "the rolling speed " << state.phi_1c.template head<2>().norm() << " rad/s fell below the threshold "
+         << model.roll_threshold << " rad/s";
+      break;
+    case ModeEvent::kRollStickBroken:
+      os << "the rolling torque " << state.f_c_1c.template head<2>().norm() << " N m exceeds mu_roll f_n = "
+         << model.law.mu_roll << " * " << state.f_n << " N m";
       break;
   }
   return os.str();
@@ -152,22 +182,29 @@ template <class T>
 ModeEntry<T> enter_mode(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model, ContactMode mode,
                         const Vec5<T>& q, const Vec5<T>& qdot, const Eigen::Matrix<T, 2, 1>& slip_hint) {
   ModeEntry<T> entry{mode, {}, slip_hint, {}};
-  if (mode == ContactMode::kNoSlip || mode == ContactMode::kNoSpin) {
+  if (holds_slip(mode)) {
     entry.rdot = dynamics.project(mode, q, qdot);
     entry.steps.push_back(std::string("entered ") + to_string(mode) +
                           ": the held velocities removed by a plastic impulse at the contact");
   } else {
     entry.rdot = reduced_velocities(mode, qdot);
   }
-  // At most two checks follow: no-spin -> no-slip -> sliding.
-  for (int check = 0; check < 2 && (entry.mode == ContactMode::kNoSlip || entry.mode == ContactMode::kNoSpin); ++check) {
+  // At most three checks follow, each releasing what its static limit cannot
+  // hold (q' continuous): the spin, the rolling, the slip (rest -> no-roll ->
+  // no-slip -> sliding).
+  for (int check = 0; check < 3 && holds_slip(entry.mode); ++check) {
     StateVector<T> y(5 + entry.rdot.size());
     y << q, entry.rdot;
     const ContactDynamicsState<T> state = dynamics.evaluate(entry.mode, y, model.law);
-    if (entry.mode == ContactMode::kNoSpin && event_value(ModeEvent::kSpinStickBroken, state, state, model) < T(0)) {
-      entry.steps.push_back(describe(ModeEvent::kSpinStickBroken, state, model));
-      entry.mode = ContactMode::kNoSlip;
+    const auto release = [&](ModeEvent event) {
+      entry.steps.push_back(describe(event, state, model));
+      entry.mode = target_of(entry.mode, event);
       entry.rdot = reduced_velocities(entry.mode, state.qdot);
+    };
+    if (holds_spin(entry.mode) && event_value(ModeEvent::kSpinStickBroken, state, state, model) < T(0)) {
+      release(ModeEvent::kSpinStickBroken);
+    } else if (holds_rolling(entry.mode) && event_value(ModeEvent::kRollStickBroken, state, state, model) < T(0)) {
+      release(ModeEvent::kRollStickBroken);
     } else if (event_value(ModeEvent::kStickBroken, state, state, model) < T(0)) {
       entry.steps.push_back(describe(ModeEvent::kStickBroken, state, model));
       entry.mode = ContactMode::kSliding;
@@ -196,7 +233,10 @@ ModeEntry<T> initial_mode(const ContactDynamics<T>& dynamics, const FrictionMode
     return {ContactMode::kSliding, reduced_velocities(ContactMode::kSliding, qdot), {}, {}};
   using std::abs;
   const bool no_spin = model.law.mu_spin > T(0) && abs(phi_1c(2)) < model.spin_threshold;
-  return enter_mode(dynamics, model, no_spin ? ContactMode::kNoSpin : ContactMode::kNoSlip, q, qdot);
+  const bool no_roll = model.law.mu_roll > T(0) && phi_1c.template head<2>().norm() < model.roll_threshold;
+  const ContactMode mode = no_spin ? (no_roll ? ContactMode::kRest : ContactMode::kNoSpin)
+                                   : (no_roll ? ContactMode::kNoRoll : ContactMode::kNoSlip);
+  return enter_mode(dynamics, model, mode, q, qdot);
 }
 
 #define CONTACTREF_INSTANTIATE(T)                                                                                    \

@@ -11,12 +11,27 @@
 //   no-slip:  mu_static f_n - |f_t|        (Eq. 35)          -> sliding
 //             |omega_z| - spin_threshold   (when mu_spin > 0 and
 //                                           spin_threshold > 0) -> no-spin
+//             |rho| - roll_threshold       (when mu_roll > 0 and
+//                                           roll_threshold > 0) -> no-roll
 //   no-spin:  mu_static f_n - |f_t|        (Eq. 35)          -> sliding
 //             mu_spin f_n - |tau_z|        (Eq. 40, mu_spin as the static
 //                                           spin coefficient)  -> no-slip
-// Entering no-slip or no-spin removes the held velocities by a plastic
-// impulse at the contact (ContactDynamics::project); entering sliding or
-// leaving no-spin for no-slip keeps q' (the velocity is continuous). A stick
+//             |rho| - roll_threshold       (as above)        -> rest
+//   no-roll:  mu_static f_n - |f_t|        (Eq. 35)          -> sliding
+//             mu_roll f_n - |tau_roll|     (mu_roll as the static rolling
+//                                           coefficient, like Eq. 40) -> no-slip
+//             |omega_z| - spin_threshold   (as for no-slip)  -> rest
+//   rest:     mu_static f_n - |f_t|        (Eq. 35)          -> sliding
+//             mu_roll f_n - |tau_roll|                       -> no-spin
+//             mu_spin f_n - |tau_z|        (Eq. 40)          -> no-roll
+// with rho = (omega_x, omega_y) and tau_roll = f_1c(0..1) the rolling velocity
+// and torque in frame 1c. No-roll and rest (contact_modes.hpp) are where
+// rolling resistance brings the rolling to a stop: the thesis's torque
+// (Eqs. 4.27-4.28) alone would reverse with the rolling velocity at every step.
+// Entering a mode that holds more than the one before removes the held
+// velocities by a plastic impulse at the contact (ContactDynamics::project);
+// entering sliding or releasing a held velocity keeps q' (the velocity is
+// continuous). A stick
 // that breaks gives the sliding mode a slip direction to use while the slip
 // is within its round-off (the slip hint): first against the static
 // friction force it could not hold, then refined to the consistent one,
@@ -36,6 +51,7 @@ struct FrictionModel {
   T mu_static = T(0);           // Eq. 35: no-slip holds while |f_t| <= mu_static f_n; >= law.mu
   T slip_threshold = T(0.005);  // m/s: sliding -> no-slip below it (Kry & Pai: 2.5 to 5 mm/s)
   T spin_threshold = T(0);      // rad/s: no-slip -> no-spin below it (0: never; needs mu_spin > 0)
+  T roll_threshold = T(0);      // rad/s: no-slip -> no-roll below it (0: never; needs mu_roll > 0)
 
   // No friction at all: the frictionless mode (Eq. 20) throughout.
   bool frictionless() const {
@@ -49,7 +65,9 @@ struct FrictionModel {
 template <class T>
 void check_friction_model(const FrictionModel<T>& model);
 
-enum class ModeEvent { kSlipBelowThreshold, kStickBroken, kSpinBelowThreshold, kSpinStickBroken };
+enum class ModeEvent {
+  kSlipBelowThreshold, kStickBroken, kSpinBelowThreshold, kSpinStickBroken, kRollBelowThreshold, kRollStickBroken
+};
 
 // The events that can end `mode` under the model.
 template <class T>
@@ -80,8 +98,8 @@ template <class T>
 const char* reversal(const ContactDynamicsState<T>& start, const ContactDynamicsState<T>& stage,
                      const FrictionLaw<T>& law);
 
-// The mode an event leads to.
-ContactMode target_of(ModeEvent event);
+// The mode an event of `from` (events_of) leads to.
+ContactMode target_of(ContactMode from, ModeEvent event);
 
 // What happened, with the numbers, for the event log.
 template <class T>

@@ -352,6 +352,8 @@ TEST(SceneErrors, BodiesAndContact) {
   expect_error(modified([](json& d) { d["friction"]["slip_threshold"] = "fast"; }), "friction.slip_threshold",
                "expected a number");
   expect_error(modified([](json& d) { d["friction"]["mu_kinetic"] = 0.3; }), "friction.mu_kinetic", "unknown field");
+  expect_error(modified([](json& d) { d["friction"]["roll_threshold"] = -0.01; }), "friction.roll_threshold",
+               "must be >= 0, got -0.01");
   expect_error(modified([](json& d) { d["friction"] = {{"mu", 0.5}, {"mu_static", 0.3}}; }), "friction.mu_static",
                "mu_static = 0.3 is below mu = 0.5");
   expect_error(modified([](json& d) { d["contact"].erase("q"); }), "contact.q", "missing (required)");

@@ -10,9 +10,10 @@
 //                   time, q, q', the centre of mass in the world, its
 //                   velocity (com_vx, com_vy, com_vz, m/s) and the angular
 //                   velocity (omega_x, omega_y, omega_z, rad/s), world
-//                   frame, energy, normal force, the friction mode
-//                   (frictionless, sliding, no-slip, no-spin), the slip speed
-//                   (m/s), the constraint residuals (gap, normal
+//                   frame, energy, the law's power (W), work and the
+//                   impulses' (J), normal force, the friction mode
+//                   (frictionless, sliding, no-slip, no-spin, no-roll,
+//                   rest), the slip speed (m/s), the constraint residuals (gap, normal
 //                   misalignment), patches, step
 //   events.csv      patch transitions and chart switches, mode switches
 //                   (from_mode, to_mode and the cause in message), the
@@ -258,6 +259,7 @@ int run_simulate(const SimulateOptions& options) {
                          {"mu_spin", friction.law.mu_spin},
                          {"slip_threshold", friction.slip_threshold},
                          {"spin_threshold", friction.spin_threshold},
+                         {"roll_threshold", friction.roll_threshold},
                          {"damping", friction.law.damping}};
   summary["final_state"] = {{"time", last.time},
                             {"mode", dy::to_string(last.mode)},

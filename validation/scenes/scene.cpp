@@ -139,11 +139,13 @@ ModelType read_model(const Reader& in, const json& value) {
 
 // FRICTION (scene.hpp): every coefficient finite and >= 0; mu_static defaults to mu.
 void read_friction(const Reader& in, const json& value, dynamics::FrictionModel<double>& friction) {
-  in.fields(value, "friction", {"mu", "mu_static", "mu_roll", "mu_spin", "slip_threshold", "spin_threshold", "damping"});
+  in.fields(value, "friction", {"mu", "mu_static", "mu_roll", "mu_spin", "slip_threshold", "spin_threshold",
+                                      "roll_threshold", "damping"});
   const std::pair<const char*, double*> fields[] = {
       {"mu", &friction.law.mu},           {"mu_roll", &friction.law.mu_roll},
       {"mu_spin", &friction.law.mu_spin}, {"damping", &friction.law.damping},
-      {"slip_threshold", &friction.slip_threshold}, {"spin_threshold", &friction.spin_threshold}};
+      {"slip_threshold", &friction.slip_threshold}, {"spin_threshold", &friction.spin_threshold},
+      {"roll_threshold", &friction.roll_threshold}};
   for (const auto& [name, field] : fields)
     if (const json* x = Reader::optional(value, name)) *field = in.non_negative(*x, std::string("friction.") + name);
   const json* mu_static = Reader::optional(value, "mu_static");

@@ -32,6 +32,9 @@
 //                                    below it (Kry & Pai: 2.5 to 5 mm/s); default 0.005
 //   "spin_threshold": 0.01           rad/s: no-slip turns to no-spin when the spin falls below
 //                                    it (needs mu_spin > 0); default 0: never
+//   "roll_threshold": 0.01           rad/s: no-slip turns to no-roll (no-spin to rest) when
+//                                    the rolling speed falls below it, so that the rolling
+//                                    resistance can stop it (needs mu_roll > 0); default 0: never
 //   "damping": 0.01                  N m s: viscous torque -damping omega on the free body;
 //                                    default 0
 // All zero (or no "friction"): the frictionless contact of Eq. 20.

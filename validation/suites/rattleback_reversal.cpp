@@ -49,6 +49,8 @@ struct Rattleback {
   double g() const { return -spin.gravity.z(); }
 };
 
+// With resistance, the rolling and the spin that it stops are held below 0.01
+// rad/s (no-roll and rest), instead of reversing at every step.
 dy::FrictionModel<double> coulomb(double mu, double mu_roll = 0, double mu_spin = 0, double damping = 0) {
   dy::FrictionModel<double> friction;
   friction.law.mu = mu;
@@ -56,6 +58,8 @@ dy::FrictionModel<double> coulomb(double mu, double mu_roll = 0, double mu_spin 
   friction.law.mu_spin = mu_spin;
   friction.law.damping = damping;
   friction.mu_static = mu;
+  friction.roll_threshold = mu_roll > 0 ? 0.01 : 0;
+  friction.spin_threshold = mu_spin > 0 ? 0.01 : 0;
   return friction;
 }
 
@@ -291,6 +295,13 @@ void add_direction_rows(SuiteResult& result, const RattlebackStudy& study) {
                    frictionless->reversals.empty() && frictionless->first_direction == 1));
 }
 
+// When the run first entered `mode`, as text.
+std::string first_switch_to(const RattlebackRun& run, dy::ContactMode mode) {
+  for (const dy::SimulationEvent<double>& event : run.result.events)
+    if (event.kind == dy::EventKind::kModeSwitch && event.to_mode == mode) return fmt::format("{:.2f} s", event.time);
+  return "never";
+}
+
 void add_second_reversal_rows(SuiteResult& result, const RattlebackStudy& study) {
   const RattlebackRun* spin = find_run(study, "spin[mu=0.3]");
   const double second = spin->reversals.size() >= 2 ? spin->reversals[1] : 0;
@@ -304,9 +315,9 @@ void add_second_reversal_rows(SuiteResult& result, const RattlebackStudy& study)
                    fmt::format("< 2: rolling resistance 0.003 m and spinning resistance 0.0001 m suppress the second "
                                "reversal (thesis Section 6.4, reference 1 reversal); here they suppress the first as "
                                "well: the rolling resistance (0.15 N m at rest) stops the rocking that drives the "
-                               "reversal within about 10 s, after which the top spins down slowly. Without a "
-                               "rolling-rest mode the held rolling velocity then chatters about zero at h_min: {} "
-                               "accepted steps for {} s",
+                               "reversal within about 10 s (no-roll holds it from {}), after which the top spins "
+                               "down slowly ({} accepted steps for {} s)",
+                               first_switch_to(*resisting, dy::ContactMode::kNoRoll),
                                resisting->result.statistics.accepted_steps, resisting->duration),
                    resisting->reversals.size() < 2 && resisting->result.status == dy::SimulationStatus::kCompleted));
   const RattlebackRun* damped = find_run(study, "spin[mu=0.3,damping=0.05]");
@@ -348,13 +359,21 @@ void add_rocking_rows(SuiteResult& result, const RattlebackStudy& study) {
                              "their rattleback (whose parameters evidently differ from App. B.1: this top's "
                              "linearised modes are longer than 1.4 s)"));
   result.add(information("roll_period_before_reversal_s", spin->roll_period, 0.5, "the body y axis's tilt, as above"));
+  // A dimensionless comparison: Kry & Pai's top reverses after about 8 s
+  // rocking with a period of about 0.5 s, this one after its own number of
+  // periods.
+  result.add(information("first_reversal_in_rocking_periods",
+                         spin->pitch_period > 0 && !spin->reversals.empty() ? spin->reversals[0] / spin->pitch_period : 0,
+                         8.0 / 0.5,
+                         "the spin start's first reversal time over its rocking period before it; Kry & Pai Fig. 11: "
+                         "about 8 s over about 0.5 s = 16 (their parameters are not App. B.1's; in rocking periods "
+                         "the two tops reverse alike)"));
 }
 
 // Kry & Pai's step-size statements (Section 4.2.1), and the integrator's
-// energy loss across the sweep. Not swept: the resisting law, whose rolling
-// resistance stops the rocking within about 10 s; the rolling velocity then
-// reverses at every step (no rolling-rest mode yet), the run goes on at h_min
-// and its integrator loss is set by h_min, not h_max.
+// energy loss across the sweep. Not swept: the resisting law, whose
+// switches between no-slip and no-roll while the rocking dies are decided
+// at step ends (first order in h, like every stick that breaks from rest).
 void add_sweep_rows(SuiteResult& result, const RattlebackStudy& study) {
   for (const std::string law : {"mu=0.3"}) {
     std::vector<double> h, loss;

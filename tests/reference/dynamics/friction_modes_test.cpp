@@ -17,6 +17,8 @@
 //    and a singular one is an error; bad input is an InputError.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -46,7 +48,8 @@ void report(const std::string& what, double value) {
 
 template <class T> using Vec2 = Eigen::Matrix<T, 2, 1>;
 
-constexpr ContactMode kFrictionModes[3] = {ContactMode::kSliding, ContactMode::kNoSlip, ContactMode::kNoSpin};
+constexpr ContactMode kFrictionModes[5] = {ContactMode::kSliding, ContactMode::kNoSlip, ContactMode::kNoSpin,
+                                           ContactMode::kNoRoll, ContactMode::kRest};
 
 // ---------------------------------------------------------------------------
 // Random configurations of the three pairs of contact_pairs.hpp.
@@ -94,7 +97,7 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
   // (contact_modes.hpp) against (H_r(q + h q') - H_r(q - h q')) / 2h.
   double worst = 0;
   const test::ContactPairs<Real50>& p = test::contact_pairs<Real50>();
-  for (ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin, ContactMode::kSliding}) {
+  for (ContactMode mode : kFrictionModes) {
     for (Kind kind : kKinds) {
       for (int n = 0; n < 3; ++n) {
         const Sample<Real50> s = sample<Real50>(kind, mode, n);
@@ -109,11 +112,18 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
         EXPECT_TRUE(matrices_near(m.Hdot_r, difference, test::finite_difference_tolerance(), test::kAbsolute))
             << to_string(mode) << ", " << name(kind) << " sample " << n;
         worst = std::max(worst, double((m.Hdot_r - difference).cwiseAbs().maxCoeff()));
-        // The held rows of phi_1c vanish: slip in no-slip and no-spin, spin in no-spin.
+        // The held rows of phi_1c vanish: the slip in every sticking mode, the
+        // spin in no-spin and rest, the rolling in no-roll and rest (where P =
+        // e_5 or empty claims that pure spin neither rolls nor slips).
         const Vec6<Real50> phi_1c = c.H_1c * m.qdot;
-        const int n_free = velocity_dimension(mode);
-        for (int row = n_free; row < 6; ++row)
-          EXPECT_LT(abs(phi_1c(row)), tolerance<Real50>(64)) << to_string(mode) << ": phi_1c(" << row << ")";
+        const auto free = free_rows(mode);
+        for (int row = 0; row < 6; ++row) {
+          const bool held = std::find(free.begin(), free.begin() + velocity_dimension(mode), row) ==
+                            free.begin() + velocity_dimension(mode);
+          if (held) {
+            EXPECT_LT(abs(phi_1c(row)), tolerance<Real50>(64)) << to_string(mode) << ": phi_1c(" << row << ")";
+          }
+        }
       }
     }
   }

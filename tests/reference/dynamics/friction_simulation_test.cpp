@@ -14,7 +14,15 @@
 //  - spinning in place about the normal at omega0 with spinning resistance
 //    mu_spin: I omega' = -mu_spin m g, so the spin falls to the threshold at
 //    t_s = 2 R^2 (omega0 - omega_th) / (5 mu_spin g) (it would stop at
-//    2 R^2 omega0 / (5 mu_spin g)) and no-spin holds it at zero after.
+//    2 R^2 omega0 / (5 mu_spin g)) and no-spin holds it at zero after;
+//  - rolling at omega0 with rolling resistance mu_roll: about the contact
+//    point (I + m R^2) omega' = -mu_roll m g, so omega falls as
+//    omega0 - 5 mu_roll g t / (7 R^2) to the threshold, where no-roll holds
+//    it at zero (without chatter);
+//  - at rest on an incline of slope tan(theta): no-roll holds while the
+//    rolling torque m g R sin(theta) <= mu_roll m g cos(theta), i.e.
+//    tan(theta) <= mu_roll / R; beyond, it rolls with
+//    a = 5/7 g (sin(theta) - mu_roll / R cos(theta)).
 // And: the energy never rises while friction acts, the events log each
 // switch with its cause, and bad friction models are refused.
 #include <gtest/gtest.h>
@@ -261,6 +269,87 @@ TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
   report("spinning sphere, " + digits + ", |t_threshold - closed form| (s)", double(abs(event->time - t_s)));
   report("spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
+}
+
+TYPED_TEST(FrictionSimulation, RollingSphereWithRollingResistanceStopsAtTheClosedFormTimeAndRests) {
+  using T = TypeParam;
+  using std::abs;
+  const SphereOnPlane<T> set;
+  FrictionModel<T> friction;
+  friction.law.mu = T(0.3);
+  friction.law.mu_roll = T(0.05);
+  friction.mu_static = T(0.3);
+  friction.roll_threshold = T(0.05);
+  const T v0(1), omega0 = v0 / set.R;
+  ContactState<T> start = set.sliding_start(v0);
+  start.qdot(1) = -v0 / set.R;  // rolling: the contact runs along the equator (opposite to the backspin above)
+  const ContactSystem<T> system = set.system(friction);
+  ASSERT_LT(sample_state(system, start, T(0)).slip_speed, run_tolerance<T>()) << "the rolling start's sign";
+  const T duration(2);
+  const SimulationResult<T> result = simulate(system, start, options<T>(duration));
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  const SimulationEvent<T>* event = first_switch(result);
+  ASSERT_NE(event, nullptr);
+  EXPECT_EQ(event->from_mode, ContactMode::kNoSlip);
+  EXPECT_EQ(event->to_mode, ContactMode::kNoRoll);
+  EXPECT_NE(event->message.find("the rolling speed"), std::string::npos) << event->message;
+  const T rate = T(5) * friction.law.mu_roll * set.g / (T(7) * set.R * set.R);
+  const T t_s = (omega0 - friction.roll_threshold) / rate;
+  EXPECT_LT(abs(event->time - t_s), run_tolerance<T>()) << "the rolling reaches its threshold";
+  const SimulationSample<T>& last = result.samples.back();
+  EXPECT_EQ(last.state.mode, ContactMode::kNoRoll);
+  EXPECT_LT(last.omega_w.norm(), run_tolerance<T>()) << "stopped";
+  EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>());
+  // Held, not chattering: after the stop the steps are h_max again (a
+  // reversing rolling direction would halve them to h_min, 100 times more).
+  const double after = double((duration - t_s) / T(0.01));
+  EXPECT_LT(double(result.statistics.accepted_steps), double(t_s / T(0.01)) + after + 64);
+  // The resistance works -(I_c/2)(omega0^2 - omega_th^2), I_c = 7/5 m R^2
+  // about the contact point; entering no-roll takes the rest.
+  const T I_c = T(7) / T(5) * set.m * set.R * set.R;
+  const T w_th = friction.roll_threshold;
+  EXPECT_LT(abs(last.work + I_c * (omega0 * omega0 - w_th * w_th) / T(2)), run_tolerance<T>()) << "the resistance's work";
+  EXPECT_LT(abs(last.impulse_work + I_c * w_th * w_th / T(2)), run_tolerance<T>()) << "the impulse's work";
+  const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
+  report("rolling sphere with rolling resistance, " + digits + ", |t_threshold - closed form| (s)",
+         double(abs(event->time - t_s)));
+}
+
+// The sphere at rest on an incline (the plane turned by theta about world
+// y): held by no-roll below tan(theta) = mu_roll / R, rolling down with the
+// closed-form acceleration above (the start's static check releases it).
+TEST(FrictionSimulationRest, NoRollHoldsASphereOnAGentleInclineAndReleasesItOnASteepOne) {
+  const SphereOnPlane<double> set;
+  FrictionModel<double> friction;
+  friction.law.mu = 0.3;
+  friction.law.mu_roll = 0.05;
+  friction.mu_static = 0.3;
+  friction.roll_threshold = 0.05;
+  const double limit = friction.law.mu_roll / set.R;  // tan(theta) at the limit: 0.1
+  for (const double slope : {0.8 * limit, 2 * limit}) {
+    const double theta = std::atan(slope);
+    ContactSystem<double> system = set.system(friction);
+    system.E_w_2.block<3, 3>(0, 0) = Eigen::AngleAxisd(theta, Vec3<double>::UnitY()).toRotationMatrix();
+    ContactState<double> start = set.sliding_start(0);
+    const double duration = 0.5;
+    const SimulationResult<double> result = simulate(system, start, options<double>(duration));
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    ASSERT_FALSE(result.events.empty());
+    const SimulationSample<double>& last = result.samples.back();
+    if (slope < limit) {
+      EXPECT_EQ(last.state.mode, ContactMode::kNoRoll) << "held";
+      EXPECT_LT(last.com_velocity_w.norm(), 1e-12);
+      EXPECT_LT(last.omega_w.norm(), 1e-12);
+    } else {
+      bool released = false;
+      for (const SimulationEvent<double>& event : result.events)
+        released = released || event.message.find("the rolling torque") != std::string::npos;
+      EXPECT_TRUE(released) << "the start's static check names the rolling torque";
+      EXPECT_EQ(last.state.mode, ContactMode::kNoSlip) << "released: rolling";
+      const double a = 5.0 / 7.0 * set.g * (std::sin(theta) - limit * std::cos(theta));
+      EXPECT_NEAR(last.com_velocity_w.norm(), a * duration, 1e-10) << "the closed-form acceleration";
+    }
+  }
 }
 
 // An ellipsoid rocking on a plane without slipping (no-slip, and no-spin):
