@@ -8,6 +8,7 @@
 #include <fstream>
 #include <numbers>
 
+#include "core/errors.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "validation/build_info.hpp"
 #include "validation/scenes/scene.hpp"
@@ -63,37 +64,34 @@ dy::FrictionModel<double> coulomb(double mu, double mu_roll = 0, double mu_spin 
   return friction;
 }
 
-// The centred running mean of omega_z over kSpinWindow, at every sample.
-std::vector<double> mean_spin(const std::vector<dy::SimulationSample<double>>& samples) {
-  std::vector<double> mean(samples.size());
+// The centred running mean of omega_z(t) over kSpinWindow, at every sample.
+std::vector<double> mean_spin(const std::vector<double>& t, const std::vector<double>& spin) {
+  std::vector<double> mean(t.size());
   std::size_t lo = 0, hi = 0;
   double sum = 0;
-  for (std::size_t k = 0; k < samples.size(); ++k) {
-    const double t = samples[k].state.time;
-    while (hi < samples.size() && samples[hi].state.time <= t + kSpinWindow / 2) sum += samples[hi++].omega_w.z();
-    while (samples[lo].state.time < t - kSpinWindow / 2) sum -= samples[lo++].omega_w.z();
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    while (hi < t.size() && t[hi] <= t[k] + kSpinWindow / 2) sum += spin[hi++];
+    while (t[lo] < t[k] - kSpinWindow / 2) sum -= spin[lo++];
     mean[k] = sum / double(hi - lo);
   }
   return mean;
 }
 
-// Reversals and the first direction (header).
-void find_reversals(RattlebackRun& run) {
-  const std::vector<dy::SimulationSample<double>>& samples = run.result.samples;
-  const std::vector<double> mean = mean_spin(samples);
+// Reversals and the first direction of the spin omega_z(t) (header).
+void find_reversals(const std::vector<double>& t, const std::vector<double>& spin, std::vector<double>& reversals,
+                    int& first_direction) {
+  const std::vector<double> mean = mean_spin(t, spin);
   int direction = 0;
   double last_crossing = 0;
-  for (std::size_t k = 0; k < samples.size(); ++k) {
-    if (k > 0 && (mean[k] > 0) != (mean[k - 1] > 0)) {  // a zero crossing, interpolated
-      const double t0 = samples[k - 1].state.time, t1 = samples[k].state.time;
-      last_crossing = t0 + (t1 - t0) * mean[k - 1] / (mean[k - 1] - mean[k]);
-    }
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (k > 0 && (mean[k] > 0) != (mean[k - 1] > 0))  // a zero crossing, interpolated
+      last_crossing = t[k - 1] + (t[k] - t[k - 1]) * mean[k - 1] / (mean[k - 1] - mean[k]);
     const int now = mean[k] > kSpinLevel ? 1 : mean[k] < -kSpinLevel ? -1 : 0;
     if (now == 0) continue;
     if (direction == 0) {
-      run.first_direction = direction = now;
+      first_direction = direction = now;
     } else if (now != direction) {
-      run.reversals.push_back(last_crossing);
+      reversals.push_back(last_crossing);
       direction = now;
     }
   }
@@ -141,7 +139,10 @@ RattlebackRun run_case(const Rattleback& rattleback, std::string name, const std
   options.h_max = h_max;
   options.duration = duration;
   run.result = dy::simulate(rattleback.system(friction), scene.initial, options);
-  find_reversals(run);
+  std::vector<double> t, spin;
+  for (const dy::SimulationSample<double>& sample : run.result.samples)
+    t.push_back(sample.state.time), spin.push_back(sample.omega_w.z());
+  find_reversals(t, spin, run.reversals, run.first_direction);
   measure_rocking_before_reversal(run);
   const dy::SimulationSample<double>& first = run.result.samples.front();
   const dy::SimulationSample<double>& last = run.result.samples.back();
@@ -205,6 +206,36 @@ RattlebackRocking rocking_modes(const Rattleback& rattleback) {
   return rocking;
 }
 
+// MuJoCo from our run's first row (after the start's entry into its mode):
+// the top as the hull of its patch sampled 24 x 24, 1 ms steps.
+RattlebackPeer run_peer(const Rattleback& rattleback, const RattlebackRun& ours, double duration) {
+  RattlebackPeer peer;
+  peer.name = "mujoco " + ours.name;
+  oracles::MujocoBodyOnPlane body;
+  for (int i = 0; i <= 24; ++i)
+    for (int j = 0; j <= 24; ++j) body.points_b.push_back(rattleback.top().evaluate(i / 24.0, j / 24.0).c());
+  body.mass = rattleback.mass();
+  body.inertia_b = rattleback.inertia();
+  body.gravity_w = rattleback.spin.gravity;
+  body.mu = ours.friction.law.mu;
+  body.mu_roll = ours.friction.law.mu_roll;
+  body.mu_spin = ours.friction.law.mu_spin;
+  body.timestep = 1e-3;
+  body.duration = duration;
+  body.sample_interval = 0.01;
+  const dy::SimulationSample<double>& first = ours.result.samples.front();
+  const oracles::MujocoStart start{first.com_w, first.R_w_1, first.com_velocity_w, first.omega_w};
+  try {
+    peer.run = oracles::run_mujoco_on_plane(body, start);
+  } catch (const ComputationError& error) {
+    peer.failure = error.what();
+  }
+  std::vector<double> t, spin;
+  for (const oracles::MujocoSample& sample : peer.run.samples) t.push_back(sample.time), spin.push_back(sample.omega_w.z());
+  find_reversals(t, spin, peer.reversals, peer.first_direction);
+  return peer;
+}
+
 }  // namespace
 
 RattlebackStudy run_rattleback_study(bool quick) {
@@ -225,6 +256,10 @@ RattlebackStudy run_rattleback_study(bool quick) {
     }
   }
   study.rocking = rocking_modes(rattleback);
+  if (!quick)
+    for (const char* name : {"tap[mu=0.3]", "spin[mu=0.3]"})
+      for (const RattlebackRun& run : study.runs)
+        if (run.name == name) study.peers.push_back(run_peer(rattleback, run, 60));
   return study;
 }
 
@@ -236,9 +271,9 @@ const RattlebackRun* find_run(const RattlebackStudy& study, const std::string& n
   return nullptr;
 }
 
-std::string reversal_list(const RattlebackRun& run) {
+std::string reversal_list(const std::vector<double>& reversals) {
   std::string text;
-  for (double t : run.reversals) text += (text.empty() ? "" : ", ") + fmt::format("{:.2f} s", t);
+  for (double t : reversals) text += (text.empty() ? "" : ", ") + fmt::format("{:.2f} s", t);
   return text.empty() ? "none" : text;
 }
 
@@ -250,7 +285,7 @@ void add_run_rows(SuiteResult& result, const RattlebackRun& run) {
                    completed));
   result.add(information("reversals" + at, double(run.reversals.size()), std::nullopt,
                          fmt::format("{} s at h_max = {:g} ms; reversal times: {}", run.duration, run.h_max * 1e3,
-                                     reversal_list(run))));
+                                     reversal_list(run.reversals))));
   result.add(information("energy_change_J" + at, run.energy_change, std::nullopt,
                          fmt::format("E_end - E0 (E0 = {:.6g} J) = law's work {:.6g} J + plastic impulses' {:.3g} J + "
                                      "integrator {:.3g} J",
@@ -401,6 +436,24 @@ void add_sweep_rows(SuiteResult& result, const RattlebackStudy& study) {
   }
 }
 
+void add_peer_rows(SuiteResult& result, const RattlebackStudy& study) {
+  for (const RattlebackPeer& peer : study.peers) {
+    const std::string at = "[" + peer.name + "]";
+    const double energy_lost = peer.run.samples.empty()
+                                   ? 0
+                                   : (peer.run.samples.front().energy - peer.run.samples.back().energy) /
+                                         peer.run.samples.front().energy;
+    result.add(information("peer_first_direction" + at, peer.first_direction, std::nullopt,
+                           fmt::format("MuJoCo {} (soft contact, condim 6, the top's convex hull, 1 ms RK4), 60 s: "
+                                       "first spin direction; reversals: {}; {}",
+                                       peer.run.version, reversal_list(peer.reversals),
+                                       peer.failure.empty() ? "completed" : "stopped: " + peer.failure)));
+    result.add(information("peer_relative_energy_lost" + at, energy_lost, std::nullopt,
+                           "(E0 - E_end) / E0 in MuJoCo: its soft contact and friction cone dissipate where our "
+                           "no-slip does not"));
+  }
+}
+
 }  // namespace
 
 SuiteResult rattleback_reversal_suite(const SuiteOptions& options) {
@@ -415,6 +468,7 @@ SuiteResult rattleback_reversal_suite(const SuiteOptions& options) {
     add_sweep_rows(result, study);
   }
   add_rocking_rows(result, study);
+  add_peer_rows(result, study);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.figures = figure_files_of(result.name);
   return result;
@@ -429,7 +483,12 @@ void write_rattleback_spin_data(const std::filesystem::path& dir) {
       spin << fmt::format("\"{}\",{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{}\n", run.name, sample.state.time,
                           sample.omega_w.z(), sample.energy, sample.work, sample.impulse_work,
                           dy::to_string(sample.state.mode));
-  if (!spin) throw std::runtime_error("cannot write the figure data in " + dir.string());
+  std::ofstream mujoco(dir / "mujoco.csv");
+  mujoco << "run,t,omega_z,energy\n";
+  for (const RattlebackPeer& peer : study.peers)
+    for (const oracles::MujocoSample& sample : peer.run.samples)
+      mujoco << fmt::format("\"{}\",{:.17g},{:.17g},{:.17g}\n", peer.name, sample.time, sample.omega_w.z(), sample.energy);
+  if (!spin || !mujoco) throw std::runtime_error("cannot write the figure data in " + dir.string());
 }
 
 void write_rattleback_top_view_data(const std::filesystem::path& dir) {

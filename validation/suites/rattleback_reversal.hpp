@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "reference/dynamics/contact_simulation.hpp"
+#include "validation/oracles/mujoco_contact.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::validation {
@@ -63,21 +64,34 @@ struct RattlebackRocking {
   double measured_cycles[2] = {0, 0};        // full periods the measurement spans
 };
 
+// The same start in MuJoCo (validation/oracles/mujoco_contact.hpp: the top's
+// convex hull, condim 6, the same mu, mu_roll, mu_spin), information beside
+// ours: a soft-contact peer, not the same model.
+struct RattlebackPeer {
+  std::string name;  // e.g. "mujoco spin[mu=0.3]"
+  oracles::MujocoRun run;
+  std::vector<double> reversals;  // s, as for our runs
+  int first_direction = 0;
+  std::string failure;  // empty unless MuJoCo stopped (why)
+};
+
 struct RattlebackStudy {
   std::vector<RattlebackRun> runs;
   RattlebackRocking rocking;
+  std::vector<RattlebackPeer> peers;  // the full study only
 };
 
 // quick: the tap and spin starts (35 s) and the frictionless spin (10 s) at
 // 10 ms, and the rocking modes; the full study adds the second reversal
-// (120 s), the resistance and damping cases and the step sweep at 10, 50 and
-// 100 ms.
+// (120 s), the resistance and damping cases, the step sweep at 10, 50 and
+// 100 ms, and MuJoCo's tap and spin starts (60 s at 1 ms).
 RattlebackStudy run_rattleback_study(bool quick);
 
 SuiteResult rattleback_reversal_suite(const SuiteOptions& options);
 
 // Figure `rattleback-spin`: spin.csv (run, t, omega_z, energy, work,
-// impulse_work, mode) for every run.
+// impulse_work, mode) for every run, and mujoco.csv (run, t, omega_z,
+// energy) for the peer's.
 void write_rattleback_spin_data(const std::filesystem::path& dir);
 // Figure `rattleback-top-view`: outline.csv (run, t, x, y): the rattleback's
 // rim (its patch boundary) in the world's xy plane every second of the tap
