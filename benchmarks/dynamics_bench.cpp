@@ -7,7 +7,7 @@
 //  - BM_Qddot/BM_Derivative: ContactDynamics::evaluate and ::derivative (the
 //    latter returns evaluate's (q', q''); the same work).
 //  - BM_QddotMode/mode: q'' in each friction mode (Kry & Pai 3.4: Eq. 20,
-//    Eq. 28 and its no-slip and no-spin reductions), Bezier on Bezier, with
+//    Eq. 28 and its no-slip, no-spin, no-roll and rest reductions), Bezier on Bezier, with
 //    every resistance of the law on; issue 12's target: each within 1.5x of
 //    the frictionless figure (mode 0).
 //  - BM_Rattleback40s/h_max in ms: the 40 s spin start of Kry's rattleback
@@ -172,8 +172,9 @@ void BM_Derivative(benchmark::State& state) {
 }
 
 void BM_QddotMode(benchmark::State& state) {
-  constexpr dy::ContactMode kModes[4] = {dy::ContactMode::kFrictionless, dy::ContactMode::kSliding,
-                                         dy::ContactMode::kNoSlip, dy::ContactMode::kNoSpin};
+  constexpr dy::ContactMode kModes[6] = {dy::ContactMode::kFrictionless, dy::ContactMode::kSliding,
+                                         dy::ContactMode::kNoSlip,       dy::ContactMode::kNoSpin,
+                                         dy::ContactMode::kNoRoll,       dy::ContactMode::kRest};
   const dy::ContactMode mode = kModes[state.range(0)];
   state.SetLabel(dy::to_string(mode));
   const Pair& p = bezier_on_bezier();
@@ -277,7 +278,7 @@ void BM_BowlSimulation3s(benchmark::State& state) {
 
 BENCHMARK(BM_Qddot)->DenseRange(0, 2);
 BENCHMARK(BM_Derivative)->DenseRange(0, 2);
-BENCHMARK(BM_QddotMode)->DenseRange(0, 3);
+BENCHMARK(BM_QddotMode)->DenseRange(0, 5);
 BENCHMARK(BM_Rattleback40s)->Arg(10)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ContactKinematics)->DenseRange(0, 2);
 BENCHMARK(BM_PatchJets)->DenseRange(0, 2);
