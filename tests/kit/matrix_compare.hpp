@@ -41,7 +41,7 @@ template <class DA, class DB, class B>
       }
     }
   }
-  const T largest = expected.cwiseAbs().maxCoeff();
+  const T largest = expected.size() > 0 ? T(expected.cwiseAbs().maxCoeff()) : T(0);  // empty: nothing to compare
   const T limit = scale == Scale::kAbsolute ? T(bound) : T(bound) * max(T(1), largest);
   std::ostringstream report;
   report.precision(std::numeric_limits<T>::max_digits10 > 0 ? std::min(std::numeric_limits<T>::max_digits10, 25) : 17);

@@ -315,6 +315,58 @@ TYPED_TEST(FrictionSimulation, RollingSphereWithRollingResistanceStopsAtTheClose
          double(abs(event->time - t_s)));
 }
 
+// Rolling and spinning at once: for a sphere the two decouple (isotropic
+// inertia), so the spin stops at 2 R^2 (w_z0 - th) / (5 mu_spin g), held by
+// no-spin, and the rolling at 7 R^2 (w0 - th) / (5 mu_roll g), when no-spin
+// turns to rest. While it spins the contact's path on the sphere curves, so
+// q(t) is no longer polynomial and RK4 is not exact: the switch times'
+// errors must fall at RK4's order (>= 2^3.5 per halving of h_max) down to
+// round-off.
+TYPED_TEST(FrictionSimulation, RollingAndSpinningSphereComesToRestAtTheClosedFormTimes) {
+  using T = TypeParam;
+  using std::abs;
+  const SphereOnPlane<T> set;
+  FrictionModel<T> friction;
+  friction.law.mu = T(0.3);
+  friction.law.mu_roll = T(0.05);
+  friction.law.mu_spin = T(0.02);
+  friction.mu_static = T(0.3);
+  friction.roll_threshold = T(0.05);
+  friction.spin_threshold = T(0.05);
+  const T v0(1), omega0 = v0 / set.R, spin0(1);
+  ContactState<T> start = set.sliding_start(v0);
+  start.qdot(1) = -v0 / set.R;
+  start.qdot(4) = spin0;
+  const T t_spin = T(2) * set.R * set.R * (spin0 - friction.spin_threshold) / (T(5) * friction.law.mu_spin * set.g);
+  const T t_roll = T(7) * set.R * set.R * (omega0 - friction.roll_threshold) / (T(5) * friction.law.mu_roll * set.g);
+  T previous_error = T(0);
+  for (const T& h_max : {T(0.02), T(0.01)}) {
+    SimulationOptions<T> o = options<T>(T(2));
+    o.h_max = h_max;
+    const SimulationResult<T> result = simulate(set.system(friction), start, o);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    std::vector<const SimulationEvent<T>*> switches;
+    for (const SimulationEvent<T>& event : result.events)
+      if (event.kind == EventKind::kModeSwitch && event.message.rfind("initial state", 0) != 0) switches.push_back(&event);
+    ASSERT_EQ(switches.size(), 2u);
+    EXPECT_EQ(switches[0]->to_mode, ContactMode::kNoSpin);
+    EXPECT_EQ(switches[1]->to_mode, ContactMode::kRest);
+    const T error = std::max(abs(switches[0]->time - t_spin), abs(switches[1]->time - t_roll));
+    if (previous_error > T(0)) {
+      EXPECT_TRUE(error < run_tolerance<T>() || previous_error / error > T(11.3))
+          << "switch-time errors " << previous_error << " then " << error << " s";
+    }
+    previous_error = error;
+    const SimulationSample<T>& last = result.samples.back();
+    EXPECT_EQ(last.state.mode, ContactMode::kRest);
+    EXPECT_LT(last.omega_w.norm(), run_tolerance<T>());
+    EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>());
+    EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
+    report("rolling and spinning sphere to rest, h_max = " + std::to_string(double(h_max)) + ", switch-time error (s)",
+           double(error));
+  }
+}
+
 // The sphere at rest on an incline (the plane turned by theta about world
 // y): held by no-roll below tan(theta) = mu_roll / R, rolling down with the
 // closed-form acceleration above (the start's static check releases it).
