@@ -1,0 +1,43 @@
+#pragma once
+// Lemke's complementary pivoting method for the linear complementarity
+// problem LCP(q, M) (Murty, Linear Complementarity, Linear and Nonlinear
+// Programming, 1988, Ch. 2; Cottle, Pang & Stone 1992, Sec. 4.4): find z with
+//   w = M z + q >= 0,  z >= 0,  w^T z = 0.
+// Pauly et al.'s elastic LCP (Eq. 10: s = R p + q) is solved by it, "always
+// solvable" because R is copositive (Section 2.1): the reference solver of
+// reference/quasi_rigid, in double and in 50 digits.
+//
+// The method: the tableau of w - M z - d z0 = q with the covering vector
+// d = (1, ..., 1); z0 enters at the most negative q_i, then the complement of
+// each leaving variable enters, until z0 leaves (a solution) or the entering
+// column has no positive entry (ray termination: no solution is found, which
+// for a copositive-plus M means the LCP is infeasible). The ratio test breaks
+// ties lexicographically on the rows of the basis inverse, so degenerate
+// problems cannot cycle, and prefers z0's row, so that it leaves as soon as it
+// can.
+#include <Eigen/Core>
+
+#include "core/scalar.hpp"
+
+namespace contactref::quasi_rigid {
+
+template <class T> using MatrixX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T> using VectorX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+template <class T>
+struct LcpSolution {
+  VectorX<T> z, w;  // w = M z + q
+  int pivots = 0;   // complementary pivots after z0 entered (0 when q >= 0)
+};
+
+struct LemkeOptions {
+  int max_pivots = 0;  // 0: 50 n + 100
+};
+
+// InputError: M not square, q of another size, a non-finite entry.
+// ComputationError: ray termination, or more than max_pivots pivots (both
+// name n and the pivot count).
+template <class T>
+LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const LemkeOptions& options = {});
+
+}  // namespace contactref::quasi_rigid
