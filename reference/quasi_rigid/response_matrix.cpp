@@ -1,0 +1,153 @@
+#include "reference/quasi_rigid/response_matrix.hpp"
+
+#include <boost/math/quadrature/gauss.hpp>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/errors.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+// The nodes binned in square cells of the kernels' support: the kernels that
+// reach a point are in its cell's 3 x 3 block.
+class NodeGrid {
+ public:
+  NodeGrid(const std::vector<Eigen::Vector2d>& nodes, double cell) : nodes_(nodes), cell_(cell) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) cells_[key(cell_of(nodes[k].x()), cell_of(nodes[k].y()))].push_back(int(k));
+  }
+  // Calls visit(k, d2) for every node within `support` of x.
+  template <class Visit>
+  void near(const Eigen::Vector2d& x, double support, const Visit& visit) const {
+    const long cx = cell_of(x.x()), cy = cell_of(x.y());
+    for (long i = cx - 1; i <= cx + 1; ++i)
+      for (long j = cy - 1; j <= cy + 1; ++j) {
+        const auto found = cells_.find(key(i, j));
+        if (found == cells_.end()) continue;
+        for (int k : found->second) {
+          const double d2 = (nodes_[std::size_t(k)] - x).squaredNorm();
+          if (d2 < support * support) visit(k, d2);
+        }
+      }
+  }
+
+ private:
+  long cell_of(double x) const { return long(std::floor(x / cell_)); }
+  static long long key(long i, long j) { return (static_cast<long long>(i) << 32) ^ static_cast<long long>(j & 0xffffffff); }
+  const std::vector<Eigen::Vector2d>& nodes_;
+  double cell_;
+  std::unordered_map<long long, std::vector<int>> cells_;
+};
+
+void check(const std::vector<Eigen::Vector2d>& nodes, const ShepardKernels& kernels, std::optional<double> disk_radius,
+           const ResponseQuadrature& quadrature) {
+  std::ostringstream os;
+  if (nodes.empty()) os << "response matrix: no node";
+  for (std::size_t k = 0; k < nodes.size() && os.str().empty(); ++k) {
+    if (!nodes[k].allFinite()) os << "response matrix: node " << k << " is not finite";
+    if (disk_radius && nodes[k].norm() > *disk_radius)
+      os << "response matrix: node " << k << " lies outside the disk of radius " << *disk_radius << " m";
+  }
+  if (os.str().empty() && !(kernels.width > 0 && kernels.support >= kernels.width && std::isfinite(kernels.support)))
+    os << "response matrix: need 0 < width <= support (finite), got width " << kernels.width << " m, support "
+       << kernels.support << " m";
+  if (os.str().empty() && disk_radius && !(*disk_radius > 0 && std::isfinite(*disk_radius)))
+    os << "response matrix: the disk radius must be finite and > 0, got " << *disk_radius;
+  if (os.str().empty() && (quadrature.angles < 8 || quadrature.radial_points < 2 || !(quadrature.segment >= 0)))
+    os << "response matrix: need at least 8 angles and 2 radial points, and a segment >= 0";
+  if (!os.str().empty()) throw InputError(os.str());
+}
+
+// Integrates g(r) Phi_k(x) over S in polar coordinates about `centre`
+// (g includes the Jacobian), adding into row(k) for every node k.
+template <class G>
+void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vector2d>& nodes, const NodeGrid& grid,
+                     const ShepardKernels& kernels, std::optional<double> disk_radius,
+                     const ResponseQuadrature& quadrature, const G& g, Eigen::RowVectorXd& row) {
+  using Rule = boost::math::quadrature::gauss<double, 8>;
+  const double rho = kernels.support, s2 = 2 * kernels.width * kernels.width;
+  const double segment = quadrature.segment > 0 ? quadrature.segment : kernels.width;
+  const double d_theta = 2 * std::numbers::pi / quadrature.angles;
+  std::vector<std::pair<int, double>> reach;
+  for (int a = 0; a < quadrature.angles; ++a) {
+    const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
+    // Out to the farthest kernel disk the ray meets, and to the edge of S.
+    double r_max = 0;
+    for (const Eigen::Vector2d& q : nodes) {
+      const double along = (q - centre).dot(e), across2 = (q - centre).squaredNorm() - along * along;
+      if (across2 < rho * rho) r_max = std::max(r_max, along + std::sqrt(rho * rho - across2));
+    }
+    if (disk_radius) {
+      const double b = centre.dot(e);
+      r_max = std::min(r_max, -b + std::sqrt(b * b + *disk_radius * *disk_radius - centre.squaredNorm()));
+    }
+    const int segments = std::max(1, int(std::ceil(r_max / segment)));
+    const double length = r_max / segments;
+    for (int m = 0; m < segments; ++m) {
+      for (int side = -1; side <= 1; side += 2) {
+        for (std::size_t p = 0; p < Rule::abscissa().size(); ++p) {
+          const double t = Rule::abscissa()[p];
+          if (side == -1 && t == 0) continue;  // the middle point once
+          const double r = length * (m + 0.5 + side * t / 2);
+          const double weight = Rule::weights()[p] * length / 2 * d_theta * g(r);
+          const Eigen::Vector2d x = centre + r * e;
+          reach.clear();
+          double sum = 0;
+          grid.near(x, rho, [&](int k, double d2) {
+            const double w = std::exp(-d2 / s2);
+            reach.emplace_back(k, w);
+            sum += w;
+          });
+          if (!(sum > 0)) continue;  // no kernel covers x
+          for (const auto& [k, w] : reach) row(k) += weight * w / sum;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+double ResponseKernel::times_r(double r) const {
+  if (kind == Kind::kBoussinesq) return compliance;
+  const double beta = std::sqrt(std::numbers::pi / 2) / sigma;
+  return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
+}
+
+Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const ResponseKernel& kernel,
+                                const ShepardKernels& kernels, std::optional<double> disk_radius,
+                                const ResponseQuadrature& quadrature) {
+  check(nodes, kernels, disk_radius, quadrature);
+  if (!(kernel.compliance > 0 && std::isfinite(kernel.compliance)) ||
+      (kernel.kind == ResponseKernel::Kind::kVolumePreserving && !(kernel.sigma > 0 && std::isfinite(kernel.sigma)))) {
+    std::ostringstream os;
+    os << "response matrix: need a finite compliance > 0 (got " << kernel.compliance
+       << ") and, for the volume-preserving kernel, a finite sigma > 0 (got " << kernel.sigma << ")";
+    throw InputError(os.str());
+  }
+  const NodeGrid grid(nodes, kernels.support);
+  const int n = int(nodes.size());
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(n, n);
+  Eigen::RowVectorXd row(n);
+  for (int i = 0; i < n; ++i) {
+    row.setZero();
+    integrate_about(nodes[std::size_t(i)], nodes, grid, kernels, disk_radius, quadrature,
+                    [&](double r) { return kernel.times_r(r); }, row);
+    R.row(i) = row;
+  }
+  return R;
+}
+
+Eigen::VectorXd nodal_areas(const std::vector<Eigen::Vector2d>& nodes, const ShepardKernels& kernels,
+                            std::optional<double> disk_radius, const ResponseQuadrature& quadrature) {
+  check(nodes, kernels, disk_radius, quadrature);
+  const NodeGrid grid(nodes, kernels.support);
+  Eigen::RowVectorXd areas = Eigen::RowVectorXd::Zero(Eigen::Index(nodes.size()));
+  integrate_about(Eigen::Vector2d::Zero(), nodes, grid, kernels, disk_radius, quadrature, [](double r) { return r; },
+                  areas);
+  return areas.transpose();
+}
+
+}  // namespace contactref::quasi_rigid

@@ -1,0 +1,64 @@
+#pragma once
+// The response matrix of Pauly et al. Section 3 (Eqs. 4-8) on a planar
+// contact surface: the normal displacement u_i at node q_i under the nodal
+// tractions p_j, u = R p, with
+//   R_ij = integral over S of f(|q_i - x|) Phi_j(x) dA          (Eq. 8)
+// where f is the response to a unit point load:
+//  - Boussinesq (Eq. 1): f(r) = c / r, c = (1 - nu) / (2 pi G);
+//  - volume-preserving (Section 3.1.1; the paper gives no formula, this is
+//    ours, shared/notes/quasi-rigid-and-brep.md A.1.4):
+//    f(r) = c (1 / r - beta) exp(-r^2 / (2 sigma^2)), beta = sqrt(pi / 2) / sigma,
+//    so that Eq. 3, integral of f(r) r dr = 0, holds exactly;
+// and Phi_j the Shepard partition of unity of truncated Gaussians (Eq. 6),
+//   omega_k(d) = exp(-d^2 / (2 s^2)) for d < rho, 0 beyond,
+//   Phi_j = omega_j / sum_k omega_k (0 where no kernel reaches).
+// The integral is taken in polar coordinates about q_i, where the Jacobian r
+// cancels the singularity of 1 / r (the integrand f(r) r Phi_j is bounded):
+// a trapezoid rule in the angle (periodic) and composite Gauss-Legendre along
+// each ray, out to where the surface S (the plane, or a disk about the origin)
+// or the kernels' cover ends. Every Phi_j is evaluated at the same points, so
+// the rows keep the partition of unity exactly: sum_j R_ij is the quadrature
+// of f over the covered part of S.
+#include <Eigen/Core>
+#include <optional>
+#include <vector>
+
+namespace contactref::quasi_rigid {
+
+struct ResponseKernel {
+  enum class Kind { kBoussinesq, kVolumePreserving };
+  Kind kind = Kind::kBoussinesq;
+  double compliance = 0;  // c = (1 - nu) / (2 pi G), m^3/N (displacement per force over distance)
+  double sigma = 0;       // m: the volume-preserving kernel's width (kVolumePreserving only)
+
+  // f(r) r, the integrand's bounded factor (m^2/N ... times the traction).
+  double times_r(double r) const;
+};
+
+struct ShepardKernels {
+  double width = 0;    // s (m): the Gaussian's standard deviation
+  double support = 0;  // rho (m): its truncation radius
+};
+
+struct ResponseQuadrature {
+  int angles = 96;        // trapezoid points in the angle
+  int radial_points = 8;  // Gauss-Legendre points per radial segment
+  double segment = 0;     // m: radial segment length (0: the kernels' width s)
+};
+
+// nodes: the q_i in the plane (m). disk_radius: S is the disk of that radius
+// about the origin (every node inside it), or the whole plane (empty).
+// InputError: no node, a non-finite coordinate, compliance <= 0, width or
+// support <= 0, support below width, sigma <= 0 for the volume-preserving
+// kernel, a node outside the disk, a quadrature with fewer than 8 angles or
+// 2 radial points.
+Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const ResponseKernel& kernel,
+                                const ShepardKernels& kernels, std::optional<double> disk_radius = std::nullopt,
+                                const ResponseQuadrature& quadrature = {});
+
+// The nodal areas a_j = integral over S of Phi_j (m^2), by the same
+// quadrature about each node's own centre: sum_j a_j is the covered area.
+Eigen::VectorXd nodal_areas(const std::vector<Eigen::Vector2d>& nodes, const ShepardKernels& kernels,
+                            std::optional<double> disk_radius = std::nullopt, const ResponseQuadrature& quadrature = {});
+
+}  // namespace contactref::quasi_rigid

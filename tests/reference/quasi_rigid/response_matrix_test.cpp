@@ -1,0 +1,134 @@
+// The response matrix (reference/quasi_rigid/response_matrix.hpp) against
+// closed forms:
+//  - a uniform pressure p on a disk of radius a (Johnson, Contact Mechanics,
+//    Sec. 3.4, Eq. 3.29): u(r) = 4 (1 - nu^2) p a E(r / a) / (pi E*), i.e.
+//    c 4 a E(r / a) with c = (1 - nu) / (2 pi G) and E the complete elliptic
+//    integral of the second kind; the rows of R sum to it, because the
+//    Shepard functions are a partition of unity on the disk;
+//  - the volume-preserving kernel's Eq. 3 (the integral of f(r) r vanishes)
+//    by an independent quadrature (Boost's tanh-sinh), and the displaced
+//    volume of a unit load, sum_i a_i R_ij, near zero against Boussinesq's;
+//  - the singular self-terms converge as the quadrature is refined;
+//  - bad input.
+#include <gtest/gtest.h>
+
+#include <boost/math/quadrature/exp_sinh.hpp>
+#include <boost/math/special_functions/ellint_2.hpp>
+#include <cmath>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/response_matrix.hpp"
+#include "tests/kit/errors.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+constexpr double kCompliance = 1e-6;  // m^3/N, any positive value (R is linear in it)
+
+// Nodes on a square grid of spacing h inside the disk of radius a - h / 2.
+std::vector<Eigen::Vector2d> disk_nodes(double a, double h) {
+  std::vector<Eigen::Vector2d> nodes;
+  const int n = int(std::ceil(a / h));
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      if (Eigen::Vector2d(i * h, j * h).norm() <= a - h / 2) nodes.emplace_back(i * h, j * h);
+  return nodes;
+}
+
+TEST(ResponseMatrix, UniformPressureOnADiskMatchesJohnsonsClosedForm) {
+  const double a = 1.0, h = 0.1;
+  const std::vector<Eigen::Vector2d> nodes = disk_nodes(a, h);
+  const ShepardKernels kernels{h, 2.5 * h};
+  const Eigen::MatrixXd R =
+      response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kCompliance, 0}, kernels, a);
+  double worst_inner = 0, worst = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const double r = nodes[i].norm();
+    const double exact = kCompliance * 4 * a * boost::math::ellint_2(r / a);
+    const double error = std::abs(R.row(Eigen::Index(i)).sum() - exact) / exact;
+    worst = std::max(worst, error);
+    if (r <= a / 2) worst_inner = std::max(worst_inner, error);
+  }
+  // Along each ray the integrand is exactly c (the partition of unity), so
+  // only the angle's trapezoid rule errs: geometrically in the number of
+  // angles, at the rate (|q| / a) of the ray length's nearest singularity:
+  // (1/2)^96 inside a / 2; near the rim (|q| = 0.95 a) 0.95^96 ~ 1e-2 bounds it.
+  EXPECT_LT(worst_inner, 1e-12);
+  EXPECT_LT(worst, 1e-2);
+  std::cout << "[response] uniform pressure on a disk: worst relative error " << worst_inner << " inside a/2, " << worst
+            << " overall (" << nodes.size() << " nodes)\n";
+}
+
+TEST(ResponseMatrix, VolumePreservingKernelDisplacesNoVolume) {
+  const double sigma = 0.15;
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, sigma};
+  // Eq. 3 by an independent quadrature.
+  boost::math::quadrature::exp_sinh<double> integrator;
+  double error = 0, magnitude = 0;
+  const double integral =
+      integrator.integrate([&](double r) { return kernel.times_r(r); }, 1e-14, &error, &magnitude);  // over [0, inf)
+  EXPECT_LT(std::abs(integral), 1e-12 * magnitude) << "Eq. 3";
+  // The displaced volume of a unit traction at the central node, against Boussinesq's.
+  const double h = 0.1;
+  const std::vector<Eigen::Vector2d> nodes = disk_nodes(1.0, h);  // the plane, sampled 1 m (6.7 sigma) out
+  const ShepardKernels kernels{h, 2.5 * h};
+  const Eigen::VectorXd areas = nodal_areas(nodes, kernels);
+  Eigen::Index centre = 0;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    if (nodes[k].norm() < nodes[std::size_t(centre)].norm()) centre = Eigen::Index(k);
+  const Eigen::MatrixXd R_vp = response_matrix(nodes, kernel, kernels);
+  const double volume = areas.dot(R_vp.col(centre)), gross = areas.dot(R_vp.col(centre).cwiseAbs());
+  // Collocation at nodes h apart integrates the displacement field to
+  // O(h^2 / sigma^2) ~ 0.4 of its gross volume at worst; the central load's
+  // field is symmetric, which cancels most of it.
+  EXPECT_LT(std::abs(volume), 0.1 * gross);
+  const Eigen::MatrixXd R_b = response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kCompliance, 0}, kernels);
+  EXPECT_GT(areas.dot(R_b.col(centre)), 10 * std::abs(volume)) << "Boussinesq displaces volume";
+  std::cout << "[response] volume-preserving kernel: displaced volume / gross " << volume / gross << "\n";
+}
+
+TEST(ResponseMatrix, SelfTermsConvergeUnderQuadratureRefinement) {
+  const double a = 0.5, h = 0.1;
+  const std::vector<Eigen::Vector2d> nodes = disk_nodes(a, h);
+  const ShepardKernels kernels{h, 2.5 * h};
+  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
+  const auto at = [&](int angles, double segment) {
+    return response_matrix(nodes, kernel, kernels, a, {angles, 8, segment}).diagonal().eval();
+  };
+  const Eigen::VectorXd coarse = at(48, h), medium = at(96, h / 2), fine = at(192, h / 4);
+  const double e1 = (coarse - fine).cwiseAbs().maxCoeff(), e2 = (medium - fine).cwiseAbs().maxCoeff();
+  EXPECT_LT(e2, e1 / 2) << "the self-terms converge";
+  EXPECT_LT(e2, 1e-3 * fine.cwiseAbs().maxCoeff());
+  std::cout << "[response] self-terms: |coarse - fine| " << e1 << ", |medium - fine| " << e2 << "\n";
+}
+
+TEST(ResponseMatrix, BadInputIsNamed) {
+  using test::contains;
+  using test::message_of;
+  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
+  const ShepardKernels kernels{0.1, 0.25};
+  EXPECT_TRUE(contains(message_of<InputError>([&] { response_matrix({}, kernel, kernels); }), "no node"));
+  EXPECT_TRUE(contains(message_of<InputError>([&] {
+                         response_matrix({Eigen::Vector2d(std::nan(""), 0)}, kernel, kernels);
+                       }),
+                       "node 0 is not finite"));
+  EXPECT_TRUE(contains(message_of<InputError>([&] { response_matrix({Eigen::Vector2d(2, 0)}, kernel, kernels, 1.0); }),
+                       "outside the disk"));
+  EXPECT_TRUE(contains(message_of<InputError>([&] {
+                         response_matrix({Eigen::Vector2d::Zero()}, kernel, ShepardKernels{0.1, 0.05});
+                       }),
+                       "width <= support"));
+  EXPECT_TRUE(contains(message_of<InputError>([&] {
+                         response_matrix({Eigen::Vector2d::Zero()}, {ResponseKernel::Kind::kBoussinesq, -1, 0}, kernels);
+                       }),
+                       "compliance"));
+  EXPECT_TRUE(contains(message_of<InputError>([&] {
+                         response_matrix({Eigen::Vector2d::Zero()}, {ResponseKernel::Kind::kVolumePreserving, 1, 0},
+                                         kernels);
+                       }),
+                       "sigma"));
+}
+
+}  // namespace
+}  // namespace contactref::quasi_rigid
