@@ -83,10 +83,16 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
   }
   using std::abs;
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 50 * n + 100;
-  // Entries below this are zero for the ratio test (the tableau's scale).
-  const T scale = std::max(T(1), T(std::max(M.cwiseAbs().maxCoeff(), q.cwiseAbs().maxCoeff())));
-  const T tolerance = T(64 * n) * epsilon<T>() * scale;
-  Tableau<T> tableau(M, q);
+  // Solved in units where M and q are O(1): w' = w / |q|, z' = z |M| / |q|
+  // (max norms), so that the tolerances below do not depend on the units of
+  // the problem (the elastic LCP's R is some 1e-13 m/Pa against gaps of 1e-5 m).
+  const T q_scale = q.cwiseAbs().maxCoeff(), m_scale = M.cwiseAbs().maxCoeff();
+  if (!(m_scale > T(0))) {
+    std::ostringstream os;
+    os << "LCP (n = " << n << "): M = 0 and q has a negative entry: no solution";
+    throw ComputationError(os.str());
+  }
+  Tableau<T> tableau(MatrixX<T>(M / m_scale), VectorX<T>(q / q_scale));
   // z0 enters where q is most negative (the first such row).
   int row = 0;
   for (int i = 1; i < n; ++i)
@@ -98,6 +104,11 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
       os << "LCP (n = " << n << "): Lemke's method took more than " << max_pivots << " pivots";
       throw ComputationError(os.str());
     }
+    // Entries of the entering column below 64 n eps of its largest are zero
+    // for the ratio test (relative, so that the units of M do not matter).
+    T largest = T(0);
+    for (int i = 0; i < n; ++i) largest = std::max(largest, T(abs(tableau.entry(i, entering))));
+    const T tolerance = T(64 * n) * epsilon<T>() * largest;
     int leave_row = -1;
     for (int i = 0; i < n; ++i) {
       if (!(tableau.entry(i, entering) > tolerance)) continue;
@@ -114,7 +125,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
       if (tableau.basic(i) != tableau.z0() || !(tableau.entry(i, entering) > tolerance)) continue;
       const T ratio = tableau.rhs(i) / tableau.entry(i, entering);
       const T best = tableau.rhs(leave_row) / tableau.entry(leave_row, entering);
-      if (abs(ratio - best) <= tolerance * std::max(T(1), abs(best))) leave_row = i;
+      if (abs(ratio - best) <= T(64 * n) * epsilon<T>() * abs(best)) leave_row = i;
     }
     const int leaving = tableau.pivot(leave_row, entering);
     ++solution.pivots;
@@ -123,7 +134,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
   }
   for (int i = 0; i < n; ++i) {
     const int variable = tableau.basic(i);
-    if (variable >= n && variable < 2 * n) solution.z(variable - n) = std::max(T(0), T(tableau.rhs(i)));
+    if (variable >= n && variable < 2 * n) solution.z(variable - n) = std::max(T(0), T(tableau.rhs(i) * q_scale / m_scale));
   }
   solution.w = M * solution.z + q;
   return solution;

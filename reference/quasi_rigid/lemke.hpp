@@ -14,7 +14,9 @@
 // for a copositive-plus M means the LCP is infeasible). The ratio test breaks
 // ties lexicographically on the rows of the basis inverse, so degenerate
 // problems cannot cycle, and prefers z0's row, so that it leaves as soon as it
-// can.
+// can. The tableau holds the problem scaled to M / |M|max and q / |q|max, so
+// that its tolerances (64 n eps of each entering column) do not depend on
+// units.
 #include <Eigen/Core>
 
 #include "core/scalar.hpp"

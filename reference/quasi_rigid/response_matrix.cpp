@@ -140,6 +140,24 @@ Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const
   return R;
 }
 
+Eigen::MatrixXd shepard_values(const std::vector<Eigen::Vector2d>& points, const std::vector<Eigen::Vector2d>& nodes,
+                               const ShepardKernels& kernels) {
+  check(nodes, kernels, std::nullopt, ResponseQuadrature{});
+  const NodeGrid grid(nodes, kernels.support);
+  const double s2 = 2 * kernels.width * kernels.width;
+  Eigen::MatrixXd values = Eigen::MatrixXd::Zero(Eigen::Index(points.size()), Eigen::Index(nodes.size()));
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    double sum = 0;
+    grid.near(points[k], kernels.support, [&](int j, double d2) {
+      const double w = std::exp(-d2 / s2);
+      values(Eigen::Index(k), j) = w;
+      sum += w;
+    });
+    if (sum > 0) values.row(Eigen::Index(k)) /= sum;
+  }
+  return values;
+}
+
 Eigen::VectorXd nodal_areas(const std::vector<Eigen::Vector2d>& nodes, const ShepardKernels& kernels,
                             std::optional<double> disk_radius, const ResponseQuadrature& quadrature) {
   check(nodes, kernels, disk_radius, quadrature);

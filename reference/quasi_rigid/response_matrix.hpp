@@ -56,6 +56,11 @@ Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const
                                 const ShepardKernels& kernels, std::optional<double> disk_radius = std::nullopt,
                                 const ResponseQuadrature& quadrature = {});
 
+// The Shepard functions at points x_k: row k holds Phi_j(x_k) (Eq. 6), so
+// that the pressure field of nodal tractions p at the points is (this) p.
+Eigen::MatrixXd shepard_values(const std::vector<Eigen::Vector2d>& points, const std::vector<Eigen::Vector2d>& nodes,
+                               const ShepardKernels& kernels);
+
 // The nodal areas a_j = integral over S of Phi_j (m^2), by the same
 // quadrature about each node's own centre: sum_j a_j is the covered area.
 Eigen::VectorXd nodal_areas(const std::vector<Eigen::Vector2d>& nodes, const ShepardKernels& kernels,
