@@ -104,6 +104,27 @@ TEST(Cli, ValidateJsonHasTheDocumentedLayout) {
   EXPECT_EQ(suite.at("figures").at(0), "figures/torque-free-convergence/torque-free-convergence.png");
 }
 
+// `quasi-rigid hertz`: the documented fields, the targets at the
+// default sampling (contact radius within 2%, peak pressure within 4% of
+// Hertz's, which the command prints beside them), and bad input exits 2
+// naming the option.
+TEST(Cli, QuasiRigidHertzPrintsTheMeasuredAndHertzsNumbers) {
+  const CliRun r = run("quasi-rigid hertz --radius 0.01 --E 2e11 --nu 0.3 --load 50 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto d = nlohmann::json::parse(r.output);
+  const auto relative = [&](const char* name) {
+    return std::abs(d.at(name).get<double>() / d.at(std::string("analytic_") + name).get<double>() - 1);
+  };
+  EXPECT_LT(relative("contact_radius"), 0.02);
+  EXPECT_LT(relative("peak_pressure"), 0.04);
+  EXPECT_LT(relative("approach"), 0.02);
+  EXPECT_EQ(d.at("plane"), "rigid");
+  EXPECT_EQ(d.at("sampling").at("nodes_per_contact_radius"), 6);
+  const CliRun bad = run_all("quasi-rigid hertz --radius 0.01 --E 2e11 --nu 0.3 --load -5");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.all, "the load must be finite and > 0")) << bad.all;
+}
+
 TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {
   const auto dir = std::filesystem::temp_directory_path() / "contactref_cli_test_out";
   std::filesystem::remove_all(dir);

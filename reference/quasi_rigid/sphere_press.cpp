@@ -1,0 +1,95 @@
+#include "reference/quasi_rigid/sphere_press.hpp"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/indentation.hpp"
+#include "reference/quasi_rigid/response_matrix.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+void check(const SpherePressOptions& o) {
+  const auto positive = [](const char* name, double x) {
+    if (std::isfinite(x) && x > 0) return;
+    std::ostringstream os;
+    os << "sphere press: " << name << " must be finite and > 0, got " << x;
+    throw InputError(os.str());
+  };
+  const auto poisson = [](const char* name, double x) {
+    if (x >= 0 && x < 0.5) return;
+    std::ostringstream os;
+    os << "sphere press: " << name << " must be in [0, 0.5), got " << x;
+    throw InputError(os.str());
+  };
+  positive("the radius", o.radius);
+  positive("E", o.E);
+  poisson("nu", o.nu);
+  if (o.plane_E != 0) {
+    positive("the plane's E", o.plane_E);
+    poisson("the plane's nu", o.plane_nu);
+  }
+  positive("the load", o.load);
+  if (o.nodes_per_radius < 2 || o.nodes_per_radius > 40)
+    throw InputError("sphere press: nodes per contact radius must be in 2..40, got " + std::to_string(o.nodes_per_radius));
+  if (!(o.extent > 1 && std::isfinite(o.extent))) throw InputError("sphere press: the extent must be finite and > 1");
+  positive("the kernel width", o.width);
+  if (!(o.support >= o.width && std::isfinite(o.support)))
+    throw InputError("sphere press: the kernel support must be finite and >= its width");
+}
+
+}  // namespace
+
+SpherePress press_sphere(const SpherePressOptions& options) {
+  check(options);
+  SpherePress out;
+  out.composite_modulus =
+      1 / ((1 - options.nu * options.nu) / options.E +
+           (options.plane_E > 0 ? (1 - options.plane_nu * options.plane_nu) / options.plane_E : 0));
+  // Hertz's radius, to place the nodes only.
+  const double a_hertz = std::cbrt(3 * options.load * options.radius / (4 * out.composite_modulus));
+  const double h = a_hertz / options.nodes_per_radius;
+  out.spacing = h;
+  std::vector<Eigen::Vector2d> nodes;
+  const double reach = options.extent * options.nodes_per_radius;
+  const int n = int(std::ceil(reach));
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      if (Eigen::Vector2d(i, j).norm() <= reach) nodes.emplace_back(i * h, j * h);
+  out.nodes = int(nodes.size());
+  const ShepardKernels kernels{options.width * h, options.support * h};
+  const Eigen::MatrixXd R = response_matrix(
+      nodes, {ResponseKernel::Kind::kBoussinesq, 1 / (std::numbers::pi * out.composite_modulus), 0}, kernels);
+  const Eigen::VectorXd areas = nodal_areas(nodes, kernels);
+  Eigen::VectorXd gaps(Eigen::Index(nodes.size()));
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    gaps(Eigen::Index(k)) = options.radius - std::sqrt(options.radius * options.radius - nodes[k].squaredNorm());
+  const Indentation pressed = indent_with_load(R, gaps, areas, options.load);
+  out.approach = pressed.approach;
+  out.lcp_solves = pressed.lcp_solves;
+  out.pivots = pressed.pivots;
+  // p^2 = A - B r^2 over the loaded nodes, p the pressure field there.
+  const Eigen::VectorXd field = shepard_values(nodes, nodes, kernels) * pressed.traction;
+  std::vector<std::pair<double, double>> loaded;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    if (pressed.traction(Eigen::Index(k)) > 0) loaded.emplace_back(nodes[k].squaredNorm(), std::pow(field(Eigen::Index(k)), 2));
+  out.loaded_nodes = int(loaded.size());
+  if (loaded.size() < 3) throw ComputationError("sphere press: fewer than 3 loaded nodes: refine the sampling");
+  Eigen::MatrixXd X(Eigen::Index(loaded.size()), 2);
+  Eigen::VectorXd y(Eigen::Index(loaded.size()));
+  for (std::size_t k = 0; k < loaded.size(); ++k) {
+    X.row(Eigen::Index(k)) << 1, -loaded[k].first;
+    y(Eigen::Index(k)) = loaded[k].second;
+  }
+  const Eigen::Vector2d fit = X.colPivHouseholderQr().solve(y);
+  if (!(fit(0) > 0 && fit(1) > 0)) throw ComputationError("sphere press: the pressure profile is not elliptic (fit failed)");
+  out.contact_radius = std::sqrt(fit(0) / fit(1));
+  out.peak_pressure = std::sqrt(fit(0));
+  return out;
+}
+
+}  // namespace contactref::quasi_rigid

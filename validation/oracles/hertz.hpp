@@ -1,0 +1,32 @@
+#pragma once
+// Hertz's sphere on a half-space (Johnson, Contact Mechanics, 1985, ch. 4;
+// shared/notes/references.md 1.1), the closed form that the quasi-rigid
+// model's Boussinesq response must reproduce:
+//   1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2   (a rigid partner: E2 -> infinity)
+//   a = (3 F R / (4 E*))^(1/3),  p0 = 3 F / (2 pi a^2),  delta = a^2 / R,
+//   p(r) = p0 sqrt(1 - r^2 / a^2).
+#include <cmath>
+#include <numbers>
+
+namespace contactref::oracles {
+
+struct HertzContact {
+  double contact_radius = 0;  // a (m)
+  double peak_pressure = 0;   // p0 (Pa)
+  double approach = 0;        // delta (m)
+};
+
+// E2 = 0 means a rigid half-space.
+inline double composite_modulus(double E1, double nu1, double E2 = 0, double nu2 = 0) {
+  return 1 / ((1 - nu1 * nu1) / E1 + (E2 > 0 ? (1 - nu2 * nu2) / E2 : 0));
+}
+
+inline HertzContact hertz_sphere_on_half_space(double radius, double E_star, double load) {
+  HertzContact h;
+  h.contact_radius = std::cbrt(3 * load * radius / (4 * E_star));
+  h.peak_pressure = 3 * load / (2 * std::numbers::pi * h.contact_radius * h.contact_radius);
+  h.approach = h.contact_radius * h.contact_radius / radius;
+  return h;
+}
+
+}  // namespace contactref::oracles
