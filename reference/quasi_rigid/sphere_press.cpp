@@ -74,6 +74,8 @@ SpherePress press_sphere(const SpherePressOptions& options) {
   out.pivots = pressed.pivots;
   // p^2 = A - B r^2 over the loaded nodes, p the pressure field there.
   const Eigen::VectorXd field = shepard_values(nodes, nodes, kernels) * pressed.traction;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    out.node_radius.push_back(nodes[k].norm()), out.pressure.push_back(field(Eigen::Index(k)));
   std::vector<std::pair<double, double>> loaded;
   for (std::size_t k = 0; k < nodes.size(); ++k)
     if (pressed.traction(Eigen::Index(k)) > 0) loaded.emplace_back(nodes[k].squaredNorm(), std::pow(field(Eigen::Index(k)), 2));

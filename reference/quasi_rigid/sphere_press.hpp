@@ -13,6 +13,8 @@
 // by the least-squares fit of p^2 = p0^2 - (p0 / a)^2 r^2 (the elliptic
 // profile's own form; a node-counting radius would be quantised by the
 // spacing).
+#include <vector>
+
 namespace contactref::quasi_rigid {
 
 struct SpherePressOptions {
@@ -30,6 +32,9 @@ struct SpherePress {
   double composite_modulus = 0;  // E* (Pa)
   double spacing = 0;            // m
   int nodes = 0, loaded_nodes = 0, lcp_solves = 0, pivots = 0;
+  // The pressure field at every node (Pa) and the node's distance from the
+  // first contact (m), for profiles.
+  std::vector<double> node_radius, pressure;
 };
 
 // InputError naming the option: a radius, modulus or load not finite and > 0,
