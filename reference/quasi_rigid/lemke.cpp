@@ -54,8 +54,10 @@ class Tableau {
   std::vector<int> basis_;
 };
 
+}  // namespace
+
 template <class T>
-void check_input(const MatrixX<T>& M, const VectorX<T>& q) {
+void check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q) {
   std::ostringstream os;
   if (M.rows() != M.cols()) {
     os << "LCP: M must be square, got " << M.rows() << " x " << M.cols();
@@ -69,11 +71,10 @@ void check_input(const MatrixX<T>& M, const VectorX<T>& q) {
   throw InputError(os.str());
 }
 
-}  // namespace
 
 template <class T>
 LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const LemkeOptions& options) {
-  check_input(M, q);
+  check_lcp_input(M, q);
   const int n = int(q.size());
   LcpSolution<T> solution;
   solution.z = VectorX<T>::Zero(n);
@@ -140,7 +141,8 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
   return solution;
 }
 
-#define CONTACTREF_INSTANTIATE(T) \
+#define CONTACTREF_INSTANTIATE(T)                                                                       \
+  template void check_lcp_input<T>(const MatrixX<T>&, const VectorX<T>&);                               \
   template LcpSolution<T> solve_lcp_lemke<T>(const MatrixX<T>&, const VectorX<T>&, const LemkeOptions&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

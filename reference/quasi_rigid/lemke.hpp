@@ -36,7 +36,12 @@ struct LemkeOptions {
   int max_pivots = 0;  // 0: 50 n + 100
 };
 
-// InputError: M not square, q of another size, a non-finite entry.
+// InputError: M not square, q of another size, a non-finite entry (every
+// LCP solver's check).
+template <class T>
+void check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q);
+
+// InputError as check_lcp_input.
 // ComputationError: ray termination, or more than max_pivots pivots (both
 // name n and the pivot count).
 template <class T>

@@ -1,6 +1,6 @@
 // `contactref quasi-rigid hertz`: a sphere pressed into a half-space with the
 // quasi-rigid model (reference/quasi_rigid/sphere_press.hpp: Boussinesq
-// response, elastic LCP by Lemke, load control) beside Hertz's closed form
+// response, elastic LCP by block pivoting (Lemke where that fails), load control) beside Hertz's closed form
 // (validation/oracles/hertz.hpp). SI units throughout.
 #include <fmt/format.h>
 
@@ -46,7 +46,7 @@ int run_hertz(const HertzOptions& options) {
         {"kernel_width", p.width * m.spacing},
         {"kernel_support", p.support * m.spacing},
         {"lcp_solves", m.lcp_solves},
-        {"lemke_pivots", m.pivots}}}};
+        {"lcp_iterations", m.pivots}}}};
   require_finite(out, "quasi-rigid hertz");
   if (options.json) {
     std::cout << out.dump(2) << "\n";
@@ -60,7 +60,7 @@ int run_hertz(const HertzOptions& options) {
   row("peak pressure", m.peak_pressure, h.peak_pressure, "Pa");
   row("approach", m.approach, h.approach, "m");
   std::cout << fmt::format("sampling        {} nodes at {:.4g} m ({} per contact radius), {} loaded; {} LCP solves, "
-                           "{} Lemke pivots; E* = {:.6g} Pa\n",
+                           "{} iterations; E* = {:.6g} Pa\n",
                            m.nodes, m.spacing, p.nodes_per_radius, m.loaded_nodes, m.lcp_solves, m.pivots,
                            m.composite_modulus);
   return 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/block_pivoting.hpp"
 #include "reference/quasi_rigid/lemke.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/random.hpp"
@@ -106,16 +107,16 @@ TYPED_TEST(Lemke, NonnegativeQNeedsNoPivotAndOneByOneIsClosedForm) {
   EXPECT_LE(abs(one.w(0)), test::tolerance<T>(4));
 }
 
-TYPED_TEST(Lemke, DegenerateTiesDoNotCycle) {
+TYPED_TEST(Lemke, DegenerateTiesDoNotCycleInEitherSolver) {
   using T = TypeParam;
   using std::abs;
   // M = I with equal negative entries of q (ties in every ratio test) and
-  // zeros: z = max(-q, 0) componentwise.
+  // zeros: z = max(-q, 0) componentwise, from Lemke and from block pivoting.
   const MatrixX<T> M = MatrixX<T>::Identity(6, 6);
   VectorX<T> q(6);
   q << T(-1), T(-1), T(0), T(-1), T(0), T(2);
-  const LcpSolution<T> s = solve_lcp_lemke(M, q);
-  for (int i = 0; i < 6; ++i) EXPECT_LE(abs(s.z(i) - std::max(T(0), T(-q(i)))), test::tolerance<T>(16)) << i;
+  for (const LcpSolution<T>& s : {solve_lcp_lemke(M, q), solve_lcp_block_pivoting(M, q)})
+    for (int i = 0; i < 6; ++i) EXPECT_LE(abs(s.z(i) - std::max(T(0), T(-q(i)))), test::tolerance<T>(16)) << i;
 }
 
 TYPED_TEST(Lemke, SolvesElementwisePositiveNonsymmetricMatrices) {

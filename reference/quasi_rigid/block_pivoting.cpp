@@ -1,0 +1,79 @@
+#include "reference/quasi_rigid/block_pivoting.hpp"
+
+#include <Eigen/LU>
+#include <sstream>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace contactref::quasi_rigid {
+
+template <class T>
+LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q, const BlockPivotingOptions& options) {
+  check_lcp_input(M, q);
+  const int n = int(q.size());
+  const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 10 * n + 100;
+  std::vector<bool> free(std::size_t(n), false);  // F: z free, w = 0; start with G = all (z = 0)
+  LcpSolution<T> solution;
+  int best = n + 1, stalled = 0;
+  for (;; ++solution.pivots) {
+    if (solution.pivots > max_iterations) {
+      std::ostringstream os;
+      os << "LCP (n = " << n << "): block principal pivoting took more than " << max_iterations << " iterations";
+      throw ComputationError(os.str());
+    }
+    std::vector<int> F;
+    for (int i = 0; i < n; ++i)
+      if (free[std::size_t(i)]) F.push_back(i);
+    const int m = int(F.size());
+    solution.z = VectorX<T>::Zero(n);
+    if (m > 0) {
+      MatrixX<T> M_FF(m, m);
+      VectorX<T> q_F(m);
+      for (int a = 0; a < m; ++a) {
+        q_F(a) = q(F[std::size_t(a)]);
+        for (int b = 0; b < m; ++b) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
+      }
+      const Eigen::FullPivLU<MatrixX<T>> lu(M_FF);
+      if (!lu.isInvertible()) {
+        std::ostringstream os;
+        os << "LCP (n = " << n << "): a principal submatrix of order " << m
+           << " is singular: M is not a P-matrix (use Lemke)";
+        throw ComputationError(os.str());
+      }
+      const VectorX<T> z_F = lu.solve(VectorX<T>(-q_F));
+      for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = z_F(a);
+    }
+    solution.w = M * solution.z + q;
+    // Infeasible beyond the solves' round-off (64 n eps of each vector's scale).
+    const T z_scale = solution.z.cwiseAbs().maxCoeff();
+    const T w_scale = q.cwiseAbs().maxCoeff() + M.cwiseAbs().maxCoeff() * z_scale;
+    const T z_floor = T(64 * n) * epsilon<T>() * z_scale, w_floor = T(64 * n) * epsilon<T>() * w_scale;
+    std::vector<int> infeasible;
+    for (int i = 0; i < n; ++i) {
+      const bool bad = free[std::size_t(i)] ? solution.z(i) < -z_floor : solution.w(i) < -w_floor;
+      if (bad) infeasible.push_back(i);
+    }
+    if (infeasible.empty()) break;
+    const int count = int(infeasible.size());
+    if (count < best) {
+      best = count, stalled = 0;
+    } else {
+      ++stalled;
+    }
+    if (stalled < options.patience) {
+      for (int i : infeasible) free[std::size_t(i)] = !free[std::size_t(i)];
+    } else {  // Murty's rule: the largest infeasible index alone
+      free[std::size_t(infeasible.back())] = !free[std::size_t(infeasible.back())];
+    }
+  }
+  return solution;
+}
+
+#define CONTACTREF_INSTANTIATE(T)                                                                           \
+  template LcpSolution<T> solve_lcp_block_pivoting<T>(const MatrixX<T>&, const VectorX<T>&, \
+                                                      const BlockPivotingOptions&);
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
+
+}  // namespace contactref::quasi_rigid

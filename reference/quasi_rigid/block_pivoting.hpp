@@ -1,0 +1,29 @@
+#pragma once
+// The block principal pivoting method for LCP(q, M) with M a P-matrix (Judice
+// & Pires, Comput. Oper. Res. 21, 1994; Kostreva 1978): the fast solver beside
+// Lemke (lemke.hpp) for large elastic LCPs (Pauly et al. Eq. 10, whose
+// Boussinesq response is close to symmetric positive definite, so a
+// P-matrix). Each iteration splits the indices into F (z free, w = 0) and G
+// (z = 0), solves M_FF z_F = -q_F, and moves every infeasible index (z_i < 0
+// in F, w_i < 0 in G) to the other set; when the number of infeasible
+// indices has not fallen for `patience` iterations, only the largest one
+// moves (Murty's rule), which ends for every P-matrix. Infeasible means
+// beyond 64 n eps of the vector's scale (round-off of the solves); z is
+// exactly 0 on G, and w = M z + q as computed.
+#include "reference/quasi_rigid/lemke.hpp"
+
+namespace contactref::quasi_rigid {
+
+struct BlockPivotingOptions {
+  int patience = 3;
+  int max_iterations = 0;  // 0: 10 n + 100
+};
+
+// InputError as solve_lcp_lemke. ComputationError: a singular principal
+// submatrix (M is not a P-matrix), or more than max_iterations iterations.
+// LcpSolution::pivots counts the iterations.
+template <class T>
+LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q,
+                                        const BlockPivotingOptions& options = {});
+
+}  // namespace contactref::quasi_rigid

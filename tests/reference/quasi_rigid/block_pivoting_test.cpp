@@ -1,0 +1,92 @@
+// Block principal pivoting (reference/quasi_rigid/block_pivoting.hpp), the
+// fast LCP solver, against Lemke (lemke.hpp), the reference: the same z on
+// random positive definite problems (n = 40, double and 50 digits), on
+// diagonally dominant non-symmetric ones (P-matrices), and on the Hertz problem's elastic LCP (the Boussinesq response of a
+// sphere's contact); a matrix that is not a P-matrix is refused. (Degenerate
+// ties: lemke_test, for both solvers.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/block_pivoting.hpp"
+#include "reference/quasi_rigid/response_matrix.hpp"
+#include "tests/kit/errors.hpp"
+#include "tests/kit/random.hpp"
+#include "tests/kit/scalars.hpp"
+#include "tests/kit/tolerance.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+template <class T>
+class BlockPivoting : public ::testing::Test {};
+TYPED_TEST_SUITE(BlockPivoting, test::Scalars);
+
+TYPED_TEST(BlockPivoting, AgreesWithLemkeOnRandomPositiveDefiniteAndPMatrixProblems) {
+  using T = TypeParam;
+  using std::abs;
+  test::Rng rng(test::kSeed + 900);
+  const int n = 40;
+  int iterations = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    MatrixX<T> A(n, n);
+    VectorX<T> q(n);
+    for (int i = 0; i < n; ++i) {
+      q(i) = T(fixtures::uniform(rng, -1, 1));
+      for (int j = 0; j < n; ++j) A(i, j) = T(fixtures::uniform(rng, -1, 1));
+    }
+    // Even trials: symmetric positive definite; odd: non-symmetric with a
+    // dominant diagonal (a P-matrix).
+    const MatrixX<T> M = trial % 2 == 0 ? MatrixX<T>(A.transpose() * A + T(n) / T(4) * MatrixX<T>::Identity(n, n))
+                                        : MatrixX<T>(A + T(2 * n) * MatrixX<T>::Identity(n, n));
+    const LcpSolution<T> fast = solve_lcp_block_pivoting(M, q);
+    const LcpSolution<T> reference = solve_lcp_lemke(M, q);
+    // Both solve the same well-conditioned problem (condition below about 10).
+    EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), test::tolerance<T>(64 * n)) << "trial " << trial;
+    EXPECT_GE(fast.z.minCoeff(), T(0));
+    EXPECT_GE(fast.w.minCoeff(), -test::tolerance<T>(64 * n));
+    iterations += fast.pivots;
+  }
+  EXPECT_GT(iterations, 8) << "the problems should need iterations";
+}
+
+TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
+  // The sphere of the Hertz test (radius 5 cm, E* = 1.1 GPa, 100 N; a = 1.5
+  // mm) on 253 nodes, pressed to Hertz's approach.
+  const double a = 1.50554e-3, h = a / 6, radius = 0.05, E_star = 1e9 / (1 - 0.09);
+  std::vector<Eigen::Vector2d> nodes;
+  for (int i = -9; i <= 9; ++i)
+    for (int j = -9; j <= 9; ++j)
+      if (Eigen::Vector2d(i, j).norm() <= 9) nodes.emplace_back(i * h, j * h);
+  const ShepardKernels kernels{h / 2, 2 * h};
+  const Eigen::MatrixXd R =
+      response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, 1 / (std::numbers::pi * E_star), 0}, kernels);
+  Eigen::VectorXd q(Eigen::Index(nodes.size()));
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    q(Eigen::Index(k)) = radius - std::sqrt(radius * radius - nodes[k].squaredNorm()) - a * a / radius;
+  const LcpSolution<double> fast = solve_lcp_block_pivoting<double>(R, q);
+  const LcpSolution<double> reference = solve_lcp_lemke<double>(R, q);
+  // Tractions of order p0 = 2e7 Pa; the LCP's condition (R's, below about
+  // 1e3 here) times 64 n eps.
+  EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), 1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  std::cout << "[block pivoting] Hertz LCP, n = " << q.size() << ": " << fast.pivots << " iterations (Lemke: "
+            << reference.pivots << " pivots); |z - z_Lemke| / max z = "
+            << (fast.z - reference.z).cwiseAbs().maxCoeff() / reference.z.maxCoeff() << "\n";
+}
+
+TEST(BlockPivotingErrors, ANonPMatrixIsRefused) {
+  // M = [[0, 1], [1, 0]] has zero principal minors of order 1; with q = (-1,
+  // 1) the first iteration frees index 0 alone and meets M_00 = 0.
+  Eigen::MatrixXd M(2, 2);
+  M << 0, 1, 1, 0;
+  const Eigen::Vector2d q(-1, 1);
+  EXPECT_TRUE(test::contains(test::message_of<ComputationError>([&] {
+                               solve_lcp_block_pivoting<double>(M, Eigen::VectorXd(q));
+                             }),
+                             "not a P-matrix"));
+}
+
+}  // namespace
+}  // namespace contactref::quasi_rigid
