@@ -34,8 +34,10 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
         q_F(a) = q(F[std::size_t(a)]);
         for (int b = 0; b < m; ++b) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
       }
-      const Eigen::FullPivLU<MatrixX<T>> lu(M_FF);
-      if (!lu.isInvertible()) {
+      // Partial pivoting; singular when a pivot is within 64 m eps of the largest.
+      const Eigen::PartialPivLU<MatrixX<T>> lu(M_FF);
+      const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
+      if (!(pivots.minCoeff() > T(64 * m) * epsilon<T>() * pivots.maxCoeff())) {
         std::ostringstream os;
         os << "LCP (n = " << n << "): a principal submatrix of order " << m
            << " is singular: M is not a P-matrix (use Lemke)";
