@@ -34,8 +34,10 @@ void check(const SpherePressOptions& o) {
     poisson("the plane's nu", o.plane_nu);
   }
   positive("the load", o.load);
-  if (o.nodes_per_radius < 2 || o.nodes_per_radius > 40)
-    throw InputError("sphere press: nodes per contact radius must be in 2..40, got " + std::to_string(o.nodes_per_radius));
+  if (o.nodes_per_radius < 2 || o.nodes_per_radius > 16)
+    throw InputError("sphere press: nodes per contact radius must be in 2..16 (the dense response grows as its "
+                     "square; 16 is about 1800 nodes), got " +
+                     std::to_string(o.nodes_per_radius));
   if (!(o.extent > 1 && std::isfinite(o.extent))) throw InputError("sphere press: the extent must be finite and > 1");
   positive("the kernel width", o.width);
   if (!(o.support >= o.width && std::isfinite(o.support)))

@@ -82,7 +82,7 @@ Action configure_quasi_rigid(CLI::App& app) {
   hertz_app->add_option("--plane-E", p.plane_E, "the half-space's Young's modulus (Pa; default: rigid)");
   hertz_app->add_option("--plane-nu", p.plane_nu, "the half-space's Poisson's ratio (with --plane-E)");
   hertz_app->add_option("--nodes-per-radius", p.nodes_per_radius,
-                        "nodes per Hertz contact radius (default 6: radius within 2%, peak pressure within 4%)");
+                        "nodes per Hertz contact radius, 2..16 (default 6: radius within 2%, peak pressure within 4%)");
   hertz_app->add_flag("--json", hertz->json, "print one JSON document");
   return [hertz] { return run_hertz(*hertz); };
 }

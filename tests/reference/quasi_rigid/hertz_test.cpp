@@ -88,6 +88,8 @@ TEST(Hertz, BadOptionsAreNamed) {
   o = soft_sphere();
   o.nodes_per_radius = 1;
   EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "nodes per contact radius"));
+  o.nodes_per_radius = 17;  // about 2000 nodes: refused before a dense response of 30 MB is built
+  EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "must be in 2..16"));
 }
 
 }  // namespace
