@@ -68,7 +68,7 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
                      const ResponseQuadrature& quadrature, const G& g, Eigen::RowVectorXd& row) {
   using Rule = boost::math::quadrature::gauss<double, 8>;
   const double rho = kernels.support, s2 = 2 * kernels.width * kernels.width;
-  const double segment = quadrature.segment > 0 ? quadrature.segment : kernels.width;
+  const double segment = quadrature.segment > 0 ? quadrature.segment : 2 * kernels.width;
   const double d_theta = 2 * std::numbers::pi / quadrature.angles;
   std::vector<std::pair<int, double>> reach;
   for (int a = 0; a < quadrature.angles; ++a) {

@@ -43,7 +43,7 @@ struct ShepardKernels {
 struct ResponseQuadrature {
   int angles = 96;        // trapezoid points in the angle
   int radial_points = 8;  // Gauss-Legendre points per radial segment
-  double segment = 0;     // m: radial segment length (0: the kernels' width s)
+  double segment = 0;     // m: radial segment length (0: twice the kernels' width s)
 };
 
 // nodes: the q_i in the plane (m). disk_radius: S is the disk of that radius
