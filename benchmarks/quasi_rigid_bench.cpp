@@ -28,10 +28,8 @@ struct HertzGrid {
   Eigen::VectorXd q;
   explicit HertzGrid(int per_radius) {
     const double radius = 0.05, E_star = 1e9 / (1 - 0.09), a = std::cbrt(3 * 100 * radius / (4 * E_star));
-    const double h = a / per_radius, reach = 1.5 * per_radius;
-    for (int i = -int(reach); i <= int(reach); ++i)
-      for (int j = -int(reach); j <= int(reach); ++j)
-        if (Eigen::Vector2d(i, j).norm() <= reach) nodes.emplace_back(i * h, j * h);
+    const double h = a / per_radius;
+    nodes = qr::square_grid_nodes(h, 1.5 * per_radius);
     kernels = {h / 2, 2 * h};
     kernel = {qr::ResponseKernel::Kind::kBoussinesq, 1 / (std::numbers::pi * E_star), 0};
     q.resize(Eigen::Index(nodes.size()));

@@ -218,10 +218,12 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     // motion starts, that of the acceleration without that resistance (the
     // limit along the trajectory, so that a step from rest keeps its order).
     using std::abs;
-    const T floor = T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
-    const bool rolling_free = mode != ContactMode::kNoRoll && mode != ContactMode::kRest;
-    const bool rolling_at_rest = law.mu_roll > T(0) && rolling_free && !(phi_1c.template head<2>().norm() > floor);
-    const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !(abs(phi_1c(2)) > floor);
+    const auto floor = [&] {
+      return T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
+    };
+    const bool rolling_at_rest =
+        law.mu_roll > T(0) && !holds_rolling(mode) && !(phi_1c.template head<2>().norm() > floor());
+    const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !(abs(phi_1c(2)) > floor());
     if (rolling_at_rest || spin_at_rest) {
       Vec5<T> unresisted = mu;
       if (rolling_at_rest) unresisted.template head<2>().setZero();

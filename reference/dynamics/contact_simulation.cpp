@@ -1,6 +1,7 @@
 #include "reference/dynamics/contact_simulation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -218,7 +219,8 @@ class Simulator {
   // powers), so that the energy balance separates the law from the integrator.
   State step(const State& y, const ContactDynamicsState<T>& at_y, const T& h, T& error,
              const ContactDynamicsState<T>* start = nullptr) {
-    std::vector<T> powers{at_y.power};
+    std::array<T, 7> powers{at_y.power};  // the stages' powers, k1's first
+    std::size_t stages = 1;
     const auto f = [&](const State& x) {
       ++statistics_.derivative_evaluations;
       const ContactDynamicsState<T> stage = evaluate(x);
@@ -226,20 +228,18 @@ class Simulator {
         if (const char* what = reversal(*start, stage, system_.friction.law))
           throw ComputationError(std::string(what) + " reverses within the step (the friction law's direction jumps)");
       }
-      powers.push_back(stage.power);
+      powers[stages++] = stage.power;
       return State(stage.derivative);
     };
     const State k1 = at_y.derivative;
     if (options_.integrator == IntegratorKind::kRk4) {
       error = T(0);
       const State end = spatial::rk4_step_autonomous(f, y, k1, h);
-      step_work_ = h * (powers[0] + T(2) * powers[1] + T(2) * powers[2] + powers[3]) / T(6);
+      step_work_ = spatial::rk4_combine(h, powers[0], powers[1], powers[2], powers[3]);
       return end;
     }
     const EmbeddedStep<State> result = dormand_prince_step(f, y, k1, h);
-    // The fifth-order weights b (the seventh stage, at the end, has none).
-    step_work_ = h * (T(35) / 384 * powers[0] + T(500) / 1113 * powers[2] + T(125) / 192 * powers[3] -
-                      T(2187) / 6784 * powers[4] + T(11) / 84 * powers[5]);
+    step_work_ = dormand_prince_combine(h, powers[0], powers[2], powers[3], powers[4], powers[5]);
     error = T(0);
     for (Eigen::Index i = 0; i < y.size(); ++i) {
       using std::abs;

@@ -18,6 +18,15 @@ struct EmbeddedStep {
   State error;  // fifth- minus fourth-order solution
 };
 
+// The fifth-order quadrature of the stage values a1, a3..a6 over a step h
+// (the weights b; a2 and the seventh stage have none): the step's
+// increment, or any quantity integrated alongside it.
+template <class T, class V>
+V dormand_prince_combine(const T& h, const V& a1, const V& a3, const V& a4, const V& a5, const V& a6) {
+  return h * ((T(35) / 384) * a1 + (T(500) / 1113) * a3 + (T(125) / 192) * a4 - (T(2187) / 6784) * a5 +
+              (T(11) / 84) * a6);
+}
+
 template <class State, class T, class Derivative>
 EmbeddedStep<State> dormand_prince_step(const Derivative& f, const State& y, const State& k1, const T& h) {
   const State k2 = f(State(y + h * (T(1) / 5) * k1));
@@ -27,8 +36,7 @@ EmbeddedStep<State> dormand_prince_step(const Derivative& f, const State& y, con
                                     (T(212) / 729) * k4)));
   const State k6 = f(State(y + h * ((T(9017) / 3168) * k1 - (T(355) / 33) * k2 + (T(46732) / 5247) * k3 +
                                     (T(49) / 176) * k4 - (T(5103) / 18656) * k5)));
-  const State y5 = y + h * ((T(35) / 384) * k1 + (T(500) / 1113) * k3 + (T(125) / 192) * k4 -
-                            (T(2187) / 6784) * k5 + (T(11) / 84) * k6);
+  const State y5 = y + dormand_prince_combine(h, k1, k3, k4, k5, k6);
   const State k7 = f(y5);
   // b - b*: the fifth-order weights less the fourth-order ones.
   const State error = h * ((T(71) / 57600) * k1 - (T(71) / 16695) * k3 + (T(71) / 1920) * k4 -

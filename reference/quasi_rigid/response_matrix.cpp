@@ -140,6 +140,15 @@ Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const
   return R;
 }
 
+std::vector<Eigen::Vector2d> square_grid_nodes(double spacing, double cells) {
+  std::vector<Eigen::Vector2d> nodes;
+  const int n = int(std::ceil(cells));
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      if (Eigen::Vector2d(i, j).norm() <= cells) nodes.emplace_back(i * spacing, j * spacing);
+  return nodes;
+}
+
 Eigen::MatrixXd shepard_values(const std::vector<Eigen::Vector2d>& points, const std::vector<Eigen::Vector2d>& nodes,
                                const ShepardKernels& kernels) {
   check(nodes, kernels, std::nullopt, ResponseQuadrature{});

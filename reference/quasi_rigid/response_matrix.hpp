@@ -56,6 +56,10 @@ Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const
                                 const ShepardKernels& kernels, std::optional<double> disk_radius = std::nullopt,
                                 const ResponseQuadrature& quadrature = {});
 
+// The nodes (i h, j h) of the square grid of spacing h (m) whose index
+// (i, j) lies within `cells` spacings of the origin, |(i, j)| <= cells.
+std::vector<Eigen::Vector2d> square_grid_nodes(double spacing, double cells);
+
 // The Shepard functions at points x_k: row k holds Phi_j(x_k) (Eq. 6), so
 // that the pressure field of nodal tractions p at the points is (this) p.
 Eigen::MatrixXd shepard_values(const std::vector<Eigen::Vector2d>& points, const std::vector<Eigen::Vector2d>& nodes,

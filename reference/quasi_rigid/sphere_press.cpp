@@ -56,12 +56,7 @@ SpherePress press_sphere(const SpherePressOptions& options) {
   const double a_hertz = std::cbrt(3 * options.load * options.radius / (4 * out.composite_modulus));
   const double h = a_hertz / options.nodes_per_radius;
   out.spacing = h;
-  std::vector<Eigen::Vector2d> nodes;
-  const double reach = options.extent * options.nodes_per_radius;
-  const int n = int(std::ceil(reach));
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      if (Eigen::Vector2d(i, j).norm() <= reach) nodes.emplace_back(i * h, j * h);
+  const std::vector<Eigen::Vector2d> nodes = square_grid_nodes(h, options.extent * options.nodes_per_radius);
   out.nodes = int(nodes.size());
   const ShepardKernels kernels{options.width * h, options.support * h};
   const Eigen::MatrixXd R = response_matrix(

@@ -108,6 +108,15 @@ struct EllipsoidOnPlane {
   }
 };
 
+// Fixed steps h (h_min = h_max), every step recorded.
+SimulationOptions<double> fixed_steps(double h, double duration) {
+  SimulationOptions<double> o;
+  o.h_max = o.h_min = h;
+  o.duration = duration;
+  o.output_interval = 0;
+  return o;
+}
+
 template <class T>
 SimulationOptions<T> options(const T& duration) {
   SimulationOptions<T> o;
@@ -423,11 +432,7 @@ TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoS
     system.friction.spin_threshold = mode == ContactMode::kNoSpin ? 0.1 : 0.0;
     std::vector<double> errors;
     for (double h : {0.004, 0.002, 0.001}) {
-      SimulationOptions<double> o;
-      o.h_max = o.h_min = h;
-      o.duration = 1.0;
-      o.output_interval = 0;
-      const SimulationResult<double> result = simulate(system, initial, o);
+      const SimulationResult<double> result = simulate(system, initial, fixed_steps(h, 1.0));
       ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
       EXPECT_EQ(first_switch(result), nullptr) << first_switch(result)->message;
       double error = 0, slip = 0;
@@ -465,11 +470,7 @@ TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
   // 2 ms and below: at 4 ms the rocking after the switch is not yet in the
   // asymptotic range (measured: order 1.6 from 4 to 2 ms, 4.5 from 2 to 1 ms).
   for (double h : {0.002, 0.001, 0.0005}) {
-    SimulationOptions<double> o;
-    o.h_max = o.h_min = h;
-    o.duration = 0.6;
-    o.output_interval = 0;
-    const SimulationResult<double> result = simulate(system, initial, o);
+    const SimulationResult<double> result = simulate(system, initial, fixed_steps(h, 0.6));
     ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
     const SimulationEvent<double>* event = first_switch(result);
     ASSERT_NE(event, nullptr);

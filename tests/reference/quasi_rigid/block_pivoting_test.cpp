@@ -56,10 +56,7 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   // The sphere of the Hertz test (radius 5 cm, E* = 1.1 GPa, 100 N; a = 1.5
   // mm) on 253 nodes, pressed to Hertz's approach.
   const double a = 1.50554e-3, h = a / 6, radius = 0.05, E_star = 1e9 / (1 - 0.09);
-  std::vector<Eigen::Vector2d> nodes;
-  for (int i = -9; i <= 9; ++i)
-    for (int j = -9; j <= 9; ++j)
-      if (Eigen::Vector2d(i, j).norm() <= 9) nodes.emplace_back(i * h, j * h);
+  const std::vector<Eigen::Vector2d> nodes = square_grid_nodes(h, 9);
   const ShepardKernels kernels{h / 2, 2 * h};
   const Eigen::MatrixXd R =
       response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, 1 / (std::numbers::pi * E_star), 0}, kernels);

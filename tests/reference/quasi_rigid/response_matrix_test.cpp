@@ -28,14 +28,7 @@ namespace {
 constexpr double kCompliance = 1e-6;  // m^3/N, any positive value (R is linear in it)
 
 // Nodes on a square grid of spacing h inside the disk of radius a - h / 2.
-std::vector<Eigen::Vector2d> disk_nodes(double a, double h) {
-  std::vector<Eigen::Vector2d> nodes;
-  const int n = int(std::ceil(a / h));
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      if (Eigen::Vector2d(i * h, j * h).norm() <= a - h / 2) nodes.emplace_back(i * h, j * h);
-  return nodes;
-}
+std::vector<Eigen::Vector2d> disk_nodes(double a, double h) { return square_grid_nodes(h, (a - h / 2) / h); }
 
 TEST(ResponseMatrix, UniformPressureOnADiskMatchesJohnsonsClosedForm) {
   const double a = 1.0, h = 0.1;
