@@ -12,6 +12,7 @@
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "validation/build_info.hpp"
+#include "validation/suites/simulation_rows.hpp"
 #include "validation/fixtures/blob_in_bowl.hpp"
 
 namespace contactref::validation {
@@ -188,9 +189,7 @@ namespace {
 void add_run_rows(SuiteResult& result, const BlobRun& run) {
   const std::string at = fmt::format("[h_max={:g}ms]", run.h_max * 1e3);
   const bool completed = run.result.status == dy::SimulationStatus::kCompleted;
-  result.add(check("completed" + at, completed ? 1.0 : 0.0, std::nullopt,
-                   completed ? "== 1: the run reached the end" : "== 1: the run reached the end: " + run.result.message,
-                   completed));
+  result.add(completed_check(at, run.result));
   result.add(check("rolling_from_s" + at, run.rolling_from, std::nullopt,
                    "> 0: the marble released on a slope too steep to roll on starts sliding, then rolls (sliding "
                    "-> no-slip below 5 mm/s; thesis Fig. 6.3: 'slides almost to the center of the plate before it "

@@ -11,6 +11,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "validation/build_info.hpp"
+#include "validation/suites/simulation_rows.hpp"
 #include "validation/oracles/surface_separation.hpp"
 
 namespace contactref::validation {
@@ -182,10 +183,7 @@ constexpr double kOrderBound = 3.5;
 
 void add_run_rows(SuiteResult& result, const BowlDriftRun& run) {
   const std::string at = fmt::format("[h_max={:g}ms]", run.h_max * 1e3);
-  const bool completed = run.result.status == dy::SimulationStatus::kCompleted;
-  result.add(check("completed" + at, completed ? 1.0 : 0.0, std::nullopt,
-                   completed ? "== 1: the run reached the end" : "== 1: the run reached the end: " + run.result.message,
-                   completed));
+  result.add(completed_check(at, run.result));
   result.add(information("horizontal_drift_m" + at, run.max_horizontal_drift, std::nullopt,
                          "max_t |com_xy(t) - com_xy(0)|; thesis Fig. 6.2: visible drift after the first S-patch "
                          "transition, not quantified"));

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "validation/build_info.hpp"
+#include "validation/suites/simulation_rows.hpp"
 #include "validation/scenes/scene.hpp"
 
 namespace contactref::validation {
@@ -280,9 +281,7 @@ std::string reversal_list(const std::vector<double>& reversals) {
 void add_run_rows(SuiteResult& result, const RattlebackRun& run) {
   const std::string at = "[" + run.name + "]";
   const bool completed = run.result.status == dy::SimulationStatus::kCompleted;
-  result.add(check("completed" + at, completed ? 1.0 : 0.0, std::nullopt,
-                   completed ? "== 1: the run reached the end" : "== 1: the run reached the end: " + run.result.message,
-                   completed));
+  result.add(completed_check(at, run.result));
   result.add(information("reversals" + at, double(run.reversals.size()), std::nullopt,
                          fmt::format("{} s at h_max = {:g} ms; reversal times: {}", run.duration, run.h_max * 1e3,
                                      reversal_list(run.reversals))));
