@@ -1,7 +1,9 @@
 // libFuzzer target: core's PLY and XYZ readers (parse_ply, parse_xyz) on the
-// same bytes. Bad input must end in contactref::InputError; anything else
+// same bytes, and an XYZ cloud with normals as a quasi-rigid point-sampled
+// surface. Bad input must end in contactref::InputError; anything else
 // escapes and is a finding, and so is a soup or cloud that breaks what the
 // readers promise (core/mesh_io.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -9,6 +11,8 @@
 
 #include "core/errors.hpp"
 #include "core/mesh_io.hpp"
+#include "reference/quasi_rigid/cluster_hierarchy.hpp"
+#include "reference/quasi_rigid/mls_surface.hpp"
 #include "fuzz/cli_harness.hpp"
 
 namespace {
@@ -46,6 +50,29 @@ void check_cloud(const contactref::PointCloud& cloud) {
     check_invariant(normal != Eigen::Vector3d::Zero(), "parse_xyz: no zero normal");
 }
 
+// A cloud with normals as a point-sampled surface (reference/quasi_rigid):
+// the MLS projection, the signed distances and the clustering end in a finite
+// answer or an InputError or ComputationError.
+void check_surface(const contactref::PointCloud& cloud) {
+  namespace qr = contactref::quasi_rigid;
+  if (cloud.normals.empty()) return;
+  try {
+    const qr::MlsSurface surface(qr::surface_samples(cloud));
+    const qr::ClusterHierarchy hierarchy(surface.samples().points);
+    check_invariant(hierarchy.clusters()[0].count == static_cast<int>(cloud.points.size()),
+                    "ClusterHierarchy: the root holds every sample");
+    for (std::size_t i = 0; i < std::min<std::size_t>(cloud.points.size(), 4); ++i) {
+      const Eigen::Vector3d x = surface.samples().points[i] + 0.5 * surface.samples().normals[i];
+      check_invariant(std::isfinite(surface.nearest_sample_distance(x).distance) || !x.allFinite(),
+                      "nearest_sample_distance: finite");
+      const qr::MlsProjection p = surface.project(x);
+      check_invariant(p.point.allFinite() && std::abs(p.normal.norm() - 1) < 1e-9, "MlsSurface::project: finite");
+    }
+  } catch (const contactref::InputError&) {
+  } catch (const contactref::ComputationError&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -55,7 +82,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const contactref::InputError&) {
   }
   try {
-    check_cloud(contactref::parse_xyz(bytes, "fuzz.xyz"));
+    const contactref::PointCloud cloud = contactref::parse_xyz(bytes, "fuzz.xyz");
+    check_cloud(cloud);
+    check_surface(cloud);
   } catch (const contactref::InputError&) {
   }
   return 0;

@@ -1,0 +1,68 @@
+#include "reference/quasi_rigid/point_index.hpp"
+
+#include <cmath>
+#include <nanoflann.hpp>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace contactref::quasi_rigid {
+
+// nanoflann's dataset interface over the owned points.
+struct PointIndex::Tree {
+  std::vector<Eigen::Vector3d> points;
+
+  std::size_t kdtree_get_point_count() const { return points.size(); }
+  double kdtree_get_pt(std::size_t i, std::size_t axis) const { return points[i][static_cast<Eigen::Index>(axis)]; }
+  template <class Box> bool kdtree_get_bbox(Box&) const { return false; }
+
+  using KdTree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, Tree>, Tree, 3, std::size_t>;
+  KdTree kd;
+
+  explicit Tree(std::vector<Eigen::Vector3d> pts)
+      : points(std::move(pts)), kd(3, *this, nanoflann::KDTreeSingleIndexAdaptorParams(16)) {}
+};
+
+PointIndex::PointIndex(std::vector<Eigen::Vector3d> points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].allFinite()) throw InputError("point index: point " + std::to_string(i) + " is not finite");
+  }
+  tree_ = std::make_unique<Tree>(std::move(points));
+}
+
+PointIndex::~PointIndex() = default;
+PointIndex::PointIndex(PointIndex&&) noexcept = default;
+PointIndex& PointIndex::operator=(PointIndex&&) noexcept = default;
+
+int PointIndex::size() const { return static_cast<int>(tree_->points.size()); }
+const std::vector<Eigen::Vector3d>& PointIndex::points() const { return tree_->points; }
+
+Neighbour PointIndex::nearest(const Eigen::Vector3d& x) const {
+  check_invariant(size() > 0, "PointIndex::nearest needs a point");
+  std::size_t index = 0;
+  double distance_sq = 0;
+  tree_->kd.knnSearch(x.data(), 1, &index, &distance_sq);
+  return {static_cast<int>(index), distance_sq};
+}
+
+void PointIndex::nearest(const Eigen::Vector3d& x, int k, std::vector<Neighbour>& out) const {
+  out.clear();
+  if (k <= 0 || size() == 0) return;
+  const auto wanted = static_cast<std::size_t>(std::min(k, size()));
+  std::vector<std::size_t> indices(wanted);
+  std::vector<double> distances_sq(wanted);
+  const std::size_t found = tree_->kd.knnSearch(x.data(), wanted, indices.data(), distances_sq.data());
+  out.reserve(found);
+  for (std::size_t i = 0; i < found; ++i) out.push_back({static_cast<int>(indices[i]), distances_sq[i]});
+}
+
+void PointIndex::within(const Eigen::Vector3d& x, double radius, std::vector<Neighbour>& out) const {
+  out.clear();
+  if (!(radius >= 0) || size() == 0) return;
+  std::vector<std::pair<std::size_t, double>> matches;
+  tree_->kd.radiusSearch(x.data(), radius * radius, matches, nanoflann::SearchParams(32, 0.0F, true));
+  out.reserve(matches.size());
+  for (const auto& [index, distance_sq] : matches) out.push_back({static_cast<int>(index), distance_sq});
+}
+
+}  // namespace contactref::quasi_rigid
