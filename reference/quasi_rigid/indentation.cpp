@@ -7,8 +7,7 @@
 #include <Eigen/LU>
 
 #include "core/errors.hpp"
-#include "reference/quasi_rigid/block_pivoting.hpp"
-#include "reference/quasi_rigid/lemke.hpp"
+#include "reference/quasi_rigid/elastic_lcp.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -24,14 +23,7 @@ Indentation indent_with_load(const Eigen::MatrixXd& R, const Eigen::VectorXd& ga
   }
   Indentation result;
   const auto solve = [&](double approach) {
-    // Block pivoting, the fast solver; Lemke, the reference, where R is not a P-matrix.
-    const Eigen::VectorXd q = gaps - Eigen::VectorXd::Constant(n, approach);
-    LcpSolution<double> s;
-    try {
-      s = solve_lcp_block_pivoting<double>(R, q);
-    } catch (const ComputationError&) {
-      s = solve_lcp_lemke<double>(R, q);
-    }
+    const LcpSolution<double> s = solve_elastic_lcp(R, gaps - Eigen::VectorXd::Constant(n, approach)).lcp;
     ++result.lcp_solves;
     result.pivots += s.pivots;
     result.approach = approach;

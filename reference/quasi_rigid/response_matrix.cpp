@@ -116,17 +116,21 @@ double ResponseKernel::times_r(double r) const {
   return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
 }
 
+void ResponseKernel::check(const std::string& where) const {
+  if (!(compliance > 0 && std::isfinite(compliance)) ||
+      (kind == Kind::kVolumePreserving && !(sigma > 0 && std::isfinite(sigma)))) {
+    std::ostringstream os;
+    os << where << ": need a finite compliance > 0 (got " << compliance
+       << ") and, for the volume-preserving kernel, a finite sigma > 0 (got " << sigma << ")";
+    throw InputError(os.str());
+  }
+}
+
 Eigen::MatrixXd response_matrix(const std::vector<Eigen::Vector2d>& nodes, const ResponseKernel& kernel,
                                 const ShepardKernels& kernels, std::optional<double> disk_radius,
                                 const ResponseQuadrature& quadrature) {
   check(nodes, kernels, disk_radius, quadrature);
-  if (!(kernel.compliance > 0 && std::isfinite(kernel.compliance)) ||
-      (kernel.kind == ResponseKernel::Kind::kVolumePreserving && !(kernel.sigma > 0 && std::isfinite(kernel.sigma)))) {
-    std::ostringstream os;
-    os << "response matrix: need a finite compliance > 0 (got " << kernel.compliance
-       << ") and, for the volume-preserving kernel, a finite sigma > 0 (got " << kernel.sigma << ")";
-    throw InputError(os.str());
-  }
+  kernel.check("response matrix");
   const NodeGrid grid(nodes, kernels.support);
   const int n = int(nodes.size());
   Eigen::MatrixXd R = Eigen::MatrixXd::Zero(n, n);

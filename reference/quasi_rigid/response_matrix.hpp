@@ -21,6 +21,7 @@
 // of f over the covered part of S.
 #include <Eigen/Core>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace contactref::quasi_rigid {
@@ -33,6 +34,9 @@ struct ResponseKernel {
 
   // f(r) r, the integrand's bounded factor (m^2/N ... times the traction).
   double times_r(double r) const;
+  // InputError ("WHERE: ...") unless the compliance is finite and > 0 and,
+  // for the volume-preserving kernel, sigma is finite and > 0.
+  void check(const std::string& where) const;
 };
 
 struct ShepardKernels {

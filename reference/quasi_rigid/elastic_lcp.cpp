@@ -1,0 +1,16 @@
+#include "reference/quasi_rigid/elastic_lcp.hpp"
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/block_pivoting.hpp"
+
+namespace contactref::quasi_rigid {
+
+ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q) {
+  try {
+    return {solve_lcp_block_pivoting<double>(R, q), false};
+  } catch (const ComputationError&) {
+    return {solve_lcp_lemke<double>(R, q), true};
+  }
+}
+
+}  // namespace contactref::quasi_rigid

@@ -1,0 +1,19 @@
+#pragma once
+// The elastic LCP of Pauly et al. Eq. 10, s = R p + q >= 0, p >= 0,
+// s^T p = 0, solved by block principal pivoting (the fast solver), and by
+// Lemke (the reference) where R turns out not to be a P-matrix.
+#include <Eigen/Core>
+
+#include "reference/quasi_rigid/lemke.hpp"
+
+namespace contactref::quasi_rigid {
+
+struct ElasticLcpSolution {
+  LcpSolution<double> lcp;  // z = p, w = s
+  bool lemke = false;       // block pivoting failed; Lemke solved it
+};
+
+// InputError as check_lcp_input; ComputationError where neither solves it.
+ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q);
+
+}  // namespace contactref::quasi_rigid

@@ -1,0 +1,231 @@
+#include "reference/quasi_rigid/point_contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/elastic_lcp.hpp"
+
+namespace contactref::quasi_rigid {
+
+namespace {
+
+void check_options(const ContactOptions& options, const QuasiRigidBody& A, const QuasiRigidBody& B) {
+  std::ostringstream bad;
+  if (A.material().E == 0 && B.material().E == 0) {
+    bad << "quasi-rigid contact: " << A.name() << " and " << B.name() << " are both rigid (E = 0): nothing deforms";
+  } else if (options.kernel == ResponseKernel::Kind::kVolumePreserving &&
+             !(std::isfinite(options.sigma) && options.sigma > 0)) {
+    bad << "quasi-rigid contact: the volume-preserving kernel needs a finite sigma > 0 (m), got " << options.sigma;
+  } else if (!(std::isfinite(options.active_range) && options.active_range > 0)) {
+    bad << "quasi-rigid contact: active_range must be finite and > 0 (spacings), got " << options.active_range;
+  } else if (options.iterations < 1) {
+    bad << "quasi-rigid contact: iterations must be >= 1, got " << options.iterations;
+  } else if (options.max_active < 1) {
+    bad << "quasi-rigid contact: max_active must be >= 1, got " << options.max_active;
+  }
+  if (!bad.str().empty()) throw InputError(bad.str());
+}
+
+// One body in the frame of the other ("here": X's samples, "there": Y).
+struct Side {
+  const QuasiRigidBody& body;
+  const QuasiRigidBody& other;
+  RigidPose<double> E_other_here;  // X's frame in Y's
+  BodyContact& out;
+};
+
+// The leaf clusters of each body whose bounding spheres come within `margin`
+// of a leaf of the other's (both hierarchies traversed together, in B's frame).
+void overlapping_leaves(const ClusterHierarchy& a, const RigidPose<double>& E_b_a, const ClusterHierarchy& b,
+                        double margin, std::vector<char>& leaf_a, std::vector<char>& leaf_b) {
+  leaf_a.assign(a.clusters().size(), 0);
+  leaf_b.assign(b.clusters().size(), 0);
+  std::vector<std::pair<int, int>> pending{{0, 0}};
+  while (!pending.empty()) {
+    const auto [ia, ib] = pending.back();
+    pending.pop_back();
+    const Cluster& ca = a.clusters()[static_cast<std::size_t>(ia)];
+    const Cluster& cb = b.clusters()[static_cast<std::size_t>(ib)];
+    if ((E_b_a * ca.centre - cb.centre).norm() > ca.radius + cb.radius + margin) continue;
+    if (ca.leaf() && cb.leaf()) {
+      leaf_a[static_cast<std::size_t>(ia)] = 1;
+      leaf_b[static_cast<std::size_t>(ib)] = 1;
+    } else if (cb.leaf() || (!ca.leaf() && ca.radius >= cb.radius)) {
+      pending.emplace_back(ca.children[0], ib);
+      pending.emplace_back(ca.children[1], ib);
+    } else {
+      pending.emplace_back(ia, cb.children[0]);
+      pending.emplace_back(ia, cb.children[1]);
+    }
+  }
+}
+
+// The samples of the flagged leaves that lie inside the other surface
+// (nearest-sample distance < 0), and the active samples about them.
+void find_active(const Side& side, const std::vector<char>& leaves, double range, int max_active) {
+  const ClusterHierarchy& hierarchy = side.body.hierarchy();
+  const SurfaceSamples& samples = side.body.surface().samples();
+  std::vector<char> active(samples.points.size(), 0);
+  std::vector<Neighbour> near;
+  int penetrating = 0;
+  for (std::size_t c = 0; c < leaves.size(); ++c) {
+    if (!leaves[c]) continue;
+    const Cluster& cluster = hierarchy.clusters()[c];
+    for (int k = cluster.first; k < cluster.first + cluster.count; ++k) {
+      const int s = hierarchy.order()[static_cast<std::size_t>(k)];
+      const Eigen::Vector3d& p = samples.points[static_cast<std::size_t>(s)];
+      if (side.other.surface().nearest_sample_distance(side.E_other_here * p).distance >= 0) continue;
+      ++penetrating;
+      side.body.surface().index().within(p, range * side.body.sampling().spacing()(s), near);
+      active[static_cast<std::size_t>(s)] = 1;
+      for (const Neighbour& n : near) active[static_cast<std::size_t>(n.index)] = 1;
+    }
+  }
+  side.out.penetrating = penetrating;
+  for (std::size_t s = 0; s < active.size(); ++s) {
+    if (active[s]) side.out.active.push_back(static_cast<int>(s));
+  }
+  if (static_cast<int>(side.out.active.size()) > max_active) {
+    throw ComputationError("quasi-rigid contact: " + side.body.name() + " has " +
+                           std::to_string(side.out.active.size()) + " active samples, more than max_active = " +
+                           std::to_string(max_active) + " (sample it more coarsely)");
+  }
+}
+
+// The other body's samples about the contact, with its active samples moved
+// inward by their displacements, as an MLS surface in its own frame.
+MlsSurface deformed_patch(const Side& side, const BodyContact& other_contact) {
+  const SurfaceSamples& other = side.other.surface().samples();
+  const SurfaceSamples& here = side.body.surface().samples();
+  // The ball about the active samples (in the other's frame), grown by the
+  // MLS neighbourhood's reach.
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  for (int s : side.out.active) centre += side.E_other_here * here.points[static_cast<std::size_t>(s)];
+  centre /= static_cast<double>(side.out.active.size());
+  double radius = 0;
+  for (int s : side.out.active) {
+    radius = std::max(radius, (side.E_other_here * here.points[static_cast<std::size_t>(s)] - centre).norm());
+  }
+  std::vector<Neighbour> reach;
+  const double mls_reach = 4 * side.other.sampling().spacing().maxCoeff() *
+                           std::sqrt(static_cast<double>(side.other.surface().options().neighbours));
+  side.other.surface().index().within(centre, radius + mls_reach, reach);
+  std::vector<double> moved(other.points.size(), 0.0);
+  for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
+    moved[static_cast<std::size_t>(other_contact.active[k])] = other_contact.displacement(static_cast<Eigen::Index>(k));
+  }
+  SurfaceSamples patch;
+  patch.name = other.name + " (deformed, about the contact)";
+  for (const Neighbour& n : reach) {
+    const auto s = static_cast<std::size_t>(n.index);
+    patch.points.push_back(other.points[s] - moved[s] * other.normals[s]);
+    patch.normals.push_back(other.normals[s]);
+  }
+  return MlsSurface(std::move(patch), side.other.surface().options());
+}
+
+// The separation of each active sample, moved by its own displacement, from
+// the other surface (deformed: `patch`; or as it is).
+Eigen::VectorXd measure(const Side& side, const MlsSurface& other_surface) {
+  const SurfaceSamples& here = side.body.surface().samples();
+  Eigen::VectorXd separation(static_cast<Eigen::Index>(side.out.active.size()));
+  for (std::size_t k = 0; k < side.out.active.size(); ++k) {
+    const auto s = static_cast<std::size_t>(side.out.active[k]);
+    const double u = side.out.displacement.size() > 0 ? side.out.displacement(static_cast<Eigen::Index>(k)) : 0.0;
+    separation(static_cast<Eigen::Index>(k)) =
+        other_surface.signed_distance(side.E_other_here * (here.points[s] - u * here.normals[s]));
+  }
+  return separation;
+}
+
+void wrench(const QuasiRigidBody& body, const RigidPose<double>& E_w_body, BodyContact& out) {
+  const SurfaceSamples& samples = body.surface().samples();
+  const Eigen::Matrix3d Theta_w_body = E_w_body.rotation();
+  out.load = out.traction.dot(out.area);
+  for (std::size_t k = 0; k < out.active.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    const auto s = static_cast<std::size_t>(out.active[k]);
+    const Eigen::Vector3d x_body = samples.points[s] - out.displacement(i) * samples.normals[s];
+    const Eigen::Vector3d f_w = -out.traction(i) * out.area(i) * (Theta_w_body * samples.normals[s]);
+    out.force_w += f_w;
+    out.torque_w += (Theta_w_body * x_body).cross(f_w);
+    if (out.traction(i) > 0) out.contact_area += out.area(i);
+  }
+}
+
+}  // namespace
+
+QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,
+                                  const RigidPose<double>& E_w_b, const ContactOptions& options) {
+  check_options(options, A, B);
+  QuasiRigidContact result;
+  const double c_a = A.material().compliance(), c_b = B.material().compliance(), c = c_a + c_b;
+  result.composite_compliance = c;
+  const ResponseKernel kernel{options.kernel, c, options.sigma};
+  kernel.check("quasi-rigid contact");
+  if (!(std::isfinite(options.near) && options.near >= std::max(A.sampling().shepard().support, B.sampling().shepard().support))) {
+    throw InputError("quasi-rigid contact: near must be finite and at least the kernels' support, got " +
+                     std::to_string(options.near));
+  }
+
+  const RigidPose<double> E_b_a = E_w_b.inverse() * E_w_a;
+  Side a{A, B, E_b_a, result.a};
+  Side b{B, A, E_b_a.inverse(), result.b};
+
+  const double margin = options.active_range * std::max(A.sampling().spacing().maxCoeff(), B.sampling().spacing().maxCoeff());
+  std::vector<char> leaves_a, leaves_b;
+  overlapping_leaves(A.hierarchy(), E_b_a, B.hierarchy(), margin, leaves_a, leaves_b);
+  find_active(a, leaves_a, options.active_range, options.max_active);
+  find_active(b, leaves_b, options.active_range, options.max_active);
+  if (result.a.penetrating == 0 && result.b.penetrating == 0) {
+    result.a.active.clear();
+    result.b.active.clear();
+    return result;
+  }
+
+  Eigen::MatrixXd R_a, R_b;
+  for (Side* side : {&a, &b}) {
+    BodyContact& out = side->out;
+    const auto n = static_cast<Eigen::Index>(out.active.size());
+    out.area.resize(n);
+    for (Eigen::Index k = 0; k < n; ++k) out.area(k) = side->body.sampling().areas()(out.active[static_cast<std::size_t>(k)]);
+    out.gap = measure(*side, side->other.surface());
+    out.separation = out.gap;
+    out.traction = Eigen::VectorXd::Zero(n);
+    out.displacement = Eigen::VectorXd::Zero(n);
+    (side == &a ? R_a : R_b) = side->body.sampling().response(out.active, kernel, options.near);
+  }
+
+  for (int iteration = 0; iteration < options.iterations; ++iteration) {
+    for (Side* side : {&a, &b}) {
+      BodyContact& out = side->out;
+      if (out.active.empty()) continue;
+      const Eigen::MatrixXd& R = side == &a ? R_a : R_b;
+      const Eigen::VectorXd undeformed_gap = out.separation - R * out.traction;
+      const ElasticLcpSolution solved = solve_elastic_lcp(R, undeformed_gap);
+      out.traction = solved.lcp.z;
+      out.pivots += solved.lcp.pivots;
+      out.lemke_solves += solved.lemke ? 1 : 0;
+      const double share = (side == &a ? c_a : c_b) / c;
+      out.displacement = share * (R * out.traction);
+    }
+    ContactIteration stats;
+    for (Side* side : {&a, &b}) {
+      if (side->out.active.empty()) continue;
+      const BodyContact& other = side == &a ? result.b : result.a;
+      const bool other_moves = side->other.material().E > 0 && !other.active.empty();
+      side->out.separation = other_moves ? measure(*side, deformed_patch(*side, other))
+                                         : measure(*side, side->other.surface());
+      (side == &a ? stats.min_separation_a : stats.min_separation_b) = side->out.separation.minCoeff();
+      (side == &a ? stats.load_a : stats.load_b) = side->out.traction.dot(side->out.area);
+    }
+    result.iterations.push_back(stats);
+  }
+  wrench(A, E_w_a, result.a);
+  wrench(B, E_w_b, result.b);
+  return result;
+}
+
+}  // namespace contactref::quasi_rigid

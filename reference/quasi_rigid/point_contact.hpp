@@ -1,0 +1,82 @@
+#pragma once
+// The contact of two quasi-rigid bodies at given poses (Pauly et al.
+// Sections 4.1-4.2 and 5), by the paper's split scheme: two LCPs, one on
+// each body's active samples, without point correspondences.
+//
+// 1. Detection (Section 4.1): the two clustering hierarchies, traversed
+//    together, keep the leaf clusters whose bounding spheres come within a
+//    margin (active_range spacings) of the other body's; their samples with a
+//    negative nearest-sample distance to the other surface penetrate.
+// 2. Active samples: the penetrating ones and every sample within
+//    active_range spacings of one (the paper's range query).
+// 3. Gaps: each active sample's MLS signed distance to the other surface.
+// 4. On each body, Eq. 10, s = R p + g, with R the response of its own
+//    active samples (sampled_response.hpp) under the composite compliance
+//    c = c_A + c_B (= 1 / (pi E*), so that a rigid partner works: notes A.1.7
+//    (i)). Each body takes the share c_X / c of the approach R p.
+// 5. The iteration (notes A.1.7 (ii)): after each solve both bodies deform by
+//    their shares along their normals, each active sample's separation s from
+//    the other deformed surface is measured (MLS of the other body's samples
+//    about the contact, displaced), and the next LCP re-estimates the
+//    undeformed gap as s - R p and solves for the total tractions. The
+//    paper: "three iterations were sufficient". Each iteration's smallest
+//    measured separation is its residual (negative: penetration left).
+// 6. The wrench on each body from its own tractions: f_i = -p_i a_i n_i at
+//    the deformed sample; the two should cancel (Newton's third law is not
+//    imposed by the split scheme: it measures it).
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/rigid_pose.hpp"
+#include "reference/quasi_rigid/quasi_rigid_body.hpp"
+#include "reference/quasi_rigid/response_matrix.hpp"
+
+namespace contactref::quasi_rigid {
+
+struct ContactOptions {
+  ResponseKernel::Kind kernel = ResponseKernel::Kind::kBoussinesq;
+  double sigma = 0;          // m: the volume-preserving kernel's width
+  double active_range = 3;   // spacings about each penetrating sample
+  int iterations = 3;        // LCP solves per body
+  double near = 4;           // the response's near field, in spacings
+  int max_active = 6000;     // active samples per body (the response is dense)
+};
+
+struct BodyContact {
+  std::vector<int> active;        // sample indices, ascending
+  int penetrating = 0;            // of them, the samples found inside the other body
+  Eigen::VectorXd gap;            // m: the MLS signed distance to the other body before contact
+  Eigen::VectorXd traction;       // Pa: p, the Shepard coefficients of the pressure
+  Eigen::VectorXd displacement;   // m: this body's share of R p, inward along its normal
+  Eigen::VectorXd separation;     // m: measured after the last iteration
+  Eigen::VectorXd area;           // m^2: the active samples' nodal areas
+  double load = 0;                // N: sum p_i a_i
+  double contact_area = 0;        // m^2: sum of a_i where p_i > 0
+  Eigen::Vector3d force_w = Eigen::Vector3d::Zero();   // N, on the body, world frame
+  Eigen::Vector3d torque_w = Eigen::Vector3d::Zero();  // N m, about the body frame's origin, world frame
+  int pivots = 0;                 // of all its LCP solves
+  int lemke_solves = 0;           // LCPs that block pivoting could not solve
+};
+
+struct ContactIteration {
+  double min_separation_a = 0, min_separation_b = 0;  // m: measured; negative: penetration left
+  double load_a = 0, load_b = 0;                      // N
+};
+
+struct QuasiRigidContact {
+  BodyContact a, b;
+  std::vector<ContactIteration> iterations;  // empty when nothing penetrates
+  double composite_compliance = 0;           // c = c_A + c_B (m^2/N)
+};
+
+// E_w_a, E_w_b: the bodies' poses in the world. InputError: both bodies rigid,
+// sigma not finite and > 0 for the volume-preserving kernel, active_range not
+// finite and > 0, iterations below 1, near below the kernels' support,
+// max_active below 1. ComputationError: more than max_active active samples
+// on a body (naming it and the count), an MLS projection that fails, an LCP
+// that neither solver solves.
+QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,
+                                  const RigidPose<double>& E_w_b, const ContactOptions& options = {});
+
+}  // namespace contactref::quasi_rigid

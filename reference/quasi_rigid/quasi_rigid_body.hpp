@@ -1,0 +1,50 @@
+#pragma once
+// A quasi-rigid body (Pauly et al. Sections 3 and 5): a point-sampled surface
+// in the body's frame with what its contacts need, computed once for its
+// fixed sampling: the MLS surface and k-d tree, the nodal areas and spacings
+// of its Shepard kernels, the clustering hierarchy; and its material.
+#include <memory>
+#include <string>
+
+#include "reference/quasi_rigid/cluster_hierarchy.hpp"
+#include "reference/quasi_rigid/mls_surface.hpp"
+#include "reference/quasi_rigid/sampled_response.hpp"
+
+namespace contactref::quasi_rigid {
+
+struct Material {
+  double E = 0;   // Young's modulus (Pa); 0: rigid
+  double nu = 0;  // Poisson's ratio, in [0, 0.5)
+
+  // (1 - nu^2) / (pi E) = (1 - nu) / (2 pi G), Eq. 1's prefactor (m^2/N); 0
+  // for a rigid body.
+  double compliance() const;
+  // InputError ("WHERE: ...") unless E is finite and >= 0 and nu in [0, 0.5).
+  void check(const std::string& where) const;
+};
+
+struct BodyOptions {
+  MlsOptions mls;
+  SampledShepard shepard;
+  ClusterOptions clusters;
+};
+
+class QuasiRigidBody {
+ public:
+  // InputError: the samples' (check_samples), the material's, the options'.
+  QuasiRigidBody(SurfaceSamples samples, const Material& material, const BodyOptions& options = {});
+
+  const std::string& name() const { return surface_->samples().name; }
+  const Material& material() const { return material_; }
+  const MlsSurface& surface() const { return *surface_; }
+  const SurfaceSampling& sampling() const { return *sampling_; }
+  const ClusterHierarchy& hierarchy() const { return *hierarchy_; }
+
+ private:
+  Material material_;
+  std::unique_ptr<MlsSurface> surface_;  // the sampling refers to it
+  std::unique_ptr<SurfaceSampling> sampling_;
+  std::unique_ptr<ClusterHierarchy> hierarchy_;
+};
+
+}  // namespace contactref::quasi_rigid

@@ -1,0 +1,156 @@
+#include "reference/quasi_rigid/sampled_response.hpp"
+
+#include <Eigen/Geometry>
+#include <boost/math/quadrature/gauss.hpp>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/errors.hpp"
+
+namespace contactref::quasi_rigid {
+
+SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard& shepard)
+    : surface_(&surface), shepard_(shepard) {
+  const int n = surface.index().size();
+  std::ostringstream bad;
+  if (!(std::isfinite(shepard.width) && shepard.width > 0 && std::isfinite(shepard.support) &&
+        shepard.support >= shepard.width)) {
+    bad << "Shepard kernels: need 0 < width <= support (finite), got width " << shepard.width << ", support "
+        << shepard.support;
+  } else if (shepard.spacing_neighbours < 1 || shepard.spacing_neighbours >= n) {
+    bad << "Shepard kernels: spacing_neighbours must be in [1, " << n - 1 << "] (the samples less one), got "
+        << shepard.spacing_neighbours;
+  } else if (shepard.angles < 8) {
+    bad << "Shepard kernels: need at least 8 angles, got " << shepard.angles;
+  }
+  if (!bad.str().empty()) throw InputError(bad.str());
+
+  spacing_.resize(n);
+  std::vector<Neighbour> near;
+  for (int k = 0; k < n; ++k) {
+    surface.index().nearest(surface.samples().points[static_cast<std::size_t>(k)], shepard.spacing_neighbours + 1, near);
+    double sum = 0;
+    for (std::size_t m = 1; m < near.size(); ++m) sum += std::sqrt(near[m].distance_sq);  // near[0] is k itself
+    spacing_(k) = sum / shepard.spacing_neighbours;
+    if (!(spacing_(k) > 0)) {
+      throw InputError(surface.samples().name + ": sample " + std::to_string(k) + " coincides with its " +
+                       std::to_string(shepard.spacing_neighbours) + " nearest samples (no spacing)");
+    }
+  }
+  largest_support_ = shepard.support * spacing_.maxCoeff();
+  areas_.resize(n);
+  for (int k = 0; k < n; ++k) {
+    areas_(k) = 0;
+    integrate_about(k, shepard.support * spacing_(k), [](double) { return 0.0; },
+                    [&](int j, double, double mass) {
+                      if (j == k) areas_(k) = mass;
+                    });
+  }
+}
+
+template <class G, class Visit>
+void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Visit& visit) const {
+  using Rule = boost::math::quadrature::gauss<double, 8>;  // abscissae t >= 0 on [-1, 1]
+  const SurfaceSamples& samples = surface_->samples();
+  const Eigen::Vector3d& q = samples.points[static_cast<std::size_t>(i)];
+  const Eigen::Vector3d& n = samples.normals[static_cast<std::size_t>(i)];
+  const Eigen::Vector3d t_u = n.unitOrthogonal(), t_v = n.cross(t_u);
+
+  // The samples whose kernels can reach the disk, projected into the plane.
+  std::vector<Neighbour> near;
+  surface_->index().within(q, radius + largest_support_, near);
+  const std::size_t count = near.size();
+  std::vector<Eigen::Vector2d> at(count);
+  std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0), omega(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(near[k].index)] - q;
+    at[k] = {d.dot(t_u), d.dot(t_v)};
+    const double s = shepard_.width * spacing_(near[k].index), rho = shepard_.support * spacing_(near[k].index);
+    s2[k] = 2 * s * s;
+    rho2[k] = rho * rho;
+  }
+
+  const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
+  const double length = radius / segments;
+  const double d_theta = 2 * std::numbers::pi / shepard_.angles;
+  for (int a = 0; a < shepard_.angles; ++a) {
+    const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
+    for (int m = 0; m < segments; ++m) {
+      for (int side = -1; side <= 1; side += 2) {
+        for (std::size_t p = 0; p < Rule::abscissa().size(); ++p) {
+          const double t = Rule::abscissa()[p];
+          if (side == -1 && t == 0) continue;  // the middle point once
+          const double r = length * (m + 0.5 + side * t / 2);
+          const double w = Rule::weights()[p] * length / 2 * d_theta;
+          const Eigen::Vector2d x = r * e;
+          double sum = 0;
+          for (std::size_t k = 0; k < count; ++k) {
+            const double d2 = (at[k] - x).squaredNorm();
+            omega[k] = d2 < rho2[k] ? std::exp(-d2 / s2[k]) : 0.0;
+            sum += omega[k];
+          }
+          if (!(sum > 0)) continue;  // no kernel covers x
+          const double w_g = w * g(r) / sum, w_mass = w * r / sum;
+          for (std::size_t k = 0; k < count; ++k) {
+            if (omega[k] == 0) continue;
+            integral[k] += w_g * omega[k];
+            mass[k] += w_mass * omega[k];
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    if (mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
+  }
+}
+
+Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const ResponseKernel& kernel,
+                                          double near) const {
+  kernel.check("sampled response");
+  if (!(std::isfinite(near) && near >= shepard_.support)) {
+    throw InputError("sampled response: the near field's radius (" + std::to_string(near) +
+                     " spacings) must be finite and at least the kernels' support (" +
+                     std::to_string(shepard_.support) + ")");
+  }
+  const int sample_count = surface_->index().size();
+  std::unordered_map<int, Eigen::Index> column;
+  for (std::size_t c = 0; c < nodes.size(); ++c) {
+    if (nodes[c] < 0 || nodes[c] >= sample_count) {
+      throw InputError("sampled response: node " + std::to_string(nodes[c]) + " is not a sample (0.." +
+                       std::to_string(sample_count - 1) + ")");
+    }
+    if (!column.emplace(nodes[c], static_cast<Eigen::Index>(c)).second) {
+      throw InputError("sampled response: sample " + std::to_string(nodes[c]) + " is named twice");
+    }
+  }
+  const auto size = static_cast<Eigen::Index>(nodes.size());
+  const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(size, size);
+  std::vector<double> inside_mass(nodes.size());
+  for (Eigen::Index row = 0; row < size; ++row) {
+    const int i = nodes[static_cast<std::size_t>(row)];
+    const double disk = near * spacing_(i);
+    std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
+    integrate_about(i, disk, [&](double r) { return kernel.times_r(r); },
+                    [&](int j, double integral, double mass) {
+                      const auto found = column.find(j);
+                      if (found == column.end()) return;
+                      R(row, found->second) = integral;
+                      inside_mass[static_cast<std::size_t>(found->second)] = mass;
+                    });
+    const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
+    for (Eigen::Index c = 0; c < size; ++c) {
+      const int j = nodes[static_cast<std::size_t>(c)];
+      if (j == i) continue;  // its mass lies in the disk (near >= support)
+      const double r = (points[static_cast<std::size_t>(j)] - q_i).norm();
+      const double outside = std::max(0.0, areas_(j) - inside_mass[static_cast<std::size_t>(c)]);
+      R(row, c) += kernel.times_r(r) / r * outside;
+    }
+  }
+  return R;
+}
+
+}  // namespace contactref::quasi_rigid

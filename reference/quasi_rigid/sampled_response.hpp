@@ -1,0 +1,72 @@
+#pragma once
+// The response matrix of Pauly et al. Eq. 8 on a point-sampled (curved)
+// surface, and what it needs of the sampling, computed once per body (Section
+// 3.2: "pre-computed for fixed sampling distributions").
+//
+// Shape functions (Eq. 6): sample k carries the truncated Gaussian
+//   omega_k(d) = exp(-d^2 / (2 s_k^2)) for d < rho_k, s_k = width h_k,
+//   rho_k = support h_k,
+// where h_k, the local spacing, is the mean distance to the sample's
+// `spacing_neighbours` nearest samples; Phi_j = omega_j / sum_k omega_k is a
+// partition of unity wherever a kernel reaches.
+//
+// Integrals are taken in a sample's tangent plane (the other samples
+// projected onto it), in polar coordinates about it, where the Jacobian r
+// cancels the singularity of 1 / r:
+//  - the nodal area a_j = integral of Phi_j about q_j;
+//  - row i of R: the near field, the disk of radius near h_i about q_i, by
+//    that quadrature for every Phi_j at once (the singular self-term
+//    included); beyond it the midpoint rule, f(|q_i - q_j|) (a_j - m_ij), with
+//    m_ij the part of Phi_j's mass inside the disk (so nothing counts twice),
+//    for every j but i.
+// f is the kernel of response_matrix.hpp (Boussinesq, or our volume-preserving
+// form); distances in the midpoint rule are 3-D (Eq. 8 integrates over S).
+#include <Eigen/Core>
+#include <vector>
+
+#include "reference/quasi_rigid/mls_surface.hpp"
+#include "reference/quasi_rigid/response_matrix.hpp"
+
+namespace contactref::quasi_rigid {
+
+struct SampledShepard {
+  double width = 0.5;          // s_k / h_k
+  double support = 2.0;        // rho_k / h_k
+  int spacing_neighbours = 6;  // h_k: the mean distance to this many nearest samples
+  int angles = 32;             // polar quadrature: trapezoid in the angle, and 8-point
+                               // Gauss-Legendre per radial segment of about h_i
+};
+
+class SurfaceSampling {
+ public:
+  // InputError: width or support not finite and > 0, support below width,
+  // spacing_neighbours below 1 or not below the sample count, fewer than 8
+  // angles, a sample that coincides with all its spacing neighbours.
+  SurfaceSampling(const MlsSurface& surface, const SampledShepard& shepard = {});
+
+  const MlsSurface& surface() const { return *surface_; }
+  const SampledShepard& shepard() const { return shepard_; }
+  const Eigen::VectorXd& spacing() const { return spacing_; }  // h_k (m)
+  const Eigen::VectorXd& areas() const { return areas_; }      // a_k (m^2)
+
+  // R (m/Pa) restricted to the samples `nodes` (rows and columns in that
+  // order): u_i = sum_j R_ij p_j for tractions p at the nodes, zero
+  // elsewhere. near: the near field's radius over h_i (>= support).
+  // InputError: an index out of range or repeated, near below support, the
+  // kernel's (response_matrix.hpp).
+  Eigen::MatrixXd response(const std::vector<int>& nodes, const ResponseKernel& kernel, double near = 4.0) const;
+
+ private:
+  // Integrates g(r) Phi_j and Phi_j over the disk of radius `radius` about
+  // sample i in its tangent plane, for every sample j whose kernel reaches it:
+  // visit(j, integral of g Phi_j, integral of Phi_j).
+  template <class G, class Visit>
+  void integrate_about(int i, double radius, const G& g, const Visit& visit) const;
+
+  const MlsSurface* surface_;
+  SampledShepard shepard_;
+  Eigen::VectorXd spacing_, areas_;
+  double largest_support_ = 0;  // max rho_k (m)
+};
+
+}  // namespace contactref::quasi_rigid

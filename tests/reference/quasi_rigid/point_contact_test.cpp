@@ -1,0 +1,151 @@
+// Quasi-rigid contact of point-sampled bodies (point_contact.hpp) against
+// Hertz (Johnson, Contact Mechanics, Sec. 4.2; validation/oracles/hertz.hpp):
+// a sampled sphere pressed by a given approach onto a rigid sampled plane,
+// and two spheres of different materials; the split scheme's own measures
+// (the two bodies' loads agree, Newton's third law; the separations after
+// the iterations; complementarity); nothing found where nothing touches;
+// bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <numbers>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/point_contact.hpp"
+#include "tests/kit/errors.hpp"
+#include "validation/oracles/hertz.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+using test::contains;
+using test::error_of;
+
+// The cap of the sphere of radius R touching the origin from above (centre
+// (0, 0, R)) over the lattice of spacing h within `extent` of the axis: the
+// lattice lifted onto the sphere, with the sphere's outward normals.
+SurfaceSamples sphere_cap(double R, double h, double extent, double sign = 1) {
+  SurfaceSamples cap;
+  cap.name = "sphere cap";
+  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
+    const double z = R - std::sqrt(R * R - xy.squaredNorm());
+    const Eigen::Vector3d p(xy.x(), xy.y(), sign * z);
+    cap.points.push_back(p);
+    cap.normals.push_back((p - Eigen::Vector3d(0, 0, sign * R)) / R);
+  }
+  return cap;
+}
+
+SurfaceSamples plane(double h, double extent) {
+  SurfaceSamples samples;
+  samples.name = "plane";
+  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
+    samples.points.emplace_back(xy.x(), xy.y(), 0);
+    samples.normals.emplace_back(0, 0, 1);
+  }
+  return samples;
+}
+
+constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
+
+TEST(PointContact, SampledSphereOnARigidPlaneCarriesHertzsLoadAtItsApproach) {
+  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 6;
+  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2.5 * a), {kE, kNu});
+  const QuasiRigidBody ground(plane(h, 2.5 * a), {0, 0});
+  const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
+  const QuasiRigidContact contact = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>());
+  const double E_star = kE / (1 - kNu * kNu);
+  const double hertz_load = 4.0 / 3 * E_star * std::sqrt(kRadius) * std::pow(approach, 1.5);
+  std::cout << "sphere load " << contact.a.load << ", ground load " << contact.b.load << ", Hertz " << hertz_load
+            << "; active " << contact.a.active.size() << " / " << contact.b.active.size() << ", area "
+            << contact.a.contact_area << " vs " << std::numbers::pi * a * a << "\n";
+  for (const ContactIteration& it : contact.iterations) {
+    std::cout << "  iteration: min separation " << it.min_separation_a << " / " << it.min_separation_b << ", load "
+              << it.load_a << " / " << it.load_b << "\n";
+  }
+  EXPECT_NEAR(contact.a.load, hertz_load, 0.03 * hertz_load);
+  EXPECT_NEAR(contact.b.load, hertz_load, 0.03 * hertz_load);
+  // The force is the load but for the normals' tilt, at most (r / R)^2 / 2
+  // over the loaded region r < a + 3 h (the active range).
+  EXPECT_NEAR(contact.a.force_w.z(), contact.a.load, std::pow((a + 3 * h) / kRadius, 2) / 2 * contact.a.load);
+  EXPECT_LT(contact.a.force_w.z(), contact.a.load);
+  EXPECT_LT((contact.a.force_w + contact.b.force_w).norm(), 0.02 * hertz_load);
+  EXPECT_NEAR(contact.a.contact_area, std::numbers::pi * a * a, 0.1 * std::numbers::pi * a * a);
+  // The last iteration leaves no penetration beyond a small part of the approach.
+  EXPECT_GT(contact.iterations.back().min_separation_a, -1e-3 * approach);
+  EXPECT_GT(contact.iterations.back().min_separation_b, -0.02 * approach);
+  EXPECT_GE(contact.a.traction.minCoeff(), 0);
+}
+
+TEST(PointContact, TwoSpheresOfDifferentMaterialsMeetHertzAndShareTheApproachByCompliance) {
+  // Hertz for two spheres: R = R1 R2 / (R1 + R2), 1/E* = sum (1 - nu^2) / E.
+  const double a = 1.5e-3, R = kRadius / 2, approach = a * a / R, h = a / 6;
+  const Material soft{kE, kNu}, hard{3 * kE, 0.4};
+  const QuasiRigidBody upper(sphere_cap(kRadius, h, 2.5 * a), soft);
+  const QuasiRigidBody lower(sphere_cap(kRadius, h, 2.5 * a, -1), hard);
+  const QuasiRigidContact contact =
+      resolve_contact(upper, RigidPose<double>::from_translation({0, 0, -approach / 2}), lower,
+                      RigidPose<double>::from_translation({0, 0, approach / 2}));
+  const double E_star = 1 / ((1 - kNu * kNu) / kE + (1 - 0.16) / (3 * kE));
+  const double hertz_load = 4.0 / 3 * E_star * std::sqrt(R) * std::pow(approach, 1.5);
+  std::cout << "upper load " << contact.a.load << ", lower " << contact.b.load << ", Hertz " << hertz_load << "\n";
+  for (const ContactIteration& it : contact.iterations) {
+    std::cout << "  iteration: min separation " << it.min_separation_a << " / " << it.min_separation_b << "\n";
+  }
+  EXPECT_NEAR(contact.a.load, hertz_load, 0.03 * hertz_load);
+  EXPECT_NEAR(contact.b.load, hertz_load, 0.03 * hertz_load);
+  // At the first contact the two displacements add up to the approach
+  // (Hertz: u1 + u2 = delta at r = 0), split in the compliances' ratio.
+  const double u_upper = contact.a.displacement.maxCoeff(), u_lower = contact.b.displacement.maxCoeff();
+  EXPECT_NEAR(u_upper + u_lower, approach, 0.03 * approach);
+  EXPECT_NEAR(u_upper / u_lower, soft.compliance() / hard.compliance(), 0.03 * soft.compliance() / hard.compliance());
+  // The iterations reduce the penetration the first solve leaves.
+  const std::vector<ContactIteration>& its = contact.iterations;
+  EXPECT_LT(std::abs(std::min(its.back().min_separation_a, 0.0)), 0.5 * std::abs(std::min(its[0].min_separation_a, 0.0)) + 1e-12 * approach);
+  EXPECT_GT(std::min(its.back().min_separation_a, its.back().min_separation_b), -0.02 * approach);
+}
+
+TEST(PointContact, BodiesApartHaveNoActiveSamples) {
+  const double h = 2.5e-4;
+  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 3e-3), {kE, kNu});
+  const QuasiRigidBody ground(plane(h, 3e-3), {0, 0});
+  const QuasiRigidContact contact =
+      resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, 1e-5}), ground, RigidPose<double>());
+  EXPECT_TRUE(contact.a.active.empty());
+  EXPECT_TRUE(contact.b.active.empty());
+  EXPECT_TRUE(contact.iterations.empty());
+  EXPECT_EQ(contact.a.force_w, Eigen::Vector3d::Zero());
+}
+
+TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
+  const double h = 2.5e-4;
+  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2e-3), {kE, kNu});
+  const QuasiRigidBody ground(plane(h, 2e-3), {0, 0});
+  const QuasiRigidBody rigid(sphere_cap(kRadius, h, 2e-3), {0, 0});
+  const RigidPose<double> I;
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(rigid, I, ground, I); }), "are both rigid"));
+  ContactOptions options;
+  options.kernel = ResponseKernel::Kind::kVolumePreserving;
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "needs a finite sigma > 0"));
+  options = {};
+  options.iterations = 0;
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "iterations must be >= 1"));
+  options = {};
+  options.active_range = -1;
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "active_range must be"));
+  options = {};
+  options.near = 1;
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "near must be"));
+  options = {};
+  options.max_active = 5;
+  EXPECT_TRUE(contains(error_of([&] {
+                         resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -1e-5}), ground, I, options);
+                       }),
+                       "more than max_active = 5"));
+  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(plane(h, 1e-3), {-1, 0.3}); }), "need a finite Young's modulus"));
+  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(plane(h, 1e-3), {1e9, 0.5}); }), "Poisson's ratio nu in [0, 0.5)"));
+}
+
+}  // namespace
+}  // namespace contactref::quasi_rigid
