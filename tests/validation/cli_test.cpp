@@ -125,6 +125,47 @@ TEST(Cli, QuasiRigidHertzPrintsTheMeasuredAndHertzsNumbers) {
   EXPECT_TRUE(contains(bad.all, "the load must be finite and > 0")) << bad.all;
 }
 
+// A sphere cap of radius 5 cm over a 0.25 mm lattice within 3.75 mm of its
+// pole (outward normals), or the plane z = 0 over the same lattice, as XYZ.
+std::string lattice_cloud(const std::string& name, bool cap) {
+  const double R = 0.05, h = 0.25e-3;
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream out(path);
+  out.precision(17);
+  for (int i = -15; i <= 15; ++i) {
+    for (int j = -15; j <= 15; ++j) {
+      if (i * i + j * j > 225) continue;
+      const double x = i * h, y = j * h, z = cap ? R - std::sqrt(R * R - x * x - y * y) : 0.0;
+      out << x << ' ' << y << ' ' << z << ' ' << (cap ? x / R : 0.0) << ' ' << (cap ? y / R : 0.0) << ' '
+          << (cap ? (z - R) / R : 1.0) << '\n';
+    }
+  }
+  return path.string();
+}
+
+// Hertz (Johnson Sec. 4.2): the cap pressed 45 um onto the rigid plane
+// carries 4/3 E* sqrt(R) delta^1.5 = 98.90 N with E = 1 GPa, nu = 0.3.
+TEST(Cli, QuasiRigidContactPressesTwoPointCloudsTogether) {
+  const std::string cap = lattice_cloud("contactref_cap.xyz", true), plane = lattice_cloud("contactref_plane.xyz", false);
+  const CliRun r = run("quasi-rigid contact " + cap + " " + plane + " --pose-b 0,0,4.5e-5,0,0,0 --E 1e9 --nu 0.3 --E-b 0 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto d = nlohmann::json::parse(r.output);
+  const double hertz = 4.0 / 3 * 1e9 / (1 - 0.09) * std::sqrt(0.05) * std::pow(4.5e-5, 1.5);
+  EXPECT_NEAR(d.at("a").at("load").get<double>(), hertz, 0.03 * hertz);
+  EXPECT_NEAR(d.at("b").at("force")[2].get<double>(), -hertz, 0.03 * hertz);
+  EXPECT_EQ(d.at("b").at("material"), "rigid");
+  EXPECT_EQ(d.at("iterations").size(), 3u);
+  EXPECT_EQ(d.at("a").at("active_samples").size(), d.at("a").at("active").get<std::size_t>());
+  const CliRun text = run("quasi-rigid contact " + cap + " " + plane + " --pose-b 0,0,-1e-4,0,0,0", false);
+  EXPECT_TRUE(contains(text.output, "no contact")) << text.output;
+  const CliRun bad = run_all("quasi-rigid contact " + cap + " " + plane + " --kernel hertzian");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.all, "--kernel: must be boussinesq or volume-preserving")) << bad.all;
+  const CliRun rigid = run_all("quasi-rigid contact " + cap + " " + plane + " --E 0");
+  EXPECT_EQ(rigid.exit_code, 2);
+  EXPECT_TRUE(contains(rigid.all, "are both rigid")) << rigid.all;
+}
+
 TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {
   const auto dir = std::filesystem::temp_directory_path() / "contactref_cli_test_out";
   std::filesystem::remove_all(dir);

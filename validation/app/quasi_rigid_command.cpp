@@ -9,6 +9,7 @@
 
 #include "reference/quasi_rigid/sphere_press.hpp"
 #include "validation/app/finite_output.hpp"
+#include "validation/app/quasi_rigid_contact.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/oracles/hertz.hpp"
 
@@ -84,7 +85,12 @@ Action configure_quasi_rigid(CLI::App& app) {
   hertz_app->add_option("--nodes-per-radius", p.nodes_per_radius,
                         "nodes per Hertz contact radius, 2..16 (default 6: radius within 2%, peak pressure within 4%)");
   hertz_app->add_flag("--json", hertz->json, "print one JSON document");
-  return [hertz] { return run_hertz(*hertz); };
+  auto contact = std::make_shared<QuasiRigidContactCommandOptions>();
+  CLI::App* contact_app = add_quasi_rigid_contact(app, *contact);
+  return [hertz, contact, contact_app]() -> int {
+    if (contact_app->parsed()) return run_quasi_rigid_contact(*contact);
+    return run_hertz(*hertz);
+  };
 }
 
 }  // namespace contactref::cli

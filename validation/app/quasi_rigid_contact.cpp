@@ -1,0 +1,131 @@
+#include "validation/app/quasi_rigid_contact.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "core/mesh_io.hpp"
+#include "reference/quasi_rigid/point_contact.hpp"
+#include "validation/app/finite_output.hpp"
+#include "validation/app/json_rows.hpp"
+#include "validation/app/number_list.hpp"
+
+namespace contactref::cli {
+namespace {
+
+namespace qr = contactref::quasi_rigid;
+
+nlohmann::ordered_json body_json(const qr::QuasiRigidBody& body, const qr::BodyContact& c,
+                                 const RigidPose<double>& E_a_body, bool samples) {
+  nlohmann::ordered_json out{{"name", body.name()},
+                             {"samples", body.surface().samples().points.size()},
+                             {"material", body.material().E > 0
+                                              ? nlohmann::ordered_json{{"E", body.material().E}, {"nu", body.material().nu}}
+                                              : nlohmann::ordered_json("rigid")},
+                             {"active", c.active.size()},
+                             {"penetrating", c.penetrating},
+                             {"load", c.load},
+                             {"contact_area", c.contact_area},
+                             {"force", rows(c.force_w)},
+                             {"torque", rows(c.torque_w)},
+                             {"lcp_pivots", c.pivots},
+                             {"lemke_solves", c.lemke_solves}};
+  if (samples) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < c.active.size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      const Eigen::Vector3d x = E_a_body * body.surface().samples().points[static_cast<std::size_t>(c.active[k])];
+      list.push_back({{"sample", c.active[k]},
+                      {"position", rows(x)},
+                      {"gap", c.gap(i)},
+                      {"traction", c.traction(i)},
+                      {"displacement", c.displacement(i)},
+                      {"separation", c.separation(i)},
+                      {"area", c.area(i)}});
+    }
+    out["active_samples"] = list;
+  }
+  return out;
+}
+
+}  // namespace
+
+CLI::App* add_quasi_rigid_contact(CLI::App& quasi_rigid, QuasiRigidContactCommandOptions& options) {
+  CLI::App* app = quasi_rigid.add_subcommand(
+      "contact", "the contact of two quasi-rigid point-sampled bodies: active samples, tractions, displacements, "
+                 "contact area, wrench, solver statistics (SI units)");
+  app->add_option("A", options.a, "first body: a point cloud with normals (XYZ or PLY)")->required();
+  app->add_option("B", options.b, "second body: a point cloud with normals (XYZ or PLY)")->required();
+  app->add_option("--pose-b", options.pose_b, "pose of B in A's frame: translation (m), rotation vector (rad)");
+  app->add_option("--E", options.E, "Young's modulus of A, and of B unless --E-b (Pa; 0: rigid; default 1e6)");
+  app->add_option("--nu", options.nu, "Poisson's ratio of A, and of B unless --nu-b (default 0.45)");
+  app->add_option("--E-b", options.E_b, "Young's modulus of B (Pa; 0: rigid)");
+  app->add_option("--nu-b", options.nu_b, "Poisson's ratio of B");
+  app->add_option("--kernel", options.kernel, "response kernel: boussinesq (default) or volume-preserving");
+  app->add_option("--sigma", options.sigma, "the volume-preserving kernel's width (m)");
+  app->add_option("--iterations", options.iterations, "LCP solves per body (the split scheme; default 3)");
+  app->add_option("--active-range", options.active_range,
+                  "active samples: within this many spacings of a penetrating one (default 3)");
+  app->add_flag("--json", options.json, "print one JSON document, with every active sample");
+  return app;
+}
+
+int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
+  qr::ContactOptions contact_options;
+  if (options.kernel == "volume-preserving") {
+    contact_options.kernel = qr::ResponseKernel::Kind::kVolumePreserving;
+  } else if (options.kernel != "boussinesq") {
+    throw InputError("--kernel: must be boussinesq or volume-preserving, got '" + options.kernel + "'");
+  }
+  contact_options.sigma = options.sigma;
+  contact_options.iterations = options.iterations;
+  contact_options.active_range = options.active_range;
+  const qr::Material material_a{options.E, options.nu};
+  const qr::Material material_b{options.E_b >= 0 ? options.E_b : options.E, options.nu_b >= 0 ? options.nu_b : options.nu};
+  const qr::QuasiRigidBody A(qr::surface_samples(read_point_cloud(options.a)), material_a);
+  const qr::QuasiRigidBody B(qr::surface_samples(read_point_cloud(options.b)), material_b);
+  const RigidPose<double> E_a_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");
+  const qr::QuasiRigidContact contact = qr::resolve_contact(A, RigidPose<double>(), B, E_a_b, contact_options);
+
+  nlohmann::ordered_json iterations = nlohmann::ordered_json::array();
+  for (const qr::ContactIteration& it : contact.iterations) {
+    iterations.push_back({{"min_separation_a", it.min_separation_a},
+                          {"min_separation_b", it.min_separation_b},
+                          {"load_a", it.load_a},
+                          {"load_b", it.load_b}});
+  }
+  const nlohmann::ordered_json out{
+      {"kernel", options.kernel},
+      {"composite_compliance", contact.composite_compliance},
+      {"a", body_json(A, contact.a, RigidPose<double>(), options.json)},
+      {"b", body_json(B, contact.b, E_a_b, options.json)},
+      {"newton_third_law_residual", (contact.a.force_w + contact.b.force_w).norm()},
+      {"iterations", iterations}};
+  require_finite(out, "quasi-rigid contact");
+  if (options.json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (contact.iterations.empty()) {
+    std::cout << "no contact: no sample of either body lies inside the other\n";
+    return 0;
+  }
+  for (const auto& [label, body, c] : {std::tuple{"A", &A, &contact.a}, std::tuple{"B", &B, &contact.b}}) {
+    std::cout << fmt::format(
+        "{} {}: {} samples, {} active ({} penetrating); load {:.6g} N on {:.6g} m^2; force ({:.6g}, {:.6g}, {:.6g}) N, "
+        "torque ({:.6g}, {:.6g}, {:.6g}) N m; {} LCP pivots, {} Lemke solves\n",
+        label, body->name(), body->surface().samples().points.size(), c->active.size(), c->penetrating, c->load,
+        c->contact_area, c->force_w.x(), c->force_w.y(), c->force_w.z(), c->torque_w.x(), c->torque_w.y(),
+        c->torque_w.z(), c->pivots, c->lemke_solves);
+  }
+  for (std::size_t k = 0; k < contact.iterations.size(); ++k) {
+    const qr::ContactIteration& it = contact.iterations[k];
+    std::cout << fmt::format("iteration {}: min separation {:.3e} m (A) {:.3e} m (B); load {:.6g} N (A) {:.6g} N (B)\n",
+                             k + 1, it.min_separation_a, it.min_separation_b, it.load_a, it.load_b);
+  }
+  return 0;
+}
+
+}  // namespace contactref::cli
