@@ -8,6 +8,7 @@
 #include "validation/suites/blob_in_bowl.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
+#include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/torque_free_body.hpp"
@@ -36,6 +37,10 @@ const std::vector<SuiteSpec>& suites() {
       {"brep-contact",
        "Bouma & Vanecek: Brep-index sizes and depths, culling speed-up, contact regions and normals of Figs. 3-8",
        brep_contact_suite},
+      {"hertz-convergence",
+       "Pauly et al.'s quasi-rigid model against Hertz at four samplings: a sphere on rigid and elastic half-spaces "
+       "(grid, load control), and a point-sampled sphere on a sampled plane (the split scheme)",
+       hertz_convergence_suite},
   };
   return list;
 }
@@ -75,6 +80,10 @@ const std::vector<FigureSpec>& figures() {
       {"brep-fig-8", "brep-contact", "brep_contact.py",
        "Fig. 8: a block sliding across two fingers: the new edge region's normal without and with temporal coherence",
        write_brep_fig_8_data},
+      {"hertz-convergence", "hertz-convergence", "hertz_convergence.py",
+       "the quasi-rigid pressure profile against Hertz's ellipse, and the errors in contact radius, peak pressure and "
+       "approach against the sampling",
+       write_hertz_convergence_data},
   };
   return list;
 }

@@ -11,6 +11,7 @@
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/blob_in_bowl.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
+#include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
@@ -138,6 +139,17 @@ TEST(BrepContactSuite, QuickVariantPasses) {
     expect_information(result, name);
   expect_check(result, "fig3.unneeded_regions_outside_needed_borders");
   expect_check(result, "fig3.scenes_with_other_needed_regions_in_needed_borders");
+}
+
+// The quasi-rigid model against Hertz at three samplings: every check, and
+// the rows that carry the studied numbers.
+TEST(HertzConvergenceSuite, QuickVariantPasses) {
+  const SuiteResult result = hertz_convergence_suite({true});
+  expect_checks_pass(result);
+  expect_check(result, "rigid_plane.approach_order");
+  expect_check(result, "sampled[a/h=6].newton_third_law");
+  expect_information(result, "rigid_plane.contact_radius_order");
+  EXPECT_EQ(find(result, "sampled[a/h=8].sphere_load"), nullptr);  // the quick variant stops at a / h = 6
 }
 
 // Fig. 3's claim both ways on Fig. 4's collision (the block against the

@@ -29,4 +29,10 @@ inline HertzContact hertz_sphere_on_half_space(double radius, double E_star, dou
   return h;
 }
 
+// The load that presses a sphere by the approach delta (m) into a half-space:
+// W = 4/3 E* sqrt(R) delta^(3/2) (Johnson Eq. 4.23).
+inline double hertz_load_at_approach(double radius, double E_star, double approach) {
+  return 4.0 / 3 * E_star * std::sqrt(radius) * std::pow(approach, 1.5);
+}
+
 }  // namespace contactref::oracles
