@@ -4,6 +4,8 @@
 //    response, built once), solved by Lemke (solver 0, the reference) and by
 //    block principal pivoting (solver 1, the fast one); counters: n and the
 //    pivots or iterations.
+//  - BM_LcpAtActiveNodes/solver/n: the same LCP on n nodes of a sampled
+//    lattice, n = 250 to 2000, for how the cost grows with the active set;
 //  - BM_ResponseMatrix/nodes_per_radius: building that response matrix.
 //  - BM_SpherePress/nodes_per_radius: `contactref quasi-rigid hertz` end to end.
 #include <benchmark/benchmark.h>
@@ -14,6 +16,7 @@
 
 #include "reference/quasi_rigid/block_pivoting.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
+#include "reference/quasi_rigid/sampled_response.hpp"
 #include "reference/quasi_rigid/sphere_press.hpp"
 
 namespace {
@@ -54,6 +57,48 @@ void BM_HertzLcp(benchmark::State& state) {
   state.counters["pivots"] = pivots;
 }
 
+// The elastic LCP on n lattice nodes of a sampled plane (the response of
+// sampled_response.hpp) under a sphere pressed to Hertz's approach with the
+// lattice spanning 1.5 contact radii: about 44% of the nodes are loaded.
+// Solver 0: Lemke; 1: block pivoting. Issue 13's target: block pivoting at
+// least 20x faster than Lemke at n = 2000.
+void BM_LcpAtActiveNodes(benchmark::State& state) {
+  const int n_wanted = int(state.range(1));
+  const double radius = 0.05, E_star = 1e9 / (1 - 0.09), a = std::cbrt(3 * 100 * radius / (4 * E_star));
+  const double cells = std::sqrt(n_wanted / std::numbers::pi);  // nodes within `cells` spacings of the origin
+  const double h = 1.5 * a / cells;
+  qr::SurfaceSamples lattice;
+  for (const Eigen::Vector2d& xy : qr::square_grid_nodes(h, cells + 3)) {  // 3 more rings: the kernels' cover
+    lattice.points.emplace_back(xy.x(), xy.y(), 0);
+    lattice.normals.emplace_back(0, 0, 1);
+  }
+  const qr::MlsSurface surface(lattice);
+  const qr::SurfaceSampling sampling(surface);
+  std::vector<int> nodes;
+  for (std::size_t k = 0; k < lattice.points.size(); ++k)
+    if (lattice.points[k].norm() <= cells * h) nodes.push_back(int(k));
+  const Eigen::MatrixXd R =
+      sampling.response(nodes, {qr::ResponseKernel::Kind::kBoussinesq, 1 / (std::numbers::pi * E_star), 0});
+  Eigen::VectorXd q(Eigen::Index(nodes.size()));
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const double r2 = lattice.points[std::size_t(nodes[k])].squaredNorm();
+    q(Eigen::Index(k)) = radius - std::sqrt(radius * radius - r2) - a * a / radius;
+  }
+  const bool lemke = state.range(0) == 0;
+  state.SetLabel(lemke ? "lemke" : "block pivoting");
+  int pivots = 0;
+  double loaded = 0;
+  for (auto _ : state) {
+    const qr::LcpSolution<double> s = lemke ? qr::solve_lcp_lemke<double>(R, q) : qr::solve_lcp_block_pivoting<double>(R, q);
+    pivots = s.pivots;
+    loaded = double((s.z.array() > 0).count());
+    benchmark::DoNotOptimize(s.z.data());
+  }
+  state.counters["n"] = double(nodes.size());
+  state.counters["loaded"] = loaded;
+  state.counters["pivots"] = pivots;
+}
+
 void BM_ResponseMatrix(benchmark::State& state) {
   const HertzGrid grid(int(state.range(0)));
   for (auto _ : state) benchmark::DoNotOptimize(qr::response_matrix(grid.nodes, grid.kernel, grid.kernels).data());
@@ -70,5 +115,6 @@ void BM_SpherePress(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_HertzLcp)->ArgsProduct({{0, 1}, {4, 6, 8}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LcpAtActiveNodes)->ArgsProduct({{0, 1}, {250, 500, 1000, 2000}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ResponseMatrix)->Arg(4)->Arg(6)->Arg(8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpherePress)->Arg(6)->Unit(benchmark::kMillisecond);

@@ -42,6 +42,15 @@ template <class T> T epsilon() { return Eigen::NumTraits<T>::epsilon(); }
 //   #define CONTACTREF_INSTANTIATE(T) template class LoopSurface<T>;
 //   CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 //   #undef CONTACTREF_INSTANTIATE
+// A sanitized build (CONTACTREF_SANITIZED_BUILD, cmake/Sanitizers.cmake) is
+// double only: code that needs the 50-digit referee is compiled only where
+// CONTACTREF_HAS_REAL50 is 1.
+#ifdef CONTACTREF_SANITIZED_BUILD
+#define CONTACTREF_HAS_REAL50 0
+#define CONTACTREF_FOR_EACH_SCALAR(MACRO) MACRO(double)
+#else
+#define CONTACTREF_HAS_REAL50 1
 #define CONTACTREF_FOR_EACH_SCALAR(MACRO) \
   MACRO(double)                           \
   MACRO(::contactref::Real50)
+#endif

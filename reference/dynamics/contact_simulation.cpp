@@ -957,8 +957,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
   template SimulationSample<T> sample_state(const ContactSystem<T>&, const ContactState<T>&, const T&);           \
   template SimulationResult<T> simulate(const ContactSystem<T>&, const ContactState<T>&, const SimulationOptions<T>&, \
                                         const std::function<void(const T&)>&);
-CONTACTREF_INSTANTIATE(double)
-CONTACTREF_INSTANTIATE(Real50)
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE
 
 }  // namespace contactref::dynamics

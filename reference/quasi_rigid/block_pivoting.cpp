@@ -13,7 +13,12 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   check_lcp_input(M, q);
   const int n = int(q.size());
   const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 10 * n + 100;
-  std::vector<bool> free(std::size_t(n), false);  // F: z free, w = 0; start with G = all (z = 0)
+  // F: z free, w = 0; start with G = all (z = 0), or with the caller's guess.
+  if (!options.initial_free.empty() && options.initial_free.size() != std::size_t(n)) {
+    throw InputError("LCP (n = " + std::to_string(n) + "): an initial free set of " +
+                     std::to_string(options.initial_free.size()) + " entries");
+  }
+  std::vector<bool> free = options.initial_free.empty() ? std::vector<bool>(std::size_t(n), false) : options.initial_free;
   LcpSolution<T> solution;
   int best = n + 1, stalled = 0;
   for (;; ++solution.pivots) {

@@ -10,16 +10,20 @@
 // moves (Murty's rule), which ends for every P-matrix. Infeasible means
 // beyond 64 n eps of the vector's scale (round-off of the solves); z is
 // exactly 0 on G, and w = M z + q as computed.
+#include <vector>
+
 #include "reference/quasi_rigid/lemke.hpp"
 
 namespace contactref::quasi_rigid {
 
 struct BlockPivotingOptions {
   int patience = 3;
-  int max_iterations = 0;  // 0: 10 n + 100
+  int max_iterations = 0;          // 0: 10 n + 100
+  std::vector<bool> initial_free;  // the first F (a warm start), or empty: F empty
 };
 
-// InputError as solve_lcp_lemke. ComputationError: a singular principal
+// InputError as solve_lcp_lemke, and an initial_free of another size than q.
+// ComputationError: a singular principal
 // submatrix (M is not a P-matrix), or more than max_iterations iterations.
 // LcpSolution::pivots counts the iterations.
 template <class T>

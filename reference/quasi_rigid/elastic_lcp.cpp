@@ -5,9 +5,12 @@
 
 namespace contactref::quasi_rigid {
 
-ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q) {
+ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
+                                     const std::vector<bool>& initial_free) {
   try {
-    return {solve_lcp_block_pivoting<double>(R, q), false};
+    BlockPivotingOptions options;
+    options.initial_free = initial_free;
+    return {solve_lcp_block_pivoting<double>(R, q, options), false};
   } catch (const ComputationError&) {
     return {solve_lcp_lemke<double>(R, q), true};
   }

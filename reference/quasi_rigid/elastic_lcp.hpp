@@ -3,6 +3,7 @@
 // s^T p = 0, solved by block principal pivoting (the fast solver), and by
 // Lemke (the reference) where R turns out not to be a P-matrix.
 #include <Eigen/Core>
+#include <vector>
 
 #include "reference/quasi_rigid/lemke.hpp"
 
@@ -14,6 +15,8 @@ struct ElasticLcpSolution {
 };
 
 // InputError as check_lcp_input; ComputationError where neither solves it.
-ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q);
+// initial_free: block pivoting's first free set (a warm start), or empty.
+ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
+                                     const std::vector<bool>& initial_free = {});
 
 }  // namespace contactref::quasi_rigid

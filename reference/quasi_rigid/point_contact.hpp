@@ -21,9 +21,13 @@
 //    undeformed gap as s - R p and solves for the total tractions. The
 //    paper: "three iterations were sufficient". Each iteration's smallest
 //    measured separation is its residual (negative: penetration left).
-// 6. The wrench on each body from its own tractions: f_i = -p_i a_i n_i at
+// 6. Section 6.1: where an active set's rim carries traction (the
+//    volume-preserving kernel's bulge can touch beyond the penetration), the
+//    active sets widen by two spacings and the contact is solved again.
+// 7. The wrench on each body from its own tractions: f_i = -p_i a_i n_i at
 //    the deformed sample; the two should cancel (Newton's third law is not
-//    imposed by the split scheme: it measures it).
+//    imposed by the split scheme: it measures it). The displacement field
+//    reaches beyond the active samples for the volume-preserving kernel.
 #include <Eigen/Core>
 #include <string>
 #include <vector>
@@ -41,6 +45,12 @@ struct ContactOptions {
   int iterations = 3;        // LCP solves per body
   double near = 4;           // the response's near field, in spacings
   int max_active = 6000;     // active samples per body (the response is dense)
+  bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
+  int max_growth = 8;        // by two spacings a round, at most this many rounds
+  // A warm start (Section 4.3's interpolated tractions): a traction guess
+  // (Pa) per sample of A and of B, or empty. The first LCP of each body starts
+  // its block pivoting with the active samples the guess loads.
+  Eigen::VectorXd initial_traction_a, initial_traction_b;
 };
 
 struct BodyContact {
@@ -57,6 +67,14 @@ struct BodyContact {
   Eigen::Vector3d torque_w = Eigen::Vector3d::Zero();  // N m, about the body frame's origin, world frame
   int pivots = 0;                 // of all its LCP solves
   int lemke_solves = 0;           // LCPs that block pivoting could not solve
+  // Every sample the tractions displace: the active ones and, for the
+  // volume-preserving kernel, those within 5 sigma of a loaded one; their
+  // displacements (m, this body's share, inward); the displaced volume
+  // sum a_k u_k (m^3; Eq. 3 makes it vanish for the volume-preserving
+  // kernel) and sum a_k |u_k|.
+  std::vector<int> displaced;
+  Eigen::VectorXd displaced_u;
+  double displaced_volume = 0, displaced_absolute_volume = 0;
 };
 
 struct ContactIteration {
@@ -66,14 +84,18 @@ struct ContactIteration {
 
 struct QuasiRigidContact {
   BodyContact a, b;
-  std::vector<ContactIteration> iterations;  // empty when nothing penetrates
+  std::vector<ContactIteration> iterations;  // of the last round; empty when nothing penetrates
   double composite_compliance = 0;           // c = c_A + c_B (m^2/N)
+  int growth_rounds = 0;                     // Section 6.1's widenings of the active sets
+  bool rim_loaded = false;                   // an active set's rim carries traction at the end (growth
+                                             // off, or max_growth rounds were not enough)
 };
 
 // E_w_a, E_w_b: the bodies' poses in the world. InputError: both bodies rigid,
 // sigma not finite and > 0 for the volume-preserving kernel, active_range not
 // finite and > 0, iterations below 1, near below the kernels' support,
-// max_active below 1. ComputationError: more than max_active active samples
+// max_active below 1, an initial traction of another size than the body's
+// samples. ComputationError: more than max_active active samples
 // on a body (naming it and the count), an MLS projection that fails, an LCP
 // that neither solver solves.
 QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,

@@ -19,12 +19,22 @@ void Material::check(const std::string& where) const {
   }
 }
 
+QuasiRigidBody::Geometry::Geometry(SurfaceSamples samples, const BodyOptions& options)
+    : surface(std::move(samples), options.mls),
+      sampling(surface, options.shepard),
+      hierarchy(surface.samples().points, options.clusters) {}
+
 QuasiRigidBody::QuasiRigidBody(SurfaceSamples samples, const Material& material, const BodyOptions& options)
     : material_(material) {
   material.check(samples.name);
-  surface_ = std::make_unique<MlsSurface>(std::move(samples), options.mls);
-  sampling_ = std::make_unique<SurfaceSampling>(*surface_, options.shepard);
-  hierarchy_ = std::make_unique<ClusterHierarchy>(surface_->samples().points, options.clusters);
+  geometry_ = std::make_shared<const Geometry>(std::move(samples), options);
 }
+
+QuasiRigidBody::QuasiRigidBody(std::shared_ptr<const Geometry> geometry, const Material& material)
+    : geometry_(std::move(geometry)), material_(material) {
+  material.check(name());
+}
+
+QuasiRigidBody QuasiRigidBody::with_material(const Material& material) const { return {geometry_, material}; }
 
 }  // namespace contactref::quasi_rigid

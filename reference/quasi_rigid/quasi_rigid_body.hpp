@@ -34,17 +34,26 @@ class QuasiRigidBody {
   // InputError: the samples' (check_samples), the material's, the options'.
   QuasiRigidBody(SurfaceSamples samples, const Material& material, const BodyOptions& options = {});
 
-  const std::string& name() const { return surface_->samples().name; }
+  // The same sampled surface (shared, not recomputed) in another material.
+  QuasiRigidBody with_material(const Material& material) const;
+
+  const std::string& name() const { return geometry_->surface.samples().name; }
   const Material& material() const { return material_; }
-  const MlsSurface& surface() const { return *surface_; }
-  const SurfaceSampling& sampling() const { return *sampling_; }
-  const ClusterHierarchy& hierarchy() const { return *hierarchy_; }
+  const MlsSurface& surface() const { return geometry_->surface; }
+  const SurfaceSampling& sampling() const { return geometry_->sampling; }
+  const ClusterHierarchy& hierarchy() const { return geometry_->hierarchy; }
 
  private:
+  struct Geometry {
+    Geometry(SurfaceSamples samples, const BodyOptions& options);
+    MlsSurface surface;
+    SurfaceSampling sampling;  // refers to surface
+    ClusterHierarchy hierarchy;
+  };
+  QuasiRigidBody(std::shared_ptr<const Geometry> geometry, const Material& material);
+
+  std::shared_ptr<const Geometry> geometry_;
   Material material_;
-  std::unique_ptr<MlsSurface> surface_;  // the sampling refers to it
-  std::unique_ptr<SurfaceSampling> sampling_;
-  std::unique_ptr<ClusterHierarchy> hierarchy_;
 };
 
 }  // namespace contactref::quasi_rigid

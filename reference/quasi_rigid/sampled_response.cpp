@@ -1,6 +1,7 @@
 #include "reference/quasi_rigid/sampled_response.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
 #include <numbers>
@@ -71,6 +72,18 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     s2[k] = 2 * s * s;
     rho2[k] = rho * rho;
   }
+  // The projected samples binned in square cells as wide as the largest
+  // support: the kernels that reach a point are in its cell's 3 x 3 block.
+  const double reach = radius + largest_support_, cell = largest_support_;
+  const int cells = static_cast<int>(std::ceil(2 * reach / cell)) + 1;
+  const auto cell_of = [&](double coordinate) {
+    return std::clamp(static_cast<int>(std::floor((coordinate + reach) / cell)), 0, cells - 1);
+  };
+  std::vector<std::vector<std::size_t>> binned(static_cast<std::size_t>(cells * cells));
+  for (std::size_t k = 0; k < count; ++k) {
+    binned[static_cast<std::size_t>(cell_of(at[k].x()) * cells + cell_of(at[k].y()))].push_back(k);
+  }
+  std::vector<std::size_t> reached;
 
   const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
   const double length = radius / segments;
@@ -86,15 +99,22 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
           const double w = Rule::weights()[p] * length / 2 * d_theta;
           const Eigen::Vector2d x = r * e;
           double sum = 0;
-          for (std::size_t k = 0; k < count; ++k) {
-            const double d2 = (at[k] - x).squaredNorm();
-            omega[k] = d2 < rho2[k] ? std::exp(-d2 / s2[k]) : 0.0;
-            sum += omega[k];
+          reached.clear();
+          const int cx = cell_of(x.x()), cy = cell_of(x.y());
+          for (int bx = std::max(cx - 1, 0); bx <= std::min(cx + 1, cells - 1); ++bx) {
+            for (int by = std::max(cy - 1, 0); by <= std::min(cy + 1, cells - 1); ++by) {
+              for (std::size_t k : binned[static_cast<std::size_t>(bx * cells + by)]) {
+                const double d2 = (at[k] - x).squaredNorm();
+                if (d2 >= rho2[k]) continue;
+                omega[k] = std::exp(-d2 / s2[k]);
+                sum += omega[k];
+                reached.push_back(k);
+              }
+            }
           }
           if (!(sum > 0)) continue;  // no kernel covers x
           const double w_g = w * g(r) / sum, w_mass = w * r / sum;
-          for (std::size_t k = 0; k < count; ++k) {
-            if (omega[k] == 0) continue;
+          for (std::size_t k : reached) {
             integral[k] += w_g * omega[k];
             mass[k] += w_mass * omega[k];
           }
@@ -109,6 +129,11 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
 
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const ResponseKernel& kernel,
                                           double near) const {
+  return response(nodes, nodes, kernel, near);
+}
+
+Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                          const ResponseKernel& kernel, double near) const {
   kernel.check("sampled response");
   if (!(std::isfinite(near) && near >= shepard_.support)) {
     throw InputError("sampled response: the near field's radius (" + std::to_string(near) +
@@ -126,22 +151,35 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const R
       throw InputError("sampled response: sample " + std::to_string(nodes[c]) + " is named twice");
     }
   }
+  for (int i : rows) {
+    if (i < 0 || i >= sample_count) {
+      throw InputError("sampled response: row " + std::to_string(i) + " is not a sample (0.." +
+                       std::to_string(sample_count - 1) + ")");
+    }
+  }
   const auto size = static_cast<Eigen::Index>(nodes.size());
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(size, size);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), size);
   std::vector<double> inside_mass(nodes.size());
-  for (Eigen::Index row = 0; row < size; ++row) {
-    const int i = nodes[static_cast<std::size_t>(row)];
+  for (Eigen::Index row = 0; row < R.rows(); ++row) {
+    const int i = rows[static_cast<std::size_t>(row)];
     const double disk = near * spacing_(i);
-    std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
-    integrate_about(i, disk, [&](double r) { return kernel.times_r(r); },
-                    [&](int j, double integral, double mass) {
-                      const auto found = column.find(j);
-                      if (found == column.end()) return;
-                      R(row, found->second) = integral;
-                      inside_mass[static_cast<std::size_t>(found->second)] = mass;
-                    });
     const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
+    std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
+    // The quadrature only where a column's kernel reaches the disk (a row far
+    // from every column is the midpoint rule alone).
+    const bool reached = std::any_of(nodes.begin(), nodes.end(), [&](int j) {
+      return (points[static_cast<std::size_t>(j)] - q_i).norm() < disk + largest_support_;
+    });
+    if (reached) {
+      integrate_about(i, disk, [&](double r) { return kernel.times_r(r); },
+                      [&](int j, double integral, double mass) {
+                        const auto found = column.find(j);
+                        if (found == column.end()) return;
+                        R(row, found->second) = integral;
+                        inside_mass[static_cast<std::size_t>(found->second)] = mass;
+                      });
+    }
     for (Eigen::Index c = 0; c < size; ++c) {
       const int j = nodes[static_cast<std::size_t>(c)];
       if (j == i) continue;  // its mass lies in the disk (near >= support)

@@ -55,6 +55,10 @@ class SurfaceSampling {
   // InputError: an index out of range or repeated, near below support, the
   // kernel's (response_matrix.hpp).
   Eigen::MatrixXd response(const std::vector<int>& nodes, const ResponseKernel& kernel, double near = 4.0) const;
+  // The same with the displacements at the samples `rows` (any samples) under
+  // tractions at the samples `columns`: u_rows = R p_columns.
+  Eigen::MatrixXd response(const std::vector<int>& rows, const std::vector<int>& columns, const ResponseKernel& kernel,
+                           double near = 4.0) const;
 
  private:
   // Integrates g(r) Phi_j and Phi_j over the disk of radius `radius` about

@@ -320,8 +320,7 @@ LoopSPatchReplacement<T> replace_loop_vertex(const LoopSurface<T>& surface, int 
                                       const std::string&);                                               \
   template std::vector<QuarticCoefficients<T>> loop_centre_refinements<T>(const LoopSurface<T>&, int);   \
   template LoopSPatchReplacement<T> replace_loop_vertex<T>(const LoopSurface<T>&, int, const SPatchMatching&);
-CONTACTREF_S_PATCH(double)
-CONTACTREF_S_PATCH(Real50)
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_S_PATCH)
 #undef CONTACTREF_S_PATCH
 
 }  // namespace contactref::surfaces

@@ -8,6 +8,7 @@
 #include "validation/build_info.hpp"
 
 namespace contactref::audit {
+#if CONTACTREF_HAS_REAL50  // double against 50 digits: release build only (core/scalar.hpp)
 namespace {
 
 namespace su = contactref::surfaces;
@@ -101,5 +102,11 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
             }),
   };
 }
+
+#else
+
+std::vector<validation::AuditEntrySpec> dynamics_audit_entries() { return {}; }
+
+#endif  // CONTACTREF_HAS_REAL50
 
 }  // namespace contactref::audit

@@ -8,6 +8,7 @@
 #include "validation/fixtures/rattleback_net.hpp"
 
 namespace contactref::audit {
+#if CONTACTREF_HAS_REAL50  // double against 50 digits: release build only (core/scalar.hpp)
 namespace {
 
 namespace su = contactref::surfaces;
@@ -99,5 +100,11 @@ std::vector<validation::AuditEntrySpec> surfaces_audit_entries() {
                               }));
   return entries;
 }
+
+#else
+
+std::vector<validation::AuditEntrySpec> surfaces_audit_entries() { return {}; }
+
+#endif  // CONTACTREF_HAS_REAL50
 
 }  // namespace contactref::audit

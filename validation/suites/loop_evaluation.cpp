@@ -32,6 +32,7 @@ std::vector<std::pair<double, double>> face_points(std::mt19937_64& rng, int int
   return points;
 }
 
+#if CONTACTREF_HAS_REAL50  // the 50-digit referee: release build only (core/scalar.hpp)
 // max over points of |d_k - difference of d_(k-1)| / max(1, |jet|) per order,
 // in 50 digits (central differences with h = 1e-15).
 std::array<double, 4> finite_difference_errors(const su::LoopSurface<Real50>& surface, std::mt19937_64& rng, int stride,
@@ -56,6 +57,7 @@ std::array<double, 4> finite_difference_errors(const su::LoopSurface<Real50>& su
   }
   return worst;
 }
+#endif
 
 using oracles::evaluation_roundoff;
 using oracles::normal_sensitivity;
@@ -143,7 +145,7 @@ Metric at_most(std::string name, double value, double bound, const std::string& 
 
 }  // namespace
 
-SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
+SuiteResult loop_evaluation_suite([[maybe_unused]] const SuiteOptions& options) {
   SuiteResult result;
   result.name = "loop-evaluation";
   std::mt19937_64 rng(20261122);
@@ -156,7 +158,6 @@ SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
     const su::TriangleMesh mesh = suite_mesh(name);
     size = std::max(size, control_size(mesh));
     const su::LoopSurface<double> surface(mesh, name);
-    const su::LoopSurface<Real50> surface50(mesh, name);
     for (int f = 0; f < surface.face_count(); ++f) {
       ++faces;
       const auto kind = surface.kind(f);
@@ -164,9 +165,12 @@ SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
       extraordinary += kind == su::LoopPatchKind::kExtraordinary;
       split += kind == su::LoopPatchKind::kSplit;
     }
+#if CONTACTREF_HAS_REAL50  // the 50-digit referee: release build only (core/scalar.hpp)
+    const su::LoopSurface<Real50> surface50(mesh, name);
     const int stride = options.quick ? 7 : (surface.face_count() > 100 ? 3 : 1);
     const auto errors = finite_difference_errors(surface50, rng, stride, options.quick ? 1 : 4);
     for (std::size_t p = 1; p < 4; ++p) fd[p] = std::max(fd[p], errors[p]);
+#endif
     const Continuity c = continuity_jumps(surface);
     jumps.position = std::max(jumps.position, c.position);
     jumps.normal = std::max(jumps.normal, c.normal);
@@ -183,7 +187,7 @@ SuiteResult loop_evaluation_suite(const SuiteOptions& options) {
                                      split)));
   // 50-digit central differences with h = 1e-15: truncation h^2/6 times the
   // derivative two orders up, plus round-off 1e-50 / h.
-  for (int p = 1; p <= 3; ++p)
+  for (int p = 1; CONTACTREF_HAS_REAL50 && p <= 3; ++p)
     result.add(at_most(fmt::format("fd_error_order{}", p), fd[std::size_t(p)], 1e-20,
                        fmt::format("max |derivative - 50-digit difference| / max(1, |jet|), order {}", p),
                        "the difference (h = 1e-15) is off by h^2/6 |d^(p+2)c| + 1e-50/h, below 1e-20 while "

@@ -154,6 +154,7 @@ SolveResiduals<T> solve_residuals(const ContactDynamics<T>& d, const ContactDyna
           double(abs(dE) / (tolerance<T>(1024) * (qdot_1 + phi_1) * scale))};
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // dE/dt along the state derivative (q', q''), independently of Eq. 19: a
 // central difference of the energy function, h = 1e-15 in 50 digits.
 Real50 energy_rate_by_difference(const ContactDynamics<Real50>& d, const Vec10<Real50>& y, const Vec5<Real50>& qddot) {
@@ -161,6 +162,7 @@ Real50 energy_rate_by_difference(const ContactDynamics<Real50>& d, const Vec10<R
   const Vec10<Real50> dy = make_state<Real50>(y.tail<5>(), qddot);
   return (d.energy(Vec10<Real50>(y + h * dy)) - d.energy(Vec10<Real50>(y - h * dy))) / (2 * h);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // Section 3.3: frictionless contact transmits a pure normal force; its power
@@ -213,6 +215,7 @@ TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroP
   report("frictionless, " + digits + ", worst |dE/dt| from the derivative over its bound", worst_dE);
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(KryPaiSection33, EnergyRateMatchesA50DigitDifferenceOfTheEnergyAndIsZero) {
   // dE/dt = grad E(y) . y' independently of Eq. 19: a central difference of
   // the energy function along the state derivative, h = 1e-15 in 50 digits.
@@ -266,6 +269,7 @@ TEST(KryPaiSection33, WrongHdotKeepsTheSolveResidualsButNotTheEnergy) {
   EXPECT_EQ(detected, cases) << "the energy difference misses a wrong Hdot";
   report("wrong Hdot (omitted or negated): smallest |dE/dt| by the 50-digit difference (J/s)", smallest_rate);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // A sphere of radius r on a horizontal plane (body 2 at a yawed, translated
@@ -374,6 +378,7 @@ TEST(SphereOnPlaneSeparation, UpwardBodyForceLargerThanWeightGivesNegativeNormal
 // ---------------------------------------------------------------------------
 // Double against 50 digits.
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(KryPaiSection33, DoubleAgreesWith50Digits) {
   double worst = 0;
   std::string where;
@@ -401,6 +406,7 @@ TEST(KryPaiSection33, DoubleAgreesWith50Digits) {
   }
   report("double vs 50 digits, worst relative q'' or f_c (" + where + ")", worst);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // Bad input and singular configurations.

@@ -48,7 +48,7 @@ void report(const std::string& what, double value) {
 
 template <class T> using Vec2 = Eigen::Matrix<T, 2, 1>;
 
-constexpr ContactMode kFrictionModes[5] = {ContactMode::kSliding, ContactMode::kNoSlip, ContactMode::kNoSpin,
+[[maybe_unused]] constexpr ContactMode kFrictionModes[5] = {ContactMode::kSliding, ContactMode::kNoSlip, ContactMode::kNoSpin,
                                            ContactMode::kNoRoll, ContactMode::kRest};
 
 // ---------------------------------------------------------------------------
@@ -92,6 +92,7 @@ Mat6R<T> reduced_jacobian(ContactMode mode, Kind kind, const Vec5<T>& q) {
 
 // ---------------------------------------------------------------------------
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
   // Hdot_r = d/dt (H_1 P) along q' = P r': the derived Ddot and Gdot
   // (contact_modes.hpp) against (H_r(q + h q') - H_r(q - h q')) / 2h.
@@ -139,6 +140,7 @@ Real50 energy_rate_by_difference(const ContactDynamics<Real50>& d, ContactMode m
           d.energy(mode, StateVector<Real50>(y - h * derivative))) /
          (2 * h);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // The power of the friction law and the damping (header of contact_dynamics.hpp).
 template <class T>
@@ -149,6 +151,7 @@ T law_power(const ContactDynamicsState<T>& r, const FrictionLaw<T>& law) {
          law.damping * r.phi.template head<3>().squaredNorm();
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(FrictionModes, EnergyRateIsTheFrictionLawsPowerByA50DigitDifference) {
   // Checks the whole right-hand side (Hdot_r, the sign of F, the resistance
   // torques): a wrong one gives a dE/dt that is not the law's power.
@@ -186,6 +189,7 @@ TEST(FrictionModes, EnergyRateIsTheFrictionLawsPowerByA50DigitDifference) {
   report("|dE/dt by difference - the law's power| worst (W)", worst);
   report("most negative power of the law in compression (W)", most_negative);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // A sphere of radius R on a plane (body 2 at the identity), under gravity

@@ -42,7 +42,9 @@ namespace {
 using surfaces::Vec2;
 using test::matrices_near;
 using test::tolerance;
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 using State50 = MaximalPlaneContact<Real50>::State;
+#endif  // CONTACTREF_HAS_REAL50
 
 void report(const std::string& what, double value) {
   std::cout << "[maximal] " << what << ": " << std::scientific << std::setprecision(3) << value << std::defaultfloat
@@ -157,6 +159,7 @@ typename MaximalPlaneContact<T>::State resting_state(const MaximalPlaneContact<T
 // ---------------------------------------------------------------------------
 // g' = J phi against a 50-digit difference of g along the free motion.
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(MaximalPlaneContact, GapRateMatchesA50DigitDifferenceAlongTheFreeMotion) {
   struct Case {
     const LoopBody<Real50>* body;
@@ -189,10 +192,12 @@ TEST(MaximalPlaneContact, GapRateMatchesA50DigitDifferenceAlongTheFreeMotion) {
   }
   report("|J phi - dg/dt (50-digit central difference)|, worst of 4 states", worst);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // g'' = J phi' + kappa along the exact flows.
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(MaximalPlaneContact, SecondDerivativeOfTheGapMatchesKappaAndVanishesAlongTheConstrainedFlow) {
   // y(+-h) by one RK4 step (local error O(h^5)); with h = 1e-12 in 50 digits
   // the central differences err by O(h^2) ~ 1e-24 (truncation) plus
@@ -249,6 +254,7 @@ TEST(MaximalPlaneContact, SecondDerivativeOfTheGapMatchesKappaAndVanishesAlongTh
   report("|d2/dt2 g| along the constrained flow (50-digit second difference)", worst_second);
   report("smallest |kappa| in these states (m/s^2)", smallest_kappa);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // The reduced-coordinate model at the same physical state.
@@ -534,6 +540,7 @@ TEST(MaximalPlaneContact, RejectsBadInput) {
                ComputationError);
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(MaximalPlaneContact, StateFromPoseRoundTrips) {
   // Rotations near the identity, near a half turn (w ~ 0, where the branch of
   // the conversion changes) and generic.
@@ -548,6 +555,7 @@ TEST(MaximalPlaneContact, StateFromPoseRoundTrips) {
     EXPECT_GE(y(0), Real50(0));
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 }  // namespace
 }  // namespace contactref::dynamics

@@ -322,6 +322,7 @@ TYPED_TEST(PatchTransitionTyped, NormalRowIsTheLinearZRowInBothContactFrames) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // double against the 50-digit referee: the new q and q'.
 TEST(PatchTransition, DoubleAgreesWith50Digits) {
   double worst_q = 0, worst_qdot = 0;
@@ -352,6 +353,7 @@ TEST(PatchTransition, DoubleAgreesWith50Digits) {
   report("double vs 50 digits, q worst entry", worst_q);
   report("double vs 50 digits, q' worst entry / condition", worst_qdot);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // Bad input.

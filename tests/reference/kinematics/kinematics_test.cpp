@@ -184,8 +184,9 @@ Mat4<T> pose_map(const Patch<T>& patch1, const Patch<T>& patch2, const Vec5<T>& 
 // E_2_1, H and their third derivatives along q stay below 1e2 on these
 // unit-size surfaces, the Loop faces evaluated away from their extraordinary
 // vertices.
-constexpr double kDifferenceScale = 1.0;
+[[maybe_unused]] constexpr double kDifferenceScale = 1.0;  // the 50-digit tests' (release only)
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(ContactKinematics, HMatchesFiniteDifferencesOfThePoseMap) {  // Eqs. 11-13
   const TestSurfaces<Real50>& s = test_surfaces<Real50>();
   double worst_H = 0, worst_twist = 0, worst_bottom = 0, worst_pose = 0;
@@ -256,6 +257,7 @@ TEST(ContactKinematics, HdotMatchesFiniteDifferencesOfH) {  // Eq. 57, thesis Eq
   report("Hdot_1 vs 50-digit differences of H_1 along q', worst relative entry", worst_1, "72 configurations");
   report("Hdot_1c vs 50-digit differences of H_1c along q', worst relative entry", worst_1c);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 
 // ---------------------------------------------------------------------------
@@ -356,7 +358,7 @@ std::pair<MontanaForms<T>, MontanaForms<T>> forms_of(const Configuration& c) {
 }
 
 // The convex configurations without the one conforming pair (plane on plane).
-std::vector<Configuration> nonconforming_configurations() {
+[[maybe_unused]] std::vector<Configuration> nonconforming_configurations() {
   std::vector<Configuration> all = configurations(0);
   all.erase(std::remove_if(all.begin(), all.end(),
                            [](const Configuration& c) { return c.body1 == Surface::kPlane && c.body2 == Surface::kPlane; }),
@@ -371,6 +373,7 @@ T condition_bound(const Mat2<T>& M) {
   return M.squaredNorm() / abs(M.determinant());
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(ContactKinematics, MontanasContactEquationsInvertH) {
   double worst = 0;
   for (const Configuration& c : nonconforming_configurations()) {
@@ -432,6 +435,7 @@ TEST(ContactKinematics, BottomRowIsZeroAndRankIsFiveAwayFromConformingContact) {
   report("det(H_1c upper 5x5) vs -|c_s x c_t| |d_u x d_v| det(K1 + K~2), 50 digits, relative to prod |col|", worst_det);
   report("smallest sigma_5 / sigma_1 of H_1c, convex pairs in double", smallest_ratio);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // A patch with its parameters exchanged, c'(s, t) = c(t, s): its normal
 // c'_s x c'_t = c_t x c_s is reversed, so a sphere becomes a socket.
@@ -532,6 +536,7 @@ TYPED_TEST(SphereOnPlane, MatchesTheClosedForm) {
          worst);
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(ContactKinematics, DoubleAgreesWith50Digits) {
   double worst = 0;
   std::string where;
@@ -555,6 +560,7 @@ TEST(ContactKinematics, DoubleAgreesWith50Digits) {
   EXPECT_LT(worst, tolerance<double>(16 * 64, 50)) << where;
   report("double vs 50 digits, worst relative entry of E_2_1, H and Hdot (frames 1 and 1c)", worst, where);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // Bad input.

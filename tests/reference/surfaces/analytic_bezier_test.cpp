@@ -38,6 +38,7 @@ std::vector<std::unique_ptr<Patch<T>>> analytic_patches() {
 
 using fixtures::rattleback_net;
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(AnalyticPatches, DerivativesMatch50DigitFiniteDifferences) {
   test::Rng rng(test::kSeed + 100);
   for (const auto& patch : analytic_patches<Real50>()) {
@@ -47,6 +48,7 @@ TEST(AnalyticPatches, DerivativesMatch50DigitFiniteDifferences) {
     }
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(AnalyticPatches, NormalsPointOutward) {
   // Ellipsoid: the normal at the bottom point (pi/2, -pi/2) is -z, the point is (0, 0, -c).
@@ -80,6 +82,7 @@ TEST(AnalyticPatches, NormalsPointOutward) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(AnalyticPatches, DoubleAgreesWith50Digits) {
   test::Rng rng(test::kSeed + 102);
   const auto in_double = analytic_patches<double>();
@@ -94,6 +97,7 @@ TEST(AnalyticPatches, DoubleAgreesWith50Digits) {
     }
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(AnalyticPatches, RejectBadParameters) {
   EXPECT_THROW(EllipsoidPatch<double>(Vec3<double>(1, -1, 1)), InputError);
@@ -121,6 +125,7 @@ TEST(AnalyticPatches, RegularityCheckNamesThePatchAndPoint) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(BezierPatch, DerivativesMatch50DigitFiniteDifferences) {
   const BezierPatch<Real50> patch(rattleback_net<Real50>());
   test::Rng rng(test::kSeed + 103);
@@ -130,6 +135,7 @@ TEST(BezierPatch, DerivativesMatch50DigitFiniteDifferences) {
   }
   EXPECT_TRUE(test::derivatives_match_finite_differences(patch, Real50(0), Real50(1), 10));  // a corner
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(BezierPatch, PlanarNetReproducesThePlane) {
   std::array<Vec3<double>, 16> net;
@@ -161,6 +167,7 @@ TEST(BezierPatch, SymmetricNetGivesASymmetricSurface) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // De Casteljau on a tensor net of any degree: an independent evaluator.
 Vec3<Real50> de_casteljau(std::vector<std::vector<Vec3<Real50>>> net, const Real50& s, const Real50& t) {
   std::vector<Vec3<Real50>> column;
@@ -197,6 +204,7 @@ TEST(BezierPatch, DegreeElevationLeavesTheSurfaceUnchanged) {
     EXPECT_TRUE(test::matrices_near(Vec3<Real50>(patch.evaluate(s, t).c()), de_casteljau(elevated, s, t), Real50(1e-45)));
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(BezierPatch, RejectsNonFiniteControlPoints) {
   auto net = rattleback_net<double>();

@@ -27,6 +27,7 @@ TriangleMesh test_mesh(const std::string& name) {
   return read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / name);
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
   const auto& basis = loop_regular_basis<Real50>();
   for (int m = 0; m < kQuarticTerms; ++m) {
@@ -84,6 +85,7 @@ TEST(LoopEigenstructure, LimitMaskIsTheDominantLeftEigenvector) {
   EXPECT_NEAR(double(loop_limit_edge_weight<Real50>(3)), 0.2, 1e-15);
   EXPECT_NEAR(double(loop_limit_edge_weight<Real50>(10)), 0.043759, 5e-7);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 struct MeshCase {
   const char* file;
@@ -99,7 +101,7 @@ const MeshCase kMeshes[] = {
 
 // Points in the face: random interior points, points near each corner and
 // near the middle of each edge.
-std::vector<std::pair<double, double>> face_points(test::Rng& rng) {
+[[maybe_unused]] std::vector<std::pair<double, double>> face_points(test::Rng& rng) {
   // (2e-6, 1e-6) is beyond the extraordinary patches' cached levels (2^-10).
   std::vector<std::pair<double, double>> points = {{1e-3, 2e-3}, {2e-6, 1e-6}, {0.997, 1e-3}, {2e-3, 0.996}, {0.31, 0.33}, {0.49, 0.02}};
   for (int n = 0; n < 3; ++n) {
@@ -121,6 +123,7 @@ TEST(LoopSurface, FaceKindsAreAsExpected) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(LoopSurface, DerivativesMatch50DigitFiniteDifferences) {
   test::Rng rng(test::kSeed + 201);
   for (const MeshCase& c : kMeshes) {
@@ -188,6 +191,7 @@ TEST(LoopSurface, SmoothPiecesAreExactlyThePolynomialPieces) {
   // segments cross a piece boundary, and the difference sees it.
   EXPECT_GT(crossings_seen, 20);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(LoopSurface, PositionAndTangentPlaneAreContinuousAcrossEdges) {
   for (const MeshCase& c : kMeshes) {
@@ -222,6 +226,7 @@ TEST(LoopSurface, PositionAndTangentPlaneAreContinuousAcrossEdges) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(LoopSurface, PatchesApproachTheLimitMasksAtVertices) {
   for (const MeshCase& c : kMeshes) {
     const LoopSurface<Real50> surface(test_mesh(c.file), c.file);
@@ -266,6 +271,7 @@ TEST(LoopSurface, DoubleAgreesWith50Digits) {
     std::cerr << "[double vs 50 digits] " << c.file << ": " << worst << "\n";
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(LoopSurface, EvaluationAtAnExtraordinaryVertexIsAClearError) {
   const LoopSurface<double> surface(test_mesh("icosphere1.obj"), "icosphere1");

@@ -168,6 +168,7 @@ T chart_round_off(const T& volume) {
   return test::tolerance<T>(2 * 256 + 256, 2.0) * volume;
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // The closed form \int_T u^i v^j du dv = i! j! / (i + j + 2)! over the unit
 // triangle, in 50 digits: matched for every i + j <= 18 to within 1024 eps
 // (100 positive terms, each with at most ~20 roundings in its node, weight
@@ -193,6 +194,7 @@ TEST(MassPropertiesRule, TriangleRuleIsExactToDegree18) {
             << "\n";
   EXPECT_GT(degree_19, Real50(1e6) * test::tolerance<Real50>(1024));
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(MassPropertiesChart, EllipsoidAndTorusMatchTheirClosedFormsToRoundOffInDouble) {
   const Vec3<double> axes(1.3, 0.9, 0.6);
@@ -235,6 +237,7 @@ TEST(MassPropertiesChart, TransformedEllipsoidHasTheMovedCentreAndRotatedInertia
                                  transform.offset.norm() + axes.x()));
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // Gauss-Legendre along the ellipsoid's s converges faster than any algebraic
 // order: each doubling of the nodes divides the error by more than 2^40
 // until the 50-digit round-off (an order-p rule divides it by 2^p). The torus'
@@ -271,6 +274,7 @@ TEST(MassPropertiesChart, ConvergesSpectrallyIn50Digits) {
   EXPECT_TRUE(within_error_bound(result, torus.volume, Vec3<Real50>(Vec3<Real50>::Zero()), torus.inertia, Real50(1), R + r));
   EXPECT_LE(result.error_bound, chart_round_off(torus.volume));
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // The Loop limit surface of an icosphere lies in the convex hull of its
 // control points, inside the unit ball, and deviates from the sphere by
@@ -445,6 +449,7 @@ TEST(MassPropertiesLoop, RigidMotionMovesTheCentreAndRotatesTheInertia) {
                                  Mat3<double>(Q * original.inertia_com * Q.transpose()), density, control_radius(moved)));
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // The double result against the 50-digit one of the same mesh: within the
 // double error_bound (the 50-digit round-off is 1e-33 times smaller).
 TEST(MassPropertiesLoop, DoubleAgreesWith50DigitsWithinTheErrorBound) {
@@ -457,6 +462,7 @@ TEST(MassPropertiesLoop, DoubleAgreesWith50DigitsWithinTheErrorBound) {
   EXPECT_TRUE(within_error_bound(in_double, double(in_50.volume), Vec3<double>(in_50.centre_of_mass.cast<double>()),
                                  Mat3<double>(in_50.inertia_com.cast<double>()), density, control_radius(mesh)));
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 template <class F>
 void expect_input_error(F&& call, const std::string& needle) {

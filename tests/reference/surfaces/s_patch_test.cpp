@@ -69,6 +69,7 @@ TEST(JetArithmetic, ProductsAndReciprocalsGiveTheDerivativesOfClosedForms) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // The polar form of s^a t^b as a quartic (notes 6.3):
 // a! b! (4-a-b)! / 4! times the sum over disjoint ordered index sets I, J
 // (|I| = a, |J| = b) of prod_{r in I} s_r prod_{r in J} t_r.
@@ -110,6 +111,7 @@ TEST(QuarticBlossom, DeCasteljauWithDistinctArgumentsIsThePolarFormOfEveryMonomi
     }
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 TEST(SPatchEmbedding, IsEdgePreservingAndPseudoAffine) {
   test::Rng rng(test::kSeed + 501);
@@ -162,6 +164,7 @@ TEST(SPatchEmbedding, IsEdgePreservingAndPseudoAffine) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(SPatch, DerivativesMatch50DigitFiniteDifferences) {
   test::Rng rng(test::kSeed + 502);
   for (int n : {3, 4, 5, 7, 10}) {
@@ -231,6 +234,7 @@ TEST(SPatchMatching, ReproducesACommonQuarticWithItsDerivatives) {
     expect_reproduction<double>(matching, test::tolerance<double>(1e3, 1e2), rng);
   }
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // Jumps across the S-patch / Loop edges of one replacement, in the matching
 // parameterisation: the Loop quadrilateral's jet is carried to the polygon's
@@ -392,6 +396,7 @@ TEST(SPatchReplacement, QuadrilateralsMeetEachOtherAndTheFacesAcross) {
   }
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(SPatch, DoubleAgreesWith50Digits) {
   test::Rng rng(test::kSeed + 505);
   // The evaluation: the same control points (built in double, exact in 50 digits).
@@ -437,6 +442,7 @@ TEST(SPatch, DoubleAgreesWith50Digits) {
   EXPECT_LT(worst_control, test::tolerance<double>(1024));
   std::cerr << "[s-patch] double vs 50 digits, control points from icosphere1: " << worst_control << "\n";
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 std::string error_of(const std::function<void()>& f) {
   try {

@@ -1,0 +1,100 @@
+#include "reference/quasi_rigid/multi_level.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace contactref::quasi_rigid {
+
+MultiLevelBody::MultiLevelBody(const QuasiRigidBody& body, const std::vector<int>& cluster_sizes) {
+  for (std::size_t k = 0; k < cluster_sizes.size(); ++k) {
+    if (cluster_sizes[k] < 2 || (k > 0 && cluster_sizes[k] >= cluster_sizes[k - 1])) {
+      throw InputError(body.name() + ": multi-level cluster sizes must decrease, coarse to fine, and be >= 2");
+    }
+  }
+  for (int size : cluster_sizes) {
+    SurfaceSamples coarse;
+    coarse.name = body.name() + " (clusters of at most " + std::to_string(size) + ")";
+    for (int c : body.hierarchy().level(size)) {
+      const MlsProjection p = body.surface().project(body.hierarchy().clusters()[static_cast<std::size_t>(c)].centre);
+      coarse.points.push_back(p.point);
+      coarse.normals.push_back(p.normal);
+    }
+    if (coarse.points.size() < 8) {
+      throw ComputationError(coarse.name + ": " + std::to_string(coarse.points.size()) +
+                             " samples, too few for a surface (at least 8)");
+    }
+    levels_.emplace_back(std::move(coarse), body.material());
+  }
+  levels_.push_back(body);
+}
+
+Eigen::VectorXd interpolate_tractions(const QuasiRigidBody& coarse, const BodyContact& contact,
+                                      const QuasiRigidBody& fine) {
+  const SurfaceSamples& at = fine.surface().samples();
+  const SurfaceSamples& nodes = coarse.surface().samples();
+  const SampledShepard& shepard = coarse.sampling().shepard();
+  Eigen::VectorXd traction = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(at.points.size()));
+  Eigen::VectorXd by_sample = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(nodes.points.size()));
+  for (std::size_t k = 0; k < contact.active.size(); ++k) by_sample(contact.active[k]) = contact.traction(static_cast<Eigen::Index>(k));
+  const double reach = shepard.support * coarse.sampling().spacing().maxCoeff();
+  std::vector<Neighbour> near;
+  for (std::size_t i = 0; i < at.points.size(); ++i) {
+    coarse.surface().index().within(at.points[i], reach, near);
+    double sum = 0, weighted = 0;
+    for (const Neighbour& n : near) {
+      const double h = coarse.sampling().spacing()(n.index);
+      const double s = shepard.width * h, rho = shepard.support * h;
+      if (n.distance_sq >= rho * rho) continue;
+      const double omega = std::exp(-n.distance_sq / (2 * s * s));
+      sum += omega;
+      weighted += omega * by_sample(n.index);
+    }
+    if (sum > 0) traction(static_cast<Eigen::Index>(i)) = weighted / sum;
+  }
+  return traction;
+}
+
+MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
+                                      const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options) {
+  if (!(std::isfinite(tolerance) && tolerance >= 0)) {
+    throw InputError("multi-level contact: the wrench tolerance must be finite and >= 0");
+  }
+  if (A.levels().size() != B.levels().size()) {
+    throw InputError("multi-level contact: " + A.levels().back().name() + " has " + std::to_string(A.levels().size()) +
+                     " levels, " + B.levels().back().name() + " " + std::to_string(B.levels().size()));
+  }
+  MultiLevelContact result;
+  ContactOptions level_options = options;
+  for (std::size_t level = 0; level < A.levels().size(); ++level) {
+    const QuasiRigidBody& a = A.levels()[level];
+    const QuasiRigidBody& b = B.levels()[level];
+    if (level > 0) {
+      const QuasiRigidContact& previous = result.levels.back();
+      level_options.initial_traction_a = interpolate_tractions(A.levels()[level - 1], previous.a, a);
+      level_options.initial_traction_b = interpolate_tractions(B.levels()[level - 1], previous.b, b);
+    }
+    result.levels.push_back(resolve_contact(a, E_w_a, b, E_w_b, level_options));
+    if (level == 0) continue;
+    const BodyContact& now = result.levels.back().a;
+    const BodyContact& before = result.levels[level - 1].a;
+    // |dF| / |F| + |dT| / (|F| rho): the force's change, and the torque's as
+    // the shift of the centre of pressure over the contact's radius
+    // rho = sqrt(area / pi).
+    const double force = before.force_w.norm();
+    const double rho = std::sqrt(before.contact_area / std::numbers::pi);
+    const double relative = force > 0 && rho > 0 ? (now.force_w - before.force_w).norm() / force +
+                                                       (now.torque_w - before.torque_w).norm() / (force * rho)
+                                                 : (now.force_w.norm() > 0 ? 1.0 : 0.0);
+    result.wrench_change.push_back(relative);
+    if (relative <= tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace contactref::quasi_rigid

@@ -1,0 +1,102 @@
+// The multi-level contact (multi_level.hpp, Pauly et al. Section 4.3) on the
+// sampled sphere pressed onto a rigid plane (Hertz: Johnson Sec. 4.2):
+//  - the coarse levels are surfaces: their samples lie on the sphere and the
+//    plane, with their normals;
+//  - the interpolated tractions of a level reproduce its load on the finer
+//    samples (the Shepard functions are a partition of unity);
+//  - every level's load approaches Hertz's, and the finest equals the
+//    single-level solve (the warm start changes the pivots, not the answer);
+//  - the stopping rule: a loose tolerance stops early, zero runs every level;
+//  - bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "reference/quasi_rigid/multi_level.hpp"
+#include "tests/kit/errors.hpp"
+#include "validation/oracles/hertz.hpp"
+
+namespace contactref::quasi_rigid {
+namespace {
+
+using test::contains;
+using test::error_of;
+
+constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
+
+SurfaceSamples lattice_surface(const char* name, double h, double extent, bool cap) {
+  SurfaceSamples samples;
+  samples.name = name;
+  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
+    const double z = cap ? kRadius - std::sqrt(kRadius * kRadius - xy.squaredNorm()) : 0.0;
+    const Eigen::Vector3d p(xy.x(), xy.y(), z);
+    samples.points.push_back(p);
+    samples.normals.push_back(cap ? Eigen::Vector3d((p - Eigen::Vector3d(0, 0, kRadius)) / kRadius)
+                                  : Eigen::Vector3d::UnitZ());
+  }
+  return samples;
+}
+
+struct Press {
+  double a = 1.5e-3, approach = a * a / kRadius, h = a / 8;
+  QuasiRigidBody sphere{lattice_surface("cap", h, 2.5 * a, true), {kE, kNu}};
+  QuasiRigidBody ground{lattice_surface("plane", h, 2.5 * a, false), {0, 0}};
+  RigidPose<double> E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
+  double hertz = oracles::hertz_load_at_approach(kRadius, kE / (1 - kNu * kNu), approach);
+};
+
+TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
+  const Press press;
+  const MultiLevelBody sphere(press.sphere, {16, 4}), ground(press.ground, {16, 4});
+  ASSERT_EQ(sphere.levels().size(), 3u);
+  for (const QuasiRigidBody& level : sphere.levels()) {
+    for (std::size_t k = 0; k < level.surface().samples().points.size(); ++k) {
+      const Eigen::Vector3d& p = level.surface().samples().points[k];
+      EXPECT_NEAR((p - Eigen::Vector3d(0, 0, kRadius)).norm(), kRadius, 1e-9) << level.name();
+      EXPECT_NEAR(level.surface().samples().normals[k].dot((p - Eigen::Vector3d(0, 0, kRadius)) / kRadius), 1, 1e-6);
+    }
+  }
+  EXPECT_LT(sphere.levels()[0].surface().samples().points.size(), sphere.levels()[1].surface().samples().points.size());
+
+  const MultiLevelContact all = resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 0.0);
+  ASSERT_EQ(all.levels.size(), 3u);
+  EXPECT_FALSE(all.converged);
+  for (std::size_t level = 0; level < all.levels.size(); ++level) {
+    std::cout << "level " << level << ": " << all.levels[level].a.active.size() << " active, load "
+              << all.levels[level].a.load << " (Hertz " << press.hertz << "), pivots " << all.levels[level].a.pivots
+              << (level > 0 ? ", wrench change " + std::to_string(all.wrench_change[level - 1]) : "") << "\n";
+    EXPECT_NEAR(all.levels[level].a.load, press.hertz, 0.05 * press.hertz) << level;
+  }
+  // The finest level is the single-level solve, warm start or not.
+  const QuasiRigidContact single = resolve_contact(press.sphere, press.E_w_sphere, press.ground, RigidPose<double>());
+  EXPECT_NEAR(all.levels.back().a.load, single.a.load, 1e-9 * single.a.load);
+  EXPECT_LE(all.levels.back().a.pivots, single.a.pivots);
+
+  // Interpolation keeps a level's load: sum a_i p(x_i) over the finer samples.
+  const Eigen::VectorXd p_mid = interpolate_tractions(sphere.levels()[1], all.levels[1].a, sphere.levels()[2]);
+  const double interpolated_load = p_mid.dot(sphere.levels()[2].sampling().areas());
+  EXPECT_NEAR(interpolated_load, all.levels[1].a.load, 0.03 * all.levels[1].a.load);
+
+  // A tolerance above the first change stops after the second level.
+  const MultiLevelContact early =
+      resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 2 * all.wrench_change[0]);
+  EXPECT_EQ(early.levels.size(), 2u);
+  EXPECT_TRUE(early.converged);
+}
+
+TEST(MultiLevel, RefusesBadLevelsAndTolerances) {
+  const Press press;
+  EXPECT_TRUE(contains(error_of([&] { MultiLevelBody b(press.sphere, {4, 16}); }), "must decrease"));
+  EXPECT_TRUE(contains(error_of([&] { MultiLevelBody b(press.sphere, {1}); }), "must decrease"));
+  EXPECT_TRUE(contains(error_of([&] { MultiLevelBody b(press.sphere, {100000}); }), "too few for a surface"));
+  const MultiLevelBody two(press.sphere, {8}), three(press.ground, {16, 4});
+  EXPECT_TRUE(contains(error_of([&] { resolve_multi_level(two, press.E_w_sphere, three, RigidPose<double>(), 0.01); }),
+                       "has 2 levels"));
+  EXPECT_TRUE(contains(error_of([&] { resolve_multi_level(two, press.E_w_sphere, two, RigidPose<double>(), -1); }),
+                       "tolerance must be finite"));
+}
+
+}  // namespace
+}  // namespace contactref::quasi_rigid
