@@ -163,6 +163,46 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
   EXPECT_NEAR(boussinesq.a.displaced_volume, boussinesq.a.displaced_absolute_volume, 1e-12 * boussinesq.a.displaced_volume);
 }
 
+// The same contact seen from a rotated and shifted world: the loads are the
+// same, the forces and torques are the rotated ones (every frame conversion
+// of the detection, the gaps, the deformed patches and the wrenches).
+TEST(PointContact, ARigidMotionOfBothBodiesRotatesTheWrenches) {
+  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 4;
+  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2.5 * a), {kE, kNu});
+  const QuasiRigidBody ground(plane(h, 2.5 * a), {2 * kE, 0.25});
+  // Off-centre, so that the torques about the bodies' origins do not vanish.
+  const auto E_ground_sphere = RigidPose<double>::from_translation({0.3 * a, -0.2 * a, -approach});
+  const QuasiRigidContact here = resolve_contact(sphere, E_ground_sphere, ground, RigidPose<double>());
+  const auto E_w_ground = RigidPose<double>::from_rotation_vector({0.4, -1.1, 0.7}, {0.2, -0.1, 0.05}, "world");
+  const QuasiRigidContact there = resolve_contact(sphere, E_w_ground * E_ground_sphere, ground, E_w_ground);
+  const Eigen::Matrix3d R = E_w_ground.rotation();
+  const double scale = here.a.force_w.norm();
+  EXPECT_NEAR(there.a.load, here.a.load, 1e-9 * scale);
+  EXPECT_NEAR(there.b.load, here.b.load, 1e-9 * scale);
+  EXPECT_LT((there.a.force_w - R * here.a.force_w).norm(), 1e-9 * scale);
+  EXPECT_LT((there.b.force_w - R * here.b.force_w).norm(), 1e-9 * scale);
+  // The contact sits at the sphere's pole, 0.36 a from the ground's origin:
+  // the ground's torque has that lever.
+  EXPECT_NEAR(here.b.torque_w.norm(), std::hypot(0.3 * a, 0.2 * a) * scale, 0.05 * std::hypot(0.3 * a, 0.2 * a) * scale);
+  EXPECT_LT((there.a.torque_w - R * here.a.torque_w).norm(), 1e-9 * scale * a);
+  EXPECT_LT((there.b.torque_w - R * here.b.torque_w).norm(), 1e-9 * scale * a);
+  EXPECT_EQ(there.a.active, here.a.active);
+}
+
+// Pressed ten times deeper than the Hertz cases (a / R = 0.1): the contact
+// still resolves, the load follows Hertz's delta^(3/2) law within the
+// large-contact error (a / R)^2, and no penetration is left on the sphere.
+TEST(PointContact, DeepPressStillResolves) {
+  const double a = 5e-3, approach = a * a / kRadius, h = a / 5;
+  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2 * a), {kE, kNu});
+  const QuasiRigidBody ground(plane(h, 2 * a), {0, 0});
+  const QuasiRigidContact contact =
+      resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -approach}), ground, RigidPose<double>());
+  const double hertz = 4.0 / 3 * kE / (1 - kNu * kNu) * std::sqrt(kRadius) * std::pow(approach, 1.5);
+  EXPECT_NEAR(contact.a.load, hertz, 0.05 * hertz);
+  EXPECT_GT(contact.iterations.back().min_separation_a, -1e-3 * approach);
+}
+
 TEST(PointContact, BodiesApartHaveNoActiveSamples) {
   const double h = 2.5e-4;
   const QuasiRigidBody sphere(sphere_cap(kRadius, h, 3e-3), {kE, kNu});
