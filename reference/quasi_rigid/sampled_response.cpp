@@ -20,9 +20,11 @@ SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard
         shepard.support >= shepard.width)) {
     bad << "Shepard kernels: need 0 < width <= support (finite), got width " << shepard.width << ", support "
         << shepard.support;
-  } else if (shepard.spacing_neighbours < 1 || shepard.spacing_neighbours >= n) {
-    bad << "Shepard kernels: spacing_neighbours must be in [1, " << n - 1 << "] (the samples less one), got "
-        << shepard.spacing_neighbours;
+  } else if (shepard.spacing_neighbours < 1) {
+    bad << "Shepard kernels: spacing_neighbours must be >= 1, got " << shepard.spacing_neighbours;
+  } else if (shepard.spacing_neighbours >= n) {
+    bad << surface.samples().name << ": " << n << " samples, too few for Shepard kernels spaced by "
+        << shepard.spacing_neighbours << " neighbours (at least " << shepard.spacing_neighbours + 1 << ")";
   } else if (shepard.angles < 8) {
     bad << "Shepard kernels: need at least 8 angles, got " << shepard.angles;
   }

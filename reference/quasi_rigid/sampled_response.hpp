@@ -40,7 +40,8 @@ struct SampledShepard {
 class SurfaceSampling {
  public:
   // InputError: width or support not finite and > 0, support below width,
-  // spacing_neighbours below 1 or not below the sample count, fewer than 8
+  // spacing_neighbours below 1, fewer samples than spacing_neighbours + 1
+  // (naming the samples), fewer than 8
   // angles, a sample that coincides with all its spacing neighbours.
   SurfaceSampling(const MlsSurface& surface, const SampledShepard& shepard = {});
 

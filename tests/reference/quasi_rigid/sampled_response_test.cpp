@@ -114,7 +114,10 @@ TEST(SampledResponse, PlaneResponseMatchesThePlanarQuadratureOfEquation8) {
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
   const MlsSurface plane(lattice(0.01, 4));
   EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 0.4, 6, 32}); }), "need 0 < width <= support"));
-  EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 2, 0, 32}); }), "spacing_neighbours must be in"));
+  EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 2, 0, 32}); }), "spacing_neighbours must be >= 1"));
+  const MlsSurface five(SurfaceSamples{"five", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 0}},
+                                       std::vector<Eigen::Vector3d>(5, Eigen::Vector3d::UnitZ())});
+  EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(five); }), "five: 5 samples, too few for Shepard kernels"));
   EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 2, 6, 4}); }), "at least 8 angles"));
   const SurfaceSampling sampling(plane);
   const ResponseKernel boussinesq{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
