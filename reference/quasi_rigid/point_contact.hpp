@@ -49,7 +49,8 @@ struct ContactOptions {
   int max_growth = 8;        // by two spacings a round, at most this many rounds
   // A warm start (Section 4.3's interpolated tractions): a traction guess
   // (Pa) per sample of A and of B, or empty. The first LCP of each body starts
-  // its block pivoting with the active samples the guess loads.
+  // its block pivoting with the active samples the guess loads above a fifth
+  // of its largest traction.
   Eigen::VectorXd initial_traction_a, initial_traction_b;
 };
 
