@@ -1,12 +1,12 @@
 #include "reference/quasi_rigid/response_matrix.hpp"
 
-#include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/radial_rule.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -66,7 +66,6 @@ template <class G>
 void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vector2d>& nodes, const NodeGrid& grid,
                      const ShepardKernels& kernels, std::optional<double> disk_radius,
                      const ResponseQuadrature& quadrature, const G& g, Eigen::RowVectorXd& row) {
-  using Rule = boost::math::quadrature::gauss<double, 8>;
   const double rho = kernels.support, s2 = 2 * kernels.width * kernels.width;
   const double segment = quadrature.segment > 0 ? quadrature.segment : 2 * kernels.width;
   const double d_theta = 2 * std::numbers::pi / quadrature.angles;
@@ -83,28 +82,19 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
       const double b = centre.dot(e);
       r_max = std::min(r_max, -b + std::sqrt(b * b + *disk_radius * *disk_radius - centre.squaredNorm()));
     }
-    const int segments = std::max(1, int(std::ceil(r_max / segment)));
-    const double length = r_max / segments;
-    for (int m = 0; m < segments; ++m) {
-      for (int side = -1; side <= 1; side += 2) {
-        for (std::size_t p = 0; p < Rule::abscissa().size(); ++p) {
-          const double t = Rule::abscissa()[p];
-          if (side == -1 && t == 0) continue;  // the middle point once
-          const double r = length * (m + 0.5 + side * t / 2);
-          const double weight = Rule::weights()[p] * length / 2 * d_theta * g(r);
-          const Eigen::Vector2d x = centre + r * e;
-          reach.clear();
-          double sum = 0;
-          grid.near(x, rho, [&](int k, double d2) {
-            const double w = std::exp(-d2 / s2);
-            reach.emplace_back(k, w);
-            sum += w;
-          });
-          if (!(sum > 0)) continue;  // no kernel covers x
-          for (const auto& [k, w] : reach) row(k) += weight * w / sum;
-        }
-      }
-    }
+    for_each_radial_point(r_max, std::max(1, int(std::ceil(r_max / segment))), [&](double r, double radial_weight) {
+      const double weight = radial_weight * d_theta * g(r);
+      const Eigen::Vector2d x = centre + r * e;
+      reach.clear();
+      double sum = 0;
+      grid.near(x, rho, [&](int k, double d2) {
+        const double w = std::exp(-d2 / s2);
+        reach.emplace_back(k, w);
+        sum += w;
+      });
+      if (!(sum > 0)) return;  // no kernel covers x
+      for (const auto& [k, w] : reach) row(k) += weight * w / sum;
+    });
   }
 }
 

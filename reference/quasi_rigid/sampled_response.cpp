@@ -2,13 +2,13 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
-#include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/radial_rule.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -55,7 +55,6 @@ SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard
 
 template <class G, class Visit>
 void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Visit& visit) const {
-  using Rule = boost::math::quadrature::gauss<double, 8>;  // abscissae t >= 0 on [-1, 1]
   const SurfaceSamples& samples = surface_->samples();
   const Eigen::Vector3d& q = samples.points[static_cast<std::size_t>(i)];
   const Eigen::Vector3d& n = samples.normals[static_cast<std::size_t>(i)];
@@ -88,41 +87,33 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   std::vector<std::size_t> reached;
 
   const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
-  const double length = radius / segments;
   const double d_theta = 2 * std::numbers::pi / shepard_.angles;
   for (int a = 0; a < shepard_.angles; ++a) {
     const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
-    for (int m = 0; m < segments; ++m) {
-      for (int side = -1; side <= 1; side += 2) {
-        for (std::size_t p = 0; p < Rule::abscissa().size(); ++p) {
-          const double t = Rule::abscissa()[p];
-          if (side == -1 && t == 0) continue;  // the middle point once
-          const double r = length * (m + 0.5 + side * t / 2);
-          const double w = Rule::weights()[p] * length / 2 * d_theta;
-          const Eigen::Vector2d x = r * e;
-          double sum = 0;
-          reached.clear();
-          const int cx = cell_of(x.x()), cy = cell_of(x.y());
-          for (int bx = std::max(cx - 1, 0); bx <= std::min(cx + 1, cells - 1); ++bx) {
-            for (int by = std::max(cy - 1, 0); by <= std::min(cy + 1, cells - 1); ++by) {
-              for (std::size_t k : binned[static_cast<std::size_t>(bx * cells + by)]) {
-                const double d2 = (at[k] - x).squaredNorm();
-                if (d2 >= rho2[k]) continue;
-                omega[k] = std::exp(-d2 / s2[k]);
-                sum += omega[k];
-                reached.push_back(k);
-              }
-            }
-          }
-          if (!(sum > 0)) continue;  // no kernel covers x
-          const double w_g = w * g(r) / sum, w_mass = w * r / sum;
-          for (std::size_t k : reached) {
-            integral[k] += w_g * omega[k];
-            mass[k] += w_mass * omega[k];
+    for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
+      const double w = radial_weight * d_theta;
+      const Eigen::Vector2d x = r * e;
+      double sum = 0;
+      reached.clear();
+      const int cx = cell_of(x.x()), cy = cell_of(x.y());
+      for (int bx = std::max(cx - 1, 0); bx <= std::min(cx + 1, cells - 1); ++bx) {
+        for (int by = std::max(cy - 1, 0); by <= std::min(cy + 1, cells - 1); ++by) {
+          for (std::size_t k : binned[static_cast<std::size_t>(bx * cells + by)]) {
+            const double d2 = (at[k] - x).squaredNorm();
+            if (d2 >= rho2[k]) continue;
+            omega[k] = std::exp(-d2 / s2[k]);
+            sum += omega[k];
+            reached.push_back(k);
           }
         }
       }
-    }
+      if (!(sum > 0)) return;  // no kernel covers x
+      const double w_g = w * g(r) / sum, w_mass = w * r / sum;
+      for (std::size_t k : reached) {
+        integral[k] += w_g * omega[k];
+        mass[k] += w_mass * omega[k];
+      }
+    });
   }
   for (std::size_t k = 0; k < count; ++k) {
     if (mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
