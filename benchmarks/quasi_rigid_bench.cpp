@@ -18,6 +18,7 @@
 #include "reference/quasi_rigid/response_matrix.hpp"
 #include "reference/quasi_rigid/sampled_response.hpp"
 #include "reference/quasi_rigid/sphere_press.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
 
 namespace {
 
@@ -67,11 +68,7 @@ void BM_LcpAtActiveNodes(benchmark::State& state) {
   const double radius = 0.05, E_star = 1e9 / (1 - 0.09), a = std::cbrt(3 * 100 * radius / (4 * E_star));
   const double cells = std::sqrt(n_wanted / std::numbers::pi);  // nodes within `cells` spacings of the origin
   const double h = 1.5 * a / cells;
-  qr::SurfaceSamples lattice;
-  for (const Eigen::Vector2d& xy : qr::square_grid_nodes(h, cells + 3)) {  // 3 more rings: the kernels' cover
-    lattice.points.emplace_back(xy.x(), xy.y(), 0);
-    lattice.normals.emplace_back(0, 0, 1);
-  }
+  const qr::SurfaceSamples lattice = contactref::fixtures::lattice_plane(h, cells + 3);  // 3 more rings: the kernels' cover
   const qr::MlsSurface surface(lattice);
   const qr::SurfaceSampling sampling(surface);
   std::vector<int> nodes;

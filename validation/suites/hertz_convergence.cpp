@@ -9,6 +9,7 @@
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
 #include "reference/quasi_rigid/sphere_press.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/oracles/hertz.hpp"
 
 namespace contactref::validation {
@@ -47,29 +48,6 @@ PressCase press(int per_radius, double plane_E, double plane_nu) {
   return c;
 }
 
-// The cap of the sphere touching the origin from above over the lattice of
-// spacing h within `extent` of its axis, with its outward normals.
-qr::SurfaceSamples sphere_cap(double h, double extent) {
-  qr::SurfaceSamples cap;
-  cap.name = "sphere cap";
-  for (const Eigen::Vector2d& xy : qr::square_grid_nodes(h, extent / h)) {
-    const Eigen::Vector3d p(xy.x(), xy.y(), kRadius - std::sqrt(kRadius * kRadius - xy.squaredNorm()));
-    cap.points.push_back(p);
-    cap.normals.push_back((p - Eigen::Vector3d(0, 0, kRadius)) / kRadius);
-  }
-  return cap;
-}
-
-qr::SurfaceSamples plane(double h, double extent) {
-  qr::SurfaceSamples samples;
-  samples.name = "plane";
-  for (const Eigen::Vector2d& xy : qr::square_grid_nodes(h, extent / h)) {
-    samples.points.emplace_back(xy.x(), xy.y(), 0);
-    samples.normals.emplace_back(0, 0, 1);
-  }
-  return samples;
-}
-
 struct SampledCase {
   int per_radius = 0;
   double hertz_load = 0;
@@ -81,8 +59,9 @@ SampledCase sampled(int per_radius) {
   const double E_star = oracles::composite_modulus(kE, kNu);
   const oracles::HertzContact h = oracles::hertz_sphere_on_half_space(kRadius, E_star, kLoad);
   const double spacing = h.contact_radius / per_radius;
-  const qr::QuasiRigidBody sphere(sphere_cap(spacing, 2.5 * h.contact_radius), {kE, kNu});
-  const qr::QuasiRigidBody ground(plane(spacing, 2.5 * h.contact_radius), {0, 0});
+  const double cells = 2.5 * h.contact_radius / spacing;
+  const qr::QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, spacing, cells), {kE, kNu});
+  const qr::QuasiRigidBody ground(fixtures::lattice_plane(spacing, cells), {0, 0});
   SampledCase c;
   c.per_radius = per_radius;
   c.hertz_load = oracles::hertz_load_at_approach(kRadius, E_star, h.approach);

@@ -18,6 +18,7 @@
 #include "reference/quasi_rigid/multi_level.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/oracles/hertz.hpp"
 
 namespace contactref::quasi_rigid {
@@ -28,23 +29,10 @@ using test::error_of;
 
 constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
 
-SurfaceSamples lattice_surface(const char* name, double h, double extent, bool cap) {
-  SurfaceSamples samples;
-  samples.name = name;
-  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
-    const double z = cap ? kRadius - std::sqrt(kRadius * kRadius - xy.squaredNorm()) : 0.0;
-    const Eigen::Vector3d p(xy.x(), xy.y(), z);
-    samples.points.push_back(p);
-    samples.normals.push_back(cap ? Eigen::Vector3d((p - Eigen::Vector3d(0, 0, kRadius)) / kRadius)
-                                  : Eigen::Vector3d::UnitZ());
-  }
-  return samples;
-}
-
 struct Press {
   double a = 1.5e-3, approach = a * a / kRadius, h = a / (test::kSanitized ? 5 : 8);  // kit/sanitized.hpp
-  QuasiRigidBody sphere{lattice_surface("cap", h, 2.5 * a, true), {kE, kNu}};
-  QuasiRigidBody ground{lattice_surface("plane", h, 2.5 * a, false), {0, 0}};
+  QuasiRigidBody sphere{fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu}};
+  QuasiRigidBody ground{fixtures::lattice_plane(h, 2.5 * a / h), {0, 0}};
   RigidPose<double> E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
   double hertz = oracles::hertz_load_at_approach(kRadius, kE / (1 - kNu * kNu), approach);
 };

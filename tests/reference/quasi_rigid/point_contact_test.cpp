@@ -16,6 +16,7 @@
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/oracles/hertz.hpp"
 
 namespace contactref::quasi_rigid {
@@ -24,41 +25,16 @@ namespace {
 using test::contains;
 using test::error_of;
 
-// The cap of the sphere of radius R touching the origin from above (centre
-// (0, 0, R)) over the lattice of spacing h within `extent` of the axis: the
-// lattice lifted onto the sphere, with the sphere's outward normals.
-SurfaceSamples sphere_cap(double R, double h, double extent, double sign = 1) {
-  SurfaceSamples cap;
-  cap.name = "sphere cap";
-  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
-    const double z = R - std::sqrt(R * R - xy.squaredNorm());
-    const Eigen::Vector3d p(xy.x(), xy.y(), sign * z);
-    cap.points.push_back(p);
-    cap.normals.push_back((p - Eigen::Vector3d(0, 0, sign * R)) / R);
-  }
-  return cap;
-}
-
-SurfaceSamples plane(double h, double extent) {
-  SurfaceSamples samples;
-  samples.name = "plane";
-  for (const Eigen::Vector2d& xy : square_grid_nodes(h, extent / h)) {
-    samples.points.emplace_back(xy.x(), xy.y(), 0);
-    samples.normals.emplace_back(0, 0, 1);
-  }
-  return samples;
-}
-
 constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
 
 TEST(PointContact, SampledSphereOnARigidPlaneCarriesHertzsLoadAtItsApproach) {
   const double a = 1.5e-3, approach = a * a / kRadius, h = a / 6;
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2.5 * a), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 2.5 * a), {0, 0});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {0, 0});
   const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
   const QuasiRigidContact contact = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>());
   const double E_star = kE / (1 - kNu * kNu);
-  const double hertz_load = 4.0 / 3 * E_star * std::sqrt(kRadius) * std::pow(approach, 1.5);
+  const double hertz_load = oracles::hertz_load_at_approach(kRadius, E_star, approach);
   std::cout << "sphere load " << contact.a.load << ", ground load " << contact.b.load << ", Hertz " << hertz_load
             << "; active " << contact.a.active.size() << " / " << contact.b.active.size() << ", area "
             << contact.a.contact_area << " vs " << std::numbers::pi * a * a << "\n";
@@ -84,13 +60,13 @@ TEST(PointContact, TwoSpheresOfDifferentMaterialsMeetHertzAndShareTheApproachByC
   // Hertz for two spheres: R = R1 R2 / (R1 + R2), 1/E* = sum (1 - nu^2) / E.
   const double a = 1.5e-3, R = kRadius / 2, approach = a * a / R, h = a / 6;
   const Material soft{kE, kNu}, hard{3 * kE, 0.4};
-  const QuasiRigidBody upper(sphere_cap(kRadius, h, 2.5 * a), soft);
-  const QuasiRigidBody lower(sphere_cap(kRadius, h, 2.5 * a, -1), hard);
+  const QuasiRigidBody upper(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), soft);
+  const QuasiRigidBody lower(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h, -1), hard);
   const QuasiRigidContact contact =
       resolve_contact(upper, RigidPose<double>::from_translation({0, 0, -approach / 2}), lower,
                       RigidPose<double>::from_translation({0, 0, approach / 2}));
   const double E_star = 1 / ((1 - kNu * kNu) / kE + (1 - 0.16) / (3 * kE));
-  const double hertz_load = 4.0 / 3 * E_star * std::sqrt(R) * std::pow(approach, 1.5);
+  const double hertz_load = oracles::hertz_load_at_approach(R, E_star, approach);
   std::cout << "upper load " << contact.a.load << ", lower " << contact.b.load << ", Hertz " << hertz_load << "\n";
   for (const ContactIteration& it : contact.iterations) {
     std::cout << "  iteration: min separation " << it.min_separation_a << " / " << it.min_separation_b << "\n";
@@ -124,8 +100,8 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
     const char* name;
     Material sphere, plane;
   };
-  const QuasiRigidBody soft_sphere(sphere_cap(kRadius, h, extent), {kE, kNu});
-  const QuasiRigidBody rigid_ground(plane(h, extent), {0, 0});
+  const QuasiRigidBody soft_sphere(fixtures::lattice_sphere_cap(kRadius, h, extent / h), {kE, kNu});
+  const QuasiRigidBody rigid_ground(fixtures::lattice_plane(h, extent / h), {0, 0});
   std::vector<Case> cases = {Case{"(c) sphere deformable", {kE, kNu}, {0, 0}}};
   if (!test::kSanitized) {  // kit/sanitized.hpp: one case under the sanitizers
     cases.push_back(Case{"(b) plane deformable", {0, 0}, {kE, kNu}});
@@ -164,8 +140,8 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
   EXPECT_EQ(cut.growth_rounds, 0);
 
   // The Boussinesq kernel only indents: its displaced volume is all positive.
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2.5 * a), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 2.5 * a), {0, 0});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {0, 0});
   const QuasiRigidContact boussinesq = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>());
   EXPECT_NEAR(boussinesq.a.displaced_volume, boussinesq.a.displaced_absolute_volume, 1e-12 * boussinesq.a.displaced_volume);
 }
@@ -175,8 +151,8 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
 // of the detection, the gaps, the deformed patches and the wrenches).
 TEST(PointContact, ARigidMotionOfBothBodiesRotatesTheWrenches) {
   const double a = 1.5e-3, approach = a * a / kRadius, h = a / 4;
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2.5 * a), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 2.5 * a), {2 * kE, 0.25});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {2 * kE, 0.25});
   // Off-centre, so that the torques about the bodies' origins do not vanish.
   const auto E_ground_sphere = RigidPose<double>::from_translation({0.3 * a, -0.2 * a, -approach});
   const QuasiRigidContact here = resolve_contact(sphere, E_ground_sphere, ground, RigidPose<double>());
@@ -201,19 +177,19 @@ TEST(PointContact, ARigidMotionOfBothBodiesRotatesTheWrenches) {
 // large-contact error (a / R)^2, and no penetration is left on the sphere.
 TEST(PointContact, DeepPressStillResolves) {
   const double a = 5e-3, approach = a * a / kRadius, h = a / (test::kSanitized ? 3 : 5);
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2 * a), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 2 * a), {0, 0});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2 * a / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2 * a / h), {0, 0});
   const QuasiRigidContact contact =
       resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -approach}), ground, RigidPose<double>());
-  const double hertz = 4.0 / 3 * kE / (1 - kNu * kNu) * std::sqrt(kRadius) * std::pow(approach, 1.5);
+  const double hertz = oracles::hertz_load_at_approach(kRadius, kE / (1 - kNu * kNu), approach);
   EXPECT_NEAR(contact.a.load, hertz, 0.05 * hertz);
   EXPECT_GT(contact.iterations.back().min_separation_a, -1e-3 * approach);
 }
 
 TEST(PointContact, BodiesApartHaveNoActiveSamples) {
   const double h = 2.5e-4;
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 3e-3), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 3e-3), {0, 0});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 3e-3 / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 3e-3 / h), {0, 0});
   const QuasiRigidContact contact =
       resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, 1e-5}), ground, RigidPose<double>());
   EXPECT_TRUE(contact.a.active.empty());
@@ -224,9 +200,9 @@ TEST(PointContact, BodiesApartHaveNoActiveSamples) {
 
 TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   const double h = 2.5e-4;
-  const QuasiRigidBody sphere(sphere_cap(kRadius, h, 2e-3), {kE, kNu});
-  const QuasiRigidBody ground(plane(h, 2e-3), {0, 0});
-  const QuasiRigidBody rigid(sphere_cap(kRadius, h, 2e-3), {0, 0});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2e-3 / h), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2e-3 / h), {0, 0});
+  const QuasiRigidBody rigid(fixtures::lattice_sphere_cap(kRadius, h, 2e-3 / h), {0, 0});
   const RigidPose<double> I;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(rigid, I, ground, I); }), "are both rigid"));
   ContactOptions options;
@@ -247,8 +223,9 @@ TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
                          resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -1e-5}), ground, I, options);
                        }),
                        "more than max_active = 5"));
-  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(plane(h, 1e-3), {-1, 0.3}); }), "need a finite Young's modulus"));
-  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(plane(h, 1e-3), {1e9, 0.5}); }), "Poisson's ratio nu in [0, 0.5)"));
+  const SurfaceSamples small = fixtures::lattice_plane(h, 1e-3 / h);
+  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(small, {-1, 0.3}); }), "need a finite Young's modulus"));
+  EXPECT_TRUE(contains(error_of([&] { QuasiRigidBody b(small, {1e9, 0.5}); }), "Poisson's ratio nu in [0, 0.5)"));
 }
 
 }  // namespace

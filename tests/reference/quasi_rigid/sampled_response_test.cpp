@@ -20,6 +20,7 @@
 #include "reference/quasi_rigid/sampled_response.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -28,17 +29,6 @@ using test::contains;
 using test::error_of;
 
 constexpr double kCompliance = 1e-6;  // m^3/N (R is linear in it)
-
-// A square lattice of spacing h in the plane z = 0, |(i, j)| <= cells.
-SurfaceSamples lattice(double h, double cells) {
-  SurfaceSamples samples;
-  samples.name = "lattice";
-  for (const Eigen::Vector2d& node : square_grid_nodes(h, cells)) {
-    samples.points.emplace_back(node.x(), node.y(), 0);
-    samples.normals.emplace_back(0, 0, 1);
-  }
-  return samples;
-}
 
 // The samples of `samples` within `radius` of the origin.
 std::vector<int> within(const SurfaceSamples& samples, double radius) {
@@ -51,7 +41,7 @@ std::vector<int> within(const SurfaceSamples& samples, double radius) {
 
 TEST(SampledResponse, LatticeAreasAreTheCellAndTheSphereAreaSumsToFourPiRSquared) {
   const double h = 0.01;
-  const MlsSurface plane(lattice(h, 12));
+  const MlsSurface plane(fixtures::lattice_plane(h, 12));
   const SurfaceSampling sampling(plane, {0.5, 2.0, 4, 32});
   for (int k : within(plane.samples(), 8 * h)) {
     EXPECT_NEAR(sampling.spacing()(k), h, 1e-15);
@@ -71,7 +61,7 @@ TEST(SampledResponse, LatticeAreasAreTheCellAndTheSphereAreaSumsToFourPiRSquared
 
 TEST(SampledResponse, PlaneResponseMatchesThePlanarQuadratureOfEquation8) {
   const double h = 0.01;
-  const SurfaceSamples samples = lattice(h, 11);
+  const SurfaceSamples samples = fixtures::lattice_plane(h, 11);
   const MlsSurface plane(samples);
   const SurfaceSampling sampling(plane, {0.5, 2.0, 4, 96});
   const std::vector<int> nodes = within(samples, 6 * h);
@@ -112,7 +102,7 @@ TEST(SampledResponse, PlaneResponseMatchesThePlanarQuadratureOfEquation8) {
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
-  const MlsSurface plane(lattice(0.01, 4));
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 4));
   EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 0.4, 6, 32}); }), "need 0 < width <= support"));
   EXPECT_TRUE(contains(error_of([&] { SurfaceSampling s(plane, {0.5, 2, 0, 32}); }), "spacing_neighbours must be >= 1"));
   const MlsSurface five(SurfaceSamples{"five", {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 0}},
@@ -126,7 +116,7 @@ TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0}, boussinesq, 1.0); }), "near field's radius"));
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0}, {ResponseKernel::Kind::kBoussinesq, -1, 0}); }),
                        "need a finite compliance > 0"));
-  SurfaceSamples doubled = lattice(0.01, 1);
+  SurfaceSamples doubled = fixtures::lattice_plane(0.01, 1);
   for (int copy = 0; copy < 8; ++copy) {
     doubled.points.push_back(doubled.points[0]);
     doubled.normals.push_back(doubled.normals[0]);
