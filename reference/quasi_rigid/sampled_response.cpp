@@ -120,6 +120,29 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   }
 }
 
+double SurfaceSampling::near_field_radius(int i, double near) const {
+  // The tangent plane stands for the surface while the normals turn by less
+  // than kMaxTurn (0.5 rad: the surface leaves the plane by about r^2 / (2 rho)
+  // < r / 4 there). On a surface curved within the disk (a toe sampled at a
+  // few spacings per radius of curvature) the projected samples would pile up
+  // and the response loses positivity: the disk stops at the nearest sample
+  // whose normal turns more, but never inside the kernels' support (the
+  // self-term's mass must lie in it).
+  constexpr double kMinCos = 0.8775825618903728;  // cos(0.5)
+  const SurfaceSamples& samples = surface_->samples();
+  const Eigen::Vector3d& q_i = samples.points[static_cast<std::size_t>(i)];
+  const Eigen::Vector3d& n_i = samples.normals[static_cast<std::size_t>(i)];
+  double radius = near * spacing_(i);
+  std::vector<Neighbour> within;
+  surface_->index().within(q_i, radius, within);
+  for (const Neighbour& n : within) {
+    if (samples.normals[static_cast<std::size_t>(n.index)].dot(n_i) < kMinCos) {
+      radius = std::min(radius, std::sqrt(n.distance_sq));
+    }
+  }
+  return std::max(radius, shepard_.support * spacing_(i));
+}
+
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const ResponseKernel& kernel,
                                           double near) const {
   return response(nodes, nodes, kernel, near);
@@ -156,7 +179,7 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
   std::vector<double> inside_mass(nodes.size());
   for (Eigen::Index row = 0; row < R.rows(); ++row) {
     const int i = rows[static_cast<std::size_t>(row)];
-    const double disk = near * spacing_(i);
+    const double disk = near_field_radius(i, near);
     const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
     std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
     // The quadrature only where a column's kernel reaches the disk (a row far

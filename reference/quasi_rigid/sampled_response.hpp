@@ -14,7 +14,8 @@
 // projected onto it), in polar coordinates about it, where the Jacobian r
 // cancels the singularity of 1 / r:
 //  - the nodal area a_j = integral of Phi_j about q_j;
-//  - row i of R: the near field, the disk of radius near h_i about q_i, by
+//  - row i of R: the near field, the disk of radius near h_i about q_i (less
+//    where the surface curves within it: near_field_radius), by
 //    that quadrature for every Phi_j at once (the singular self-term
 //    included); beyond it the midpoint rule, f(|q_i - q_j|) (a_j - m_ij), with
 //    m_ij the part of Phi_j's mass inside the disk (so nothing counts twice),
@@ -60,6 +61,11 @@ class SurfaceSampling {
   // tractions at the samples `columns`: u_rows = R p_columns.
   Eigen::MatrixXd response(const std::vector<int>& rows, const std::vector<int>& columns, const ResponseKernel& kernel,
                            double near = 4.0) const;
+
+  // The near field's radius about sample i (m): near h_i, cut at the
+  // nearest sample whose normal turns from n_i by more than 0.5 rad, and not
+  // below the kernels' support rho_i.
+  double near_field_radius(int i, double near) const;
 
  private:
   // Integrates g(r) Phi_j and Phi_j over the disk of radius `radius` about
