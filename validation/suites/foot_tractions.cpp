@@ -29,14 +29,21 @@ constexpr int kMatLength = 37, kMatWidth = 13;         // cells along and across
 constexpr double kPaperSamples = 55061, kPaperDisplaced = 11317, kPaperMilliseconds = 952;
 
 struct Variant {
-  double spacing = 0, ground_spacing = 0;  // m
-  std::vector<int> clusters;               // the coarse levels' largest clusters
-  int solved_levels = 0;
+  double spacing = 0;                // m, the foot's and the ground's
+  std::vector<int> clusters;         // the coarse levels' largest clusters
+  std::vector<double> refinement;    // m: coarser spacings for the convergence rows, coarse first
 };
 
 Variant variant(bool quick) {
-  if (quick) return {2.6e-3, 2.6e-3, {64, 16}, 3};
-  return {0.88e-3, 0.88e-3, {64, 16}, 2};
+  if (quick) return {2.6e-3, {64, 16}, {6e-3, 4e-3}};
+  return {0.88e-3, {64, 16}, {2.6e-3, 1.8e-3, 1.3e-3}};
+}
+
+qr::QuasiRigidBody foot_body(double spacing) {
+  return qr::QuasiRigidBody(fixtures::sample_foot(spacing), qr::Material{kE, kNu});
+}
+qr::QuasiRigidBody ground_body(double spacing) {
+  return qr::QuasiRigidBody(fixtures::lattice_plane(spacing, kGroundRadius / spacing), qr::Material{0, 0});
 }
 
 // The foot frame over the ground's frame (the world): the foot's middle over
@@ -60,36 +67,36 @@ struct FootRun {
   std::optional<qr::MultiLevelBody> foot, ground;
   double approach = 0;  // m
   int load_evaluations = 0;
+  double first_solve_seconds = 0;  // the root-find's first solve, which computes the near fields it needs
   qr::MultiLevelContact contact;
   double contact_seconds = 0;
-  // On the finest level's samples: the solved level's fields, interpolated
-  // when it is a coarser one.
+  // On the foot's and the ground's samples (the finest level).
   Eigen::VectorXd foot_traction, foot_displacement, ground_traction;  // Pa, m, Pa
   int displaced = 0;                                                  // foot samples with u != 0
   Mat mat{};
+  std::vector<std::pair<double, double>> refinement;  // (spacing m, foot load N) at the approach, coarse first
 };
 
-// The field of a solved level on the finest level's samples.
-Eigen::VectorXd on_samples(const qr::MultiLevelBody& body, std::size_t level, const std::vector<int>& nodes,
-                           const Eigen::VectorXd& values) {
-  const qr::QuasiRigidBody& fine = body.levels().back();
-  if (level + 1 < body.levels().size()) return qr::interpolate_field(body.levels()[level], nodes, values, fine);
-  Eigen::VectorXd field = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(fine.surface().samples().points.size()));
+// A field at some samples (`values` at `nodes`) on every sample, zero elsewhere.
+Eigen::VectorXd on_samples(const qr::QuasiRigidBody& body, const std::vector<int>& nodes, const Eigen::VectorXd& values) {
+  Eigen::VectorXd field = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(body.surface().samples().points.size()));
   for (std::size_t k = 0; k < nodes.size(); ++k) field(nodes[k]) = values(static_cast<Eigen::Index>(k));
   return field;
 }
 
-// The approach that carries kLoad at the finest solved level: the load
-// grows with it, so a bracket, then TOMS 748 to 0.5% of the approach (about
-// 1% of the load, which grows like approach^1.5 to approach^2).
+// The approach that carries kLoad on the samples: the load grows with it,
+// so a bracket, then TOMS 748 to 0.5% of the approach (about 1% of the load,
+// which grows like approach^1.5 to approach^2).
 void find_approach(FootRun& run) {
-  const auto level = static_cast<std::size_t>(run.setup.solved_levels - 1);
   const auto excess = [&](double approach) {
-    ++run.load_evaluations;
-    return qr::resolve_contact(run.foot->levels()[level], foot_pose(approach), run.ground->levels()[level],
-                               RigidPose<double>(), contact_options())
-               .a.load -
-           kLoad;
+    const auto start = std::chrono::steady_clock::now();
+    const double load = qr::resolve_contact(run.foot->levels().back(), foot_pose(approach), run.ground->levels().back(),
+                                            RigidPose<double>(), contact_options())
+                            .a.load;
+    if (run.load_evaluations++ == 0) {
+      run.first_solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return load - kLoad;
   };
   double low = 0, high = 1e-3, f_low = -kLoad, f_high = excess(high);
   while (f_high < 0) {
@@ -116,23 +123,28 @@ void find_approach(FootRun& run) {
 FootRun run_foot(bool quick) {
   FootRun run;
   run.setup = variant(quick);
-  const qr::QuasiRigidBody foot(fixtures::sample_foot(run.setup.spacing), qr::Material{kE, kNu});
-  const qr::QuasiRigidBody ground(fixtures::lattice_plane(run.setup.ground_spacing, kGroundRadius / run.setup.ground_spacing),
-                                  qr::Material{0, 0});
-  run.foot.emplace(foot, run.setup.clusters);
-  run.ground.emplace(ground, run.setup.clusters);
+  run.foot.emplace(foot_body(run.setup.spacing), run.setup.clusters);
+  run.ground.emplace(ground_body(run.setup.spacing), run.setup.clusters);
   find_approach(run);
 
   const auto start = std::chrono::steady_clock::now();
   run.contact = qr::resolve_multi_level(*run.foot, foot_pose(run.approach), *run.ground, RigidPose<double>(), 0.0,
-                                        contact_options(), run.setup.solved_levels);
+                                        contact_options());
   run.contact_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const std::size_t level = run.contact.levels.size() - 1;
   const qr::QuasiRigidContact& solved = run.contact.levels.back();
-  run.foot_traction = on_samples(*run.foot, level, solved.a.active, solved.a.traction);
-  run.foot_displacement = on_samples(*run.foot, level, solved.a.displaced, solved.a.displaced_u);
-  run.ground_traction = on_samples(*run.ground, level, solved.b.active, solved.b.traction);
+  run.foot_traction = on_samples(run.foot->levels().back(), solved.a.active, solved.a.traction);
+  run.foot_displacement = on_samples(run.foot->levels().back(), solved.a.displaced, solved.a.displaced_u);
+  run.ground_traction = on_samples(run.ground->levels().back(), solved.b.active, solved.b.traction);
+
+  // The load at the same approach on coarser samplings, then this one's.
+  for (double spacing : run.setup.refinement) {
+    run.refinement.emplace_back(spacing, qr::resolve_contact(foot_body(spacing), foot_pose(run.approach),
+                                                             ground_body(spacing), RigidPose<double>(),
+                                                             contact_options())
+                                             .a.load);
+  }
+  run.refinement.emplace_back(run.setup.spacing, solved.a.load);
   run.displaced = static_cast<int>((run.foot_displacement.array() != 0).count());
 
   // The mat: each ground sample's force p a in its cell, over the cell's area.
@@ -163,13 +175,16 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
 
   result.add(information("samples", sample_count, kPaperSamples, "the foot's samples (paper: the scan's)"));
   result.add(information("approach_mm", run.approach * 1e3, std::nullopt,
-                         fmt::format("the approach that carries {:.2f} N at the finest solved level ({} load "
-                                     "evaluations)",
+                         fmt::format("the approach that carries {:.2f} N on the samples ({} load evaluations)",
                                      kLoad, run.load_evaluations)));
   result.add(information("contact_ms", run.contact_seconds * 1e3, kPaperMilliseconds,
-                         fmt::format("the multi-level contact at that approach, {} levels solved (paper: three levels "
+                         fmt::format("the multi-level contact at that approach, {} levels, with the near fields the "
+                                     "root-find's solves computed (Section 3.2's precomputation; paper: three levels "
                                      "on a 2.8 GHz Pentium IV)",
                                      run.contact.levels.size())));
+  result.add(information("first_solve_ms", run.first_solve_seconds * 1e3, std::nullopt,
+                         "the root-find's first solve on the samples alone (1 mm approach), computing every near field "
+                         "it needs"));
   result.add(information("displaced_samples", run.displaced, kPaperDisplaced,
                          "foot samples the contact displaces (paper: 11,317 of 55,061)"));
   result.add(information("displaced_fraction", run.displaced / sample_count, kPaperDisplaced / kPaperSamples,
@@ -192,6 +207,45 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
                              "|dF| / |F| + |dT| / (|F| rho) from the level before (Section 4.3's accuracy)"));
     }
   }
+
+  // Convergence under refinement at the approach: the load's changes shrink
+  // (a discretisation that converges), at an observed order; Richardson's
+  // extrapolation of the last three gives the finest sampling's error.
+  std::vector<double> spacings, changes;
+  for (std::size_t k = 0; k < run.refinement.size(); ++k) {
+    const auto [spacing, load] = run.refinement[k];
+    result.add(information(fmt::format("load_at_spacing_{:.2f}mm", spacing * 1e3), load, std::nullopt,
+                           "N: the foot's load at the approach above, sampled at this spacing (ground too)"));
+    if (k > 0) {
+      spacings.push_back(spacing);
+      changes.push_back(std::abs(load - run.refinement[k - 1].second));
+    }
+  }
+  bool shrinking = true;
+  for (std::size_t k = 1; k < changes.size(); ++k) shrinking = shrinking && changes[k] < changes[k - 1];
+  result.add(check("refinement_changes_shrink", changes.back(), changes.front(),
+                   "N: each refinement changes the load less than the one before (a converging discretisation; a "
+                   "response or gap error that does not shrink with the spacing fails it)",
+                   shrinking));
+  const std::size_t n = run.refinement.size();
+  const double h1 = run.refinement[n - 3].first, h2 = run.refinement[n - 2].first, h3 = run.refinement[n - 1].first;
+  const double w1 = run.refinement[n - 3].second, w2 = run.refinement[n - 2].second, w3 = run.refinement[n - 1].second;
+  // W(h) = W0 + C h^k through the three points (k by bisection: the ratio of
+  // the changes is monotone in k).
+  const double ratio = (w1 - w2) / (w2 - w3);
+  double low = 0.1, high = 6;
+  for (int i = 0; i < 100; ++i) {
+    const double k = 0.5 * (low + high);
+    ((std::pow(h1, k) - std::pow(h2, k)) / (std::pow(h2, k) - std::pow(h3, k)) < ratio ? low : high) = k;
+  }
+  const double order = 0.5 * (low + high);
+  const double extrapolated = w3 - (w2 - w3) * std::pow(h3, order) / (std::pow(h2, order) - std::pow(h3, order));
+  result.add(information("load_observed_order", order, std::nullopt,
+                         "the load's order of convergence in the spacing, from the three finest samplings"));
+  result.add(information("load_extrapolated", extrapolated, std::nullopt,
+                         "N: Richardson's extrapolation to zero spacing"));
+  result.add(information("load_error_estimate", std::abs(w3 / extrapolated - 1), std::nullopt,
+                         "the finest sampling's relative error in the load against the extrapolation"));
 
   // Equilibrium and complementarity of the split scheme.
   const double newton = (solved.a.force_w + solved.b.force_w).norm() / solved.a.force_w.norm();

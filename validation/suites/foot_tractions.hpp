@@ -10,15 +10,14 @@
 //    quasi-rigid model assumes); sigma = 1 cm (the heel's contact radius,
 //    so the bulge of Fig. 4 sits just outside the contact);
 //  - the load: 343.35 N (35 kg, half of a 70 kg body standing on both feet),
-//    found by a bracketing root-find (Boost's TOMS 748) on the approach at
-//    the finest solved level;
-//  - the hierarchy: quick, the foot at 2.6 mm (about 6,400 samples) with
-//    clusters of 64 and 16 and the samples, all three levels solved; full,
-//    the foot at 0.88 mm (about 55,000 samples) with clusters of 64 and 16
-//    and the samples, the two coarse levels solved (the samples' active set,
-//    some 6,000, is beyond the dense response) and their tractions and
-//    displacements interpolated onto the samples (Section 4.3: "as soon as the
-//    desired accuracy is obtained this recursive scheme is terminated");
+//    found by a bracketing root-find (Boost's TOMS 748) on the approach;
+//  - the hierarchy: clusters of 64 and 16 and the samples, every level
+//    solved coarse first, each warm-started by the one before (Section 4.3);
+//    quick: the foot and the ground at 2.6 mm (about 6,400 foot samples);
+//    full: at 0.88 mm (about 56,000);
+//  - convergence: the load at the same approach on coarser samplings (quick:
+//    6 and 4 mm; full: 2.6, 1.8 and 1.3 mm), its observed order and
+//    Richardson's extrapolation;
 //  - the pressure mat: 37 x 13 cells of 7.18 mm (the X2 FootSensor's 1.94
 //    sensors per cm^2), along the foot and centred under it; a cell's
 //    pressure is the ground's contact force inside it over its area.
