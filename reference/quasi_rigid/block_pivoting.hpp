@@ -20,6 +20,12 @@ struct BlockPivotingOptions {
   int patience = 3;
   int max_iterations = 0;          // 0: 10 n + 100
   std::vector<bool> initial_free;  // the first F (a warm start), or empty: F empty
+  // In double, M_FF z_F = -q_F is solved by BiCGSTAB (Jacobi-preconditioned,
+  // from the last iterate, to a relative residual of 1e-13) once F has this
+  // many indices, by the LU below it or when BiCGSTAB does not converge: the
+  // LU's m^3 dominates the contact of a foot's thousands of active samples,
+  // while the elastic responses are well conditioned.
+  int iterative_from = 1000;
 };
 
 // InputError as solve_lcp_lemke, and an initial_free of another size than q.

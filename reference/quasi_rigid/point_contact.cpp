@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/elastic_lcp.hpp"
+#include "reference/quasi_rigid/point_index.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -196,11 +197,19 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
   std::vector<char> reached(samples.points.size(), 0);
   for (int s : out.active) reached[static_cast<std::size_t>(s)] = 1;
   if (kernel.kind == ResponseKernel::Kind::kVolumePreserving) {
-    std::vector<Neighbour> within;
+    // Every sample within 5 sigma of its nearest loaded one (a k-d tree of
+    // the loaded samples: one query per sample, where a range query per
+    // loaded sample would return each of them many times).
+    std::vector<Eigen::Vector3d> loaded;
     for (std::size_t k = 0; k < out.active.size(); ++k) {
-      if (!(out.traction(static_cast<Eigen::Index>(k)) > 0)) continue;
-      body.surface().index().within(samples.points[static_cast<std::size_t>(out.active[k])], 5 * kernel.sigma, within);
-      for (const Neighbour& n : within) reached[static_cast<std::size_t>(n.index)] = 1;
+      if (out.traction(static_cast<Eigen::Index>(k)) > 0) loaded.push_back(samples.points[static_cast<std::size_t>(out.active[k])]);
+    }
+    if (!loaded.empty()) {
+      const PointIndex loaded_index(std::move(loaded));
+      const double reach_sq = 25 * kernel.sigma * kernel.sigma;
+      for (std::size_t s = 0; s < samples.points.size(); ++s) {
+        if (loaded_index.nearest(samples.points[s]).distance_sq < reach_sq) reached[s] = 1;
+      }
     }
   }
   out.displaced.clear();

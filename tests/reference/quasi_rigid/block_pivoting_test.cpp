@@ -3,7 +3,8 @@
 // random positive definite problems (n = 40, double and 50 digits), on
 // diagonally dominant non-symmetric ones (P-matrices), and on the Hertz problem's elastic LCP (the Boussinesq response of a
 // sphere's contact); a matrix that is not a P-matrix is refused. (Degenerate
-// ties: lemke_test, for both solvers.)
+// ties: lemke_test, for both solvers.) The free sets' solves by BiCGSTAB
+// (options.iterative_from) against Lemke on the same problems.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,7 +42,9 @@ TYPED_TEST(BlockPivoting, AgreesWithLemkeOnRandomPositiveDefiniteAndPMatrixProbl
     // dominant diagonal (a P-matrix).
     const MatrixX<T> M = trial % 2 == 0 ? MatrixX<T>(A.transpose() * A + T(n) / T(4) * MatrixX<T>::Identity(n, n))
                                         : MatrixX<T>(A + T(2 * n) * MatrixX<T>::Identity(n, n));
-    const LcpSolution<T> fast = solve_lcp_block_pivoting(M, q);
+    BlockPivotingOptions options;
+    if (trial >= 4) options.iterative_from = 1;  // BiCGSTAB's solves (double only; the LU in 50 digits)
+    const LcpSolution<T> fast = solve_lcp_block_pivoting(M, q, options);
     const LcpSolution<T> reference = solve_lcp_lemke(M, q);
     // Both solve the same well-conditioned problem (condition below about 10).
     EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), test::tolerance<T>(64 * n)) << "trial " << trial;
@@ -68,6 +71,14 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   // Tractions of order p0 = 2e7 Pa; the LCP's condition (R's, below about
   // 1e3 here) times 64 n eps.
   EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), 1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  // The same with every free set solved by BiCGSTAB instead of the LU: its
+  // 1e-13 residual, times the condition, is inside the same bound.
+  BlockPivotingOptions iterative;
+  iterative.iterative_from = 1;
+  const LcpSolution<double> by_bicgstab = solve_lcp_block_pivoting<double>(R, q, iterative);
+  EXPECT_LE((by_bicgstab.z - reference.z).cwiseAbs().maxCoeff(),
+            1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  EXPECT_EQ(by_bicgstab.pivots, fast.pivots);
   std::cout << "[block pivoting] Hertz LCP, n = " << q.size() << ": " << fast.pivots << " iterations (Lemke: "
             << reference.pivots << " pivots); |z - z_Lemke| / max z = "
             << (fast.z - reference.z).cwiseAbs().maxCoeff() / reference.z.maxCoeff() << "\n";
