@@ -11,6 +11,7 @@
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
+#include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
 namespace contactref::validation {
@@ -41,6 +42,11 @@ const std::vector<SuiteSpec>& suites() {
        "Pauly et al.'s quasi-rigid model against Hertz at four samplings: a sphere on rigid and elastic half-spaces "
        "(grid, load control), and a point-sampled sphere on a sampled plane (the split scheme)",
        hertz_convergence_suite},
+      {"spinning-ball-incline",
+       "Pauly et al. Fig. 8: a spinning quasi-rigid ball dropped on a quasi-rigid incline with Coulomb friction: "
+       "momentum in flight, friction never works, the angular momentum about the contact line, 5/7 g sin(theta) "
+       "once rolling",
+       spinning_ball_incline_suite},
   };
   return list;
 }
@@ -84,6 +90,9 @@ const std::vector<FigureSpec>& figures() {
        "the quasi-rigid pressure profile against Hertz's ellipse, and the errors in contact radius, peak pressure and "
        "approach against the sampling",
        write_hertz_convergence_data},
+      {"spinning-ball-incline", "spinning-ball-incline", "spinning_ball_incline.py",
+       "Fig. 8 redrawn: the spinning ball's path on the incline (side view) and its angular velocity against time",
+       write_spinning_ball_incline_data},
   };
   return list;
 }
