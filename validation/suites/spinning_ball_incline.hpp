@@ -15,8 +15,12 @@
 //    the centre's vertical motion);
 //  - once rolling, the ball accelerates at a = 5/7 g sin(theta) (classical),
 //    with the same budget over the rolling window.
+// The paper's model has no dissipation: undamped, the ball bounces and never
+// rolls steadily. The quick variant runs it with a small Hunt-Crossley
+// damping (rows "damped."); the full one, with finer sampling over 0.4 s,
+// adds the undamped run (rows "undamped.", its rolling rows information).
 // Information: contact steps, flight steps, retractions, active samples,
-// friction's total work, wall time.
+// the steps where friction was capped, the start of rolling, wall time.
 // Figure `spinning-ball-incline`: the side view of the trajectory and the
 // angular velocity against time.
 #include <filesystem>

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 
 #include "reference/quasi_rigid/quasi_rigid_dynamics.hpp"
@@ -119,6 +120,57 @@ TEST(QuasiRigidDynamics, RetractionLocatesTheBallisticFirstContact) {
   bool rebounded = false;
   for (const DynamicsSample& s : result.samples) rebounded = rebounded || s.states[0].v_w.z() > 0;
   EXPECT_TRUE(rebounded);
+}
+
+TEST(QuasiRigidDynamics, TwoFreeBallsInContactConserveTotalMomentaToRoundOff) {
+  // Newton's third law made exact: each loaded sample's normal and friction
+  // impulses act on both bodies, equal and opposite at one point, so the
+  // total linear momentum and the total angular momentum about the world
+  // origin (sum of L_com + x_com x m v) are unchanged by every contact step,
+  // without gravity, through an oblique spinning collision with friction.
+  fixtures::SampledBall spec = coarse_ball();
+  spec.spacing = 0.012;
+  DynamicBody a = fixtures::sampled_ball(spec, {0, 0, 0});
+  DynamicBody b = fixtures::sampled_ball(spec, {0.103, 0.02, 0.0});
+  b.body = b.body.with_material({2e6, 0.4});
+  b.mass.mass *= 2;
+  b.mass.I_com_b *= 2;
+  a.state.v_w = {0.5, 0, 0.1};
+  a.state.omega_w = {0, 0, 30};
+  b.state.omega_w = {5, 0, 0};
+  DynamicsOptions options;
+  options.gravity_w.setZero();
+  options.duration = 0.03;
+  options.mu = 0.5;
+  options.contact.active_range = 1.5;
+  const auto momenta = [&](const std::vector<BodyState>& s) {
+    Eigen::Vector3d p = Eigen::Vector3d::Zero(), L = Eigen::Vector3d::Zero();
+    for (const auto& [body, state] : {std::pair{&a, &s[0]}, std::pair{&b, &s[1]}}) {
+      p += body->mass.mass * state->v_w;
+      L += body->mass.angular_momentum_w(*state) + state->x_w.cross(body->mass.mass * state->v_w);
+    }
+    return std::pair{p, L};
+  };
+  const DynamicsResult result = simulate_quasi_rigid({a, b}, options);
+  ASSERT_EQ(result.status, RunStatus::kCompleted) << result.message;
+  EXPECT_GT(result.contact_steps, 5);
+  EXPECT_LT(result.friction_work, 0);
+  const auto [p0, L0] = momenta({a.state, b.state});
+  const double p_scale = a.mass.mass * a.state.v_w.norm();
+  const double L_scale = a.mass.angular_momentum_w(a.state).norm() + 0.1 * p_scale;
+  double worst_p = 0, worst_L = 0;
+  for (const DynamicsSample& sample : result.samples) {
+    const auto [p, L] = momenta(sample.states);
+    worst_p = std::max(worst_p, (p - p0).norm());
+    worst_L = std::max(worst_L, (L - L0).norm());
+  }
+  std::cout << "largest change: momentum " << worst_p << " N s, angular momentum " << worst_L << " N m s over "
+            << result.steps.size() << " steps\n";
+  // Each step adds round-off of the impulses' size (at most the momenta): a
+  // few eps per step.
+  const double steps = static_cast<double>(result.steps.size());
+  EXPECT_LT(worst_p, 16 * kEps * steps * p_scale);
+  EXPECT_LT(worst_L, 16 * kEps * steps * L_scale);
 }
 
 TEST(QuasiRigidDynamics, TooManyRetractionsAndAFallThroughEndTheRunFailed) {
