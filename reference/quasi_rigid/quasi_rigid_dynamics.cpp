@@ -223,11 +223,12 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
         if (!(d < 0 && d >= -options.contact_tolerance)) {  // the bracket closed: take its penetrating end
           step.dt = hi;
           end = flown(bodies, states, options.gravity_w, hi);
+          d = d_min(bodies, end, pairs);
         }
         step.retracted = true;
         ++result.retractions;
       }
-      if (d_min(bodies, end, pairs) < 0) result.first_contacts.push_back(t + step.dt);
+      if (d < 0) result.first_contacts.push_back(t + step.dt);
       states = std::move(end);
       ++result.flight_steps;
     } else {  // a contact step: the impulses, then the flight

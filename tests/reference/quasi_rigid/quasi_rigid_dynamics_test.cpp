@@ -173,7 +173,7 @@ TEST(QuasiRigidDynamics, TwoFreeBallsInContactConserveTotalMomentaToRoundOff) {
   EXPECT_LT(worst_L, 16 * kEps * steps * L_scale);
 }
 
-TEST(QuasiRigidDynamics, TooManyRetractionsAndAFallThroughEndTheRunFailed) {
+TEST(QuasiRigidDynamics, TooManyRetractionsAFallThroughAndAnOverflowEndTheRunFailed) {
   const DynamicBody plane = fixtures::sampled_plane(0.01, 0.2, RigidPose<double>());
   DynamicBody ball = fixtures::sampled_ball(coarse_ball(), {0, 0, 0.1});
   DynamicsOptions options;
@@ -189,6 +189,15 @@ TEST(QuasiRigidDynamics, TooManyRetractionsAndAFallThroughEndTheRunFailed) {
   result = simulate_quasi_rigid({ball, plane}, options);
   EXPECT_EQ(result.status, RunStatus::kFailed);
   EXPECT_TRUE(contains(result.message, "fell through")) << result.message;
+
+  // A finite but enormous gravity overflows the flight in its second step.
+  options.gravity_w = {0, 0, -1e308};
+  options.time_step = 1;
+  options.duration = 10;
+  result = simulate_quasi_rigid({fixtures::sampled_ball(coarse_ball(), {0, 0, 0})}, options);
+  EXPECT_EQ(result.status, RunStatus::kFailed);
+  EXPECT_TRUE(contains(result.message, "not finite")) << result.message;
+  EXPECT_EQ(result.steps.size(), 2u);
 }
 
 TEST(QuasiRigidDynamics, BadInputNamesTheField) {
