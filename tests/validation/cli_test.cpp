@@ -861,6 +861,9 @@ TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
   doc["bodies"][1]["geometry"] = {{"type", "torus"}, {"radii", {0.05, 0.01}}};
   expect_bad(doc, "bodies[1].geometry.type: the quasi-rigid model takes points, sphere, plane and box geometries");
   doc = document;
+  doc["model"]["plane_radius"] = 1000;
+  expect_bad(doc, "model.spacing: 0.008 m would sample bodies[0] (plane) into about 4.91e+10 points, more than 2e+06");
+  doc = document;
   doc["model"].erase("E");
   expect_bad(doc, "model.E: missing: bodies[1] has no material of its own");
   std::filesystem::remove_all(dir);

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <numbers>
+
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/point_samples.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
@@ -12,6 +15,8 @@ namespace {
 
 using json = nlohmann::json;
 namespace qr = contactref::quasi_rigid;
+
+constexpr double kMaxSamples = 2e6;
 
 qr::SurfaceSamples lattice_disk(double spacing, double radius, const std::string& name) {
   qr::SurfaceSamples plane;
@@ -41,6 +46,23 @@ qr::SurfaceSamples samples_of(const Scene& scene, const SceneBody& body, const s
     throw InputError(scene_error(scene, "model.spacing",
                                  fmt::format("missing: {} ({}) is sampled into points this far apart (m)", path,
                                              spec.type)));
+  // A sampling finer than the geometry can afford (a fuzzed scene): about
+  // area / spacing^2 samples, at most kMaxSamples.
+  const double h = *model.spacing;
+  Eigen::Vector3d lo = Eigen::Vector3d::Zero(), hi = Eigen::Vector3d::Zero();
+  for (const Eigen::Vector3d& v : spec.soup.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+  const Eigen::Vector3d box = hi - lo;  // the box's edge lengths (it is centred at its origin)
+  const double area = spec.type == "sphere" ? 4 * std::numbers::pi * spec.surface.radius * spec.surface.radius
+                      : spec.type == "plane"
+                          ? std::numbers::pi * model.plane_radius * model.plane_radius
+                          : 2 * (box.x() * box.y() + box.y() * box.z() + box.z() * box.x());
+  if (!(area / (h * h) <= kMaxSamples))
+    throw InputError(scene_error(scene, "model.spacing",
+                                 fmt::format("{} m would sample {} ({}) into about {:.3g} points, more than {:.0g}", h,
+                                             path, spec.type, area / (h * h), kMaxSamples)));
   qr::SurfaceSamples samples;
   if (spec.type == "sphere") {
     samples = qr::sample_sphere(-body.com_shift, spec.surface.radius, *model.spacing);

@@ -42,7 +42,7 @@ quasi_rigid::Material read_material(const Reader& in, const nlohmann::json& valu
 // plane_radius, normal +z; box: the faces sampled `spacing` apart), with its
 // material, mass properties, pose and velocity. InputError naming the scene
 // file and field: another geometry, no spacing where one is needed, no
-// material, a geometry with too few samples.
+// material, a geometry with too few samples or (spacing) more than 2 million.
 std::vector<quasi_rigid::DynamicBody> quasi_rigid_bodies(const Scene& scene);
 
 // The simulator's options from the model, the scene's gravity, duration and
