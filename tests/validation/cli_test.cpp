@@ -864,6 +864,9 @@ TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
   doc["model"]["plane_radius"] = 1000;
   expect_bad(doc, "model.spacing: 0.008 m would sample bodies[0] (plane) into about 4.91e+10 points, more than 2e+06");
   doc = document;
+  doc["model"]["time_step"] = 1e-12;
+  expect_bad(doc, "model.time_step: a run of 0.1 s in steps of 1e-12 s would take 1e+11 steps");
+  doc = document;
   doc["model"].erase("E");
   expect_bad(doc, "model.E: missing: bodies[1] has no material of its own");
   std::filesystem::remove_all(dir);

@@ -114,6 +114,15 @@ QuasiRigidModel read_quasi_rigid_model(const Reader& in, const json& model) {
   return m;
 }
 
+void check_quasi_rigid_model(const Reader& in, const Scene& scene) {
+  const double steps = scene.options.duration / scene.quasi_rigid.time_step;
+  if (!(steps <= static_cast<double>(qr::DynamicsOptions{}.max_steps)))
+    in.fail("model.time_step", fmt::format("a run of {} s in steps of {} s would take {:.3g} steps, more than the "
+                                           "simulator's {}",
+                                           scene.options.duration, scene.quasi_rigid.time_step, steps,
+                                           qr::DynamicsOptions{}.max_steps));
+}
+
 qr::Material read_material(const Reader& in, const json& value, const std::string& path) {
   in.fields(value, path, {"E", "nu"});
   qr::Material material;

@@ -402,6 +402,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
       scene.options.output_interval = in.non_negative(*interval, "output.interval");
   }
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
+  if (scene.model == ModelType::kQuasiRigid) check_quasi_rigid_model(in, scene);
   return scene;
 }
 

@@ -55,13 +55,15 @@
 //     "damping": 0             s/m, >= 0: Hunt and Crossley's normal damping
 //                              (reference/quasi_rigid/contact_impulses.hpp); default 0: none,
 //                              as in the paper
-//     "time_step": 0.001       s, > 0: the flight step and the largest contact step; default 0.001
+//     "time_step": 0.001       s, > 0: the flight step and the largest contact step, at least
+//                              duration / 10^7 (the simulator's step limit); default 0.001
 //     "step_fraction": 0.05    in (0, 1]: the contact step's fraction of sqrt(m / k), k the
 //                              contact's stiffness (Sneddon's 2 E* a); default 0.05
 //     "contact_tolerance": 1e-5  m, > 0: the first contact is located (retraced) to this
 //                              nearest-sample distance; default 1e-5
 //     "spacing": 0.008         m, > 0: sphere, plane and box geometries are sampled into points
-//                              this far apart (required when the scene has one)
+//                              this far apart (required when the scene has one; at most about
+//                              2 million samples a body)
 //     "plane_radius": 0.25     m, > 0: a plane geometry is the lattice disk of this radius; default 0.25
 //     "active_range": 3        spacings about each penetrating sample (Section 4.1's range query);
 //                              default 3
