@@ -8,6 +8,7 @@
 #include "validation/suites/blob_in_bowl.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
+#include "validation/suites/foot_tractions.hpp"
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
@@ -42,6 +43,10 @@ const std::vector<SuiteSpec>& suites() {
        "Pauly et al.'s quasi-rigid model against Hertz at four samplings: a sphere on rigid and elastic half-spaces "
        "(grid, load control), and a point-sampled sphere on a sampled plane (the split scheme)",
        hertz_convergence_suite},
+      {"foot-tractions",
+       "Pauly et al. Fig. 9: a synthetic foot pressed onto a rigid ground with the volume-preserving kernel under "
+       "body weight: multi-level solve, displaced samples, time, equilibrium, bulge, the pressure mat",
+       foot_tractions_suite},
       {"spinning-ball-incline",
        "Pauly et al. Fig. 8: a spinning quasi-rigid ball dropped on a quasi-rigid incline with Coulomb friction: "
        "momentum in flight, friction never works, the angular momentum about the contact line, 5/7 g sin(theta) "
@@ -90,6 +95,10 @@ const std::vector<FigureSpec>& figures() {
        "the quasi-rigid pressure profile against Hertz's ellipse, and the errors in contact radius, peak pressure and "
        "approach against the sampling",
        write_hertz_convergence_data},
+      {"foot-tractions", "foot-tractions", "foot_tractions.py",
+       "Fig. 9 regenerated: the hierarchy's samplings, the undeformed and deformed foot, the tractions on the foot and "
+       "on the ground, and the 37 x 13 pressure mat",
+       write_foot_tractions_data},
       {"spinning-ball-incline", "spinning-ball-incline", "spinning_ball_incline.py",
        "Fig. 8 redrawn: the spinning ball's path on the incline (side view) and its angular velocity against time",
        write_spinning_ball_incline_data},

@@ -1,5 +1,6 @@
 #include "reference/quasi_rigid/multi_level.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -33,12 +34,21 @@ MultiLevelBody::MultiLevelBody(const QuasiRigidBody& body, const std::vector<int
 
 Eigen::VectorXd interpolate_tractions(const QuasiRigidBody& coarse, const BodyContact& contact,
                                       const QuasiRigidBody& fine) {
+  return interpolate_field(coarse, contact.active, contact.traction, fine);
+}
+
+Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vector<int>& nodes,
+                                  const Eigen::VectorXd& values, const QuasiRigidBody& fine) {
+  const auto coarse_count = static_cast<int>(coarse.surface().samples().points.size());
+  if (values.size() != static_cast<Eigen::Index>(nodes.size()) ||
+      std::any_of(nodes.begin(), nodes.end(), [&](int j) { return j < 0 || j >= coarse_count; })) {
+    throw InputError("interpolate_field: need one value per node, each node a sample of " + coarse.name());
+  }
   const SurfaceSamples& at = fine.surface().samples();
-  const SurfaceSamples& nodes = coarse.surface().samples();
   const SampledShepard& shepard = coarse.sampling().shepard();
   Eigen::VectorXd traction = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(at.points.size()));
-  Eigen::VectorXd by_sample = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(nodes.points.size()));
-  for (std::size_t k = 0; k < contact.active.size(); ++k) by_sample(contact.active[k]) = contact.traction(static_cast<Eigen::Index>(k));
+  Eigen::VectorXd by_sample = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(coarse.surface().samples().points.size()));
+  for (std::size_t k = 0; k < nodes.size(); ++k) by_sample(nodes[k]) = values(static_cast<Eigen::Index>(k));
   const double reach = shepard.support * coarse.sampling().spacing().maxCoeff();
   std::vector<Neighbour> near;
   for (std::size_t i = 0; i < at.points.size(); ++i) {
@@ -58,17 +68,21 @@ Eigen::VectorXd interpolate_tractions(const QuasiRigidBody& coarse, const BodyCo
 }
 
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
-                                      const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options) {
+                                      const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options,
+                                      int max_levels) {
   if (!(std::isfinite(tolerance) && tolerance >= 0)) {
     throw InputError("multi-level contact: the wrench tolerance must be finite and >= 0");
   }
+  if (max_levels < 0) throw InputError("multi-level contact: max_levels must be >= 0, got " + std::to_string(max_levels));
   if (A.levels().size() != B.levels().size()) {
     throw InputError("multi-level contact: " + A.levels().back().name() + " has " + std::to_string(A.levels().size()) +
                      " levels, " + B.levels().back().name() + " " + std::to_string(B.levels().size()));
   }
   MultiLevelContact result;
   ContactOptions level_options = options;
-  for (std::size_t level = 0; level < A.levels().size(); ++level) {
+  const std::size_t levels = max_levels > 0 ? std::min(A.levels().size(), static_cast<std::size_t>(max_levels))
+                                            : A.levels().size();
+  for (std::size_t level = 0; level < levels; ++level) {
     const QuasiRigidBody& a = A.levels()[level];
     const QuasiRigidBody& b = B.levels()[level];
     if (level > 0) {

@@ -30,9 +30,15 @@ class MultiLevelBody {
   std::vector<QuasiRigidBody> levels_;
 };
 
-// The tractions of a contact at `coarse`'s samples (its active ones), at
-// every sample of `fine`: p(x) = sum_j p_j Phi_j(x), Phi_j the coarse
-// level's Shepard functions (Eq. 5-6), evaluated at the fine samples (Pa).
+// A field given at some of `coarse`'s samples (`values` at `nodes`, zero at
+// the others), at every sample of `fine`: v(x) = sum_j v_j Phi_j(x), Phi_j
+// the coarse level's Shepard functions (Eq. 5-6), evaluated at the fine
+// samples; zero where no coarse kernel reaches. InputError: values and nodes
+// of different sizes, a node that is not a sample of `coarse`.
+Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vector<int>& nodes,
+                                  const Eigen::VectorXd& values, const QuasiRigidBody& fine);
+// The tractions of a contact at `coarse`'s active samples, at every sample of
+// `fine` (Pa; Eq. 5).
 Eigen::VectorXd interpolate_tractions(const QuasiRigidBody& coarse, const BodyContact& contact,
                                       const QuasiRigidBody& fine);
 
@@ -42,10 +48,13 @@ struct MultiLevelContact {
   bool converged = false;                 // stopped by the tolerance before or at the finest level
 };
 
-// InputError: tolerance not finite and >= 0, A and B with different numbers
-// of levels; as resolve_contact.
+// max_levels: solve at most this many levels, coarse first (0: all); the
+// paper stops at the desired accuracy, a caller may also stop where the
+// levels grow too fine for the dense response. InputError: tolerance not
+// finite and >= 0, A and B with different numbers of levels, max_levels < 0;
+// as resolve_contact.
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
                                       const RigidPose<double>& E_w_b, double tolerance,
-                                      const ContactOptions& options = {});
+                                      const ContactOptions& options = {}, int max_levels = 0);
 
 }  // namespace contactref::quasi_rigid

@@ -207,7 +207,7 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
   for (std::size_t s = 0; s < reached.size(); ++s) {
     if (reached[s]) out.displaced.push_back(static_cast<int>(s));
   }
-  out.displaced_u = share * (body.sampling().response(out.displaced, out.active, kernel, near) * out.traction);
+  out.displaced_u = share * body.sampling().displacement(out.displaced, out.active, out.traction, kernel, near);
   out.displaced_volume = 0;
   out.displaced_absolute_volume = 0;
   for (std::size_t k = 0; k < out.displaced.size(); ++k) {
@@ -270,7 +270,10 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         const Eigen::VectorXd undeformed_gap = out.separation - R * out.traction;
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
         std::vector<bool> initial_free;
-        if (iteration == 0 && guess.size() > 0) {
+        if (iteration > 0) {
+          // The last iteration's contact: the next one moves it a little.
+          for (Eigen::Index k = 0; k < out.traction.size(); ++k) initial_free.push_back(out.traction(k) > 0);
+        } else if (guess.size() > 0) {
           // The interpolation smears a coarse level's tractions a kernel
           // width past its contact's edge: samples guessed below a fifth of
           // the largest traction start at p = 0 (on the Hertz case of

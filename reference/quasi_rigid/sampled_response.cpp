@@ -120,13 +120,58 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   }
 }
 
+double SurfaceSampling::near_field_radius(int i, double near) const {
+  // The tangent plane stands for the surface while the normals turn by less
+  // than kMaxTurn (0.5 rad: the surface leaves the plane by about r^2 / (2 rho)
+  // < r / 4 there). On a surface curved within the disk (a toe sampled at a
+  // few spacings per radius of curvature) the projected samples would pile up
+  // and the response loses positivity: the disk stops at the nearest sample
+  // whose normal turns more, but never inside the kernels' support (the
+  // self-term's mass must lie in it).
+  constexpr double kMinCos = 0.8775825618903728;  // cos(0.5)
+  const SurfaceSamples& samples = surface_->samples();
+  const Eigen::Vector3d& q_i = samples.points[static_cast<std::size_t>(i)];
+  const Eigen::Vector3d& n_i = samples.normals[static_cast<std::size_t>(i)];
+  double radius = near * spacing_(i);
+  std::vector<Neighbour> within;
+  surface_->index().within(q_i, radius, within);
+  for (const Neighbour& n : within) {
+    if (samples.normals[static_cast<std::size_t>(n.index)].dot(n_i) < kMinCos) {
+      radius = std::min(radius, std::sqrt(n.distance_sq));
+    }
+  }
+  return std::max(radius, shepard_.support * spacing_(i));
+}
+
+std::shared_ptr<const SurfaceSampling::NearRow> SurfaceSampling::near_row(int i, const ResponseKernel& kernel,
+                                                                           double near) const {
+  const std::tuple<int, double, double> key{static_cast<int>(kernel.kind), kernel.sigma, near};
+  {
+    const std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (key != cache_key_) {
+      near_rows_.clear();
+      cache_key_ = key;
+    }
+    const auto found = near_rows_.find(i);
+    if (found != near_rows_.end()) return found->second;
+  }
+  const ResponseKernel unit{kernel.kind, 1.0, kernel.sigma};
+  auto row = std::make_shared<NearRow>();
+  integrate_about(i, near_field_radius(i, near), [&](double r) { return unit.times_r(r); },
+                  [&](int j, double integral, double mass) { row->push_back({j, integral, mass}); });
+  const std::lock_guard<std::mutex> lock(cache_mutex_);
+  if (key == cache_key_) near_rows_.emplace(i, row);
+  return row;
+}
+
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const ResponseKernel& kernel,
                                           double near) const {
   return response(nodes, nodes, kernel, near);
 }
 
-Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
-                                          const ResponseKernel& kernel, double near) const {
+std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std::vector<int>& rows,
+                                                                       const std::vector<int>& nodes,
+                                                                       const ResponseKernel& kernel, double near) const {
   kernel.check("sampled response");
   if (!(std::isfinite(near) && near >= shepard_.support)) {
     throw InputError("sampled response: the near field's radius (" + std::to_string(near) +
@@ -150,13 +195,18 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
                        std::to_string(sample_count - 1) + ")");
     }
   }
-  const auto size = static_cast<Eigen::Index>(nodes.size());
+  return column;
+}
+
+template <class Emit>
+void SurfaceSampling::assemble(const std::vector<int>& rows, const std::vector<int>& nodes,
+                               const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
+                               double near, const Emit& emit) const {
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), size);
   std::vector<double> inside_mass(nodes.size());
-  for (Eigen::Index row = 0; row < R.rows(); ++row) {
-    const int i = rows[static_cast<std::size_t>(row)];
-    const double disk = near * spacing_(i);
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const int i = rows[row];
+    const double disk = near * spacing_(i);  // near_field_radius is at most this
     const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
     std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
     // The quadrature only where a column's kernel reaches the disk (a row far
@@ -165,23 +215,55 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
       return (points[static_cast<std::size_t>(j)] - q_i).norm() < disk + largest_support_;
     });
     if (reached) {
-      integrate_about(i, disk, [&](double r) { return kernel.times_r(r); },
-                      [&](int j, double integral, double mass) {
-                        const auto found = column.find(j);
-                        if (found == column.end()) return;
-                        R(row, found->second) = integral;
-                        inside_mass[static_cast<std::size_t>(found->second)] = mass;
-                      });
+      for (const NearEntry& entry : *near_row(i, kernel, near)) {
+        const auto found = column.find(entry.j);
+        if (found == column.end()) continue;
+        emit(row, found->second, kernel.compliance * entry.integral);
+        inside_mass[static_cast<std::size_t>(found->second)] = entry.mass;
+      }
     }
-    for (Eigen::Index c = 0; c < size; ++c) {
-      const int j = nodes[static_cast<std::size_t>(c)];
+    for (std::size_t c = 0; c < nodes.size(); ++c) {
+      const int j = nodes[c];
       if (j == i) continue;  // its mass lies in the disk (near >= support)
       const double r = (points[static_cast<std::size_t>(j)] - q_i).norm();
-      const double outside = std::max(0.0, areas_(j) - inside_mass[static_cast<std::size_t>(c)]);
-      R(row, c) += kernel.times_r(r) / r * outside;
+      const double outside = std::max(0.0, areas_(j) - inside_mass[c]);
+      emit(row, static_cast<Eigen::Index>(c), kernel.times_r(r) / r * outside);
     }
   }
+}
+
+Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                          const ResponseKernel& kernel, double near) const {
+  const std::unordered_map<int, Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  assemble(rows, nodes, column, kernel, near,
+           [&](std::size_t row, Eigen::Index c, double value) { R(static_cast<Eigen::Index>(row), c) += value; });
   return R;
+}
+
+Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                              const Eigen::VectorXd& traction, const ResponseKernel& kernel,
+                                              double near) const {
+  if (traction.size() != static_cast<Eigen::Index>(nodes.size())) {
+    throw InputError("sampled response: " + std::to_string(traction.size()) + " tractions for " +
+                     std::to_string(nodes.size()) + " nodes");
+  }
+  checked_columns(rows, nodes, kernel, near);
+  // Only the loaded nodes move anything.
+  std::vector<int> loaded;
+  std::vector<double> p;
+  for (std::size_t c = 0; c < nodes.size(); ++c) {
+    if (traction(static_cast<Eigen::Index>(c)) == 0) continue;
+    loaded.push_back(nodes[c]);
+    p.push_back(traction(static_cast<Eigen::Index>(c)));
+  }
+  std::unordered_map<int, Eigen::Index> column;
+  for (std::size_t c = 0; c < loaded.size(); ++c) column.emplace(loaded[c], static_cast<Eigen::Index>(c));
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size()));
+  assemble(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double value) {
+    u(static_cast<Eigen::Index>(row)) += value * p[static_cast<std::size_t>(c)];
+  });
+  return u;
 }
 
 }  // namespace contactref::quasi_rigid

@@ -14,14 +14,23 @@
 // projected onto it), in polar coordinates about it, where the Jacobian r
 // cancels the singularity of 1 / r:
 //  - the nodal area a_j = integral of Phi_j about q_j;
-//  - row i of R: the near field, the disk of radius near h_i about q_i, by
+//  - row i of R: the near field, the disk of radius near h_i about q_i (less
+//    where the surface curves within it: near_field_radius), by
 //    that quadrature for every Phi_j at once (the singular self-term
 //    included); beyond it the midpoint rule, f(|q_i - q_j|) (a_j - m_ij), with
 //    m_ij the part of Phi_j's mass inside the disk (so nothing counts twice),
 //    for every j but i.
 // f is the kernel of response_matrix.hpp (Boussinesq, or our volume-preserving
 // form); distances in the midpoint rule are 3-D (Eq. 8 integrates over S).
+// A sample's near-field integrals depend only on the sampling and the kernel,
+// so they are computed once per sample and kept (Section 3.2: "pre-computed
+// for fixed sampling distributions"), for the last kernel shape (kind, sigma)
+// and near radius asked; the compliance only scales them.
 #include <Eigen/Core>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "reference/quasi_rigid/mls_surface.hpp"
@@ -60,6 +69,17 @@ class SurfaceSampling {
   // tractions at the samples `columns`: u_rows = R p_columns.
   Eigen::MatrixXd response(const std::vector<int>& rows, const std::vector<int>& columns, const ResponseKernel& kernel,
                            double near = 4.0) const;
+  // u_rows = R p for tractions p at the samples `columns` (m), without forming
+  // R: the same sums over the loaded columns only. InputError: as response,
+  // and p of another size than the columns.
+  Eigen::VectorXd displacement(const std::vector<int>& rows, const std::vector<int>& columns,
+                               const Eigen::VectorXd& traction, const ResponseKernel& kernel,
+                               double near = 4.0) const;
+
+  // The near field's radius about sample i (m): near h_i, cut at the
+  // nearest sample whose normal turns from n_i by more than 0.5 rad, and not
+  // below the kernels' support rho_i.
+  double near_field_radius(int i, double near) const;
 
  private:
   // Integrates g(r) Phi_j and Phi_j over the disk of radius `radius` about
@@ -68,10 +88,34 @@ class SurfaceSampling {
   template <class G, class Visit>
   void integrate_about(int i, double radius, const G& g, const Visit& visit) const;
 
+  // Sample i's near field for a unit compliance: every sample j whose kernel
+  // reaches the disk, with the integral of f Phi_j and of Phi_j over it.
+  struct NearEntry {
+    int j = 0;
+    double integral = 0, mass = 0;
+  };
+  using NearRow = std::vector<NearEntry>;
+  std::shared_ptr<const NearRow> near_row(int i, const ResponseKernel& kernel, double near) const;
+  // InputError for a bad kernel, near radius, row or column; the columns'
+  // positions by sample.
+  std::unordered_map<int, Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
+                                                        const ResponseKernel& kernel, double near) const;
+  // R's entries row by row: emit(row, column, value), the near field's then
+  // the midpoint rule's (a column may be emitted twice: add them).
+  template <class Emit>
+  void assemble(const std::vector<int>& rows, const std::vector<int>& columns,
+                const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel, double near,
+                const Emit& emit) const;
+
   const MlsSurface* surface_;
   SampledShepard shepard_;
   Eigen::VectorXd spacing_, areas_;
   double largest_support_ = 0;  // max rho_k (m)
+
+  // The near rows computed so far, for cache_key_ (kind, sigma, near).
+  mutable std::mutex cache_mutex_;
+  mutable std::tuple<int, double, double> cache_key_{-1, 0.0, 0.0};
+  mutable std::unordered_map<int, std::shared_ptr<const NearRow>> near_rows_;
 };
 
 }  // namespace contactref::quasi_rigid

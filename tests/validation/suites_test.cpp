@@ -10,12 +10,14 @@
 #include "validation/registry.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/blob_in_bowl.hpp"
+#include "validation/suites/foot_tractions.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
+#include "tests/kit/sanitized.hpp"
 #include "tests/kit/source_dir.hpp"
 
 namespace contactref::validation {
@@ -153,11 +155,28 @@ TEST(HertzConvergenceSuite, QuickVariantPasses) {
   EXPECT_EQ(find(result, "sampled[a/h=8].sphere_load"), nullptr);  // the quick variant stops at a / h = 6
 }
 
+// The synthetic foot under body weight (Fig. 9), at 6,400 samples: every
+// check, and the rows that carry the paper's numbers. About 20 s in a release
+// build; its parts (the contact, the multi-level solve, the interpolation)
+// have their own sanitized tests, so the sanitized build skips it.
+TEST(FootTractionsSuite, QuickVariantPasses) {
+  if (test::kSanitized) GTEST_SKIP() << "too slow under the sanitizers; its parts are tested there";
+  const SuiteResult result = foot_tractions_suite({true});
+  expect_checks_pass(result);
+  expect_check(result, "newton_third_law");
+  expect_check(result, "displaced_volume_over_absolute");
+  expect_check(result, "medial_arch_load_fraction");
+  expect_information(result, "displaced_samples");
+  expect_information(result, "contact_ms");
+}
+
 // Pauly et al. Fig. 8, quick: the damped run's checks (flight momentum,
 // friction's work, the angular momentum about the contact line, 5/7 g
 // sin(theta) once rolling) and its information rows; the undamped run belongs
-// to the full variant.
+// to the full variant. About 6 s in a release build; the sanitized build
+// skips it (the simulator's paths run in quasi_rigid_dynamics_test).
 TEST(SpinningBallInclineSuite, QuickVariantPasses) {
+  if (test::kSanitized) GTEST_SKIP() << "too slow under the sanitizers; the simulator's paths are tested there";
   const SuiteResult result = spinning_ball_incline_suite({true});
   expect_checks_pass(result);
   for (const char* name : {"damped.flight.momentum_error", "damped.friction.worst_step_work",

@@ -6,13 +6,19 @@
 //  - the shape: heel and ball at z = 0, the medial arch raised, five toes;
 //  - the point-sampled surface's MLS inside/outside test agrees with the sign
 //    of F away from the surface (a closed shape with creases and toes);
+//  - the sole's response stays positive definite where the toes curve
+//    within the near field (the eigenvalues of its symmetric part);
 //  - bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include <Eigen/Eigenvalues>
+
+#include "reference/quasi_rigid/block_pivoting.hpp"
 #include "reference/quasi_rigid/mls_surface.hpp"
+#include "reference/quasi_rigid/quasi_rigid_body.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "validation/fixtures/synthetic_foot.hpp"
@@ -79,6 +85,38 @@ TEST(SyntheticFoot, MlsInsideOutsideAgreesWithTheImplicitFunction) {
     EXPECT_EQ(surface.signed_distance(x) < 0, F < 0) << x.transpose();
   }
   EXPECT_EQ(checked, wanted);
+}
+
+// The sole's response at 2.6 mm, where the toes (radii 9-16 mm) get a few
+// samples per radius of curvature. A near field of 4 spacings (10-15 mm) in
+// the tangent plane folds a toe onto it; that response had a negative
+// eigenvalue (sym(A R): -2e-15 against 1.3e-13) and block pivoting cycled.
+// The near field cut where the normals turn (near_field_radius) keeps
+// A R's symmetric part positive definite (independent check: its
+// eigenvalues), and block pivoting solves the sole's LCP.
+TEST(SyntheticFoot, SoleResponseStaysPositiveDefiniteWhereTheToesCurveWithinTheNearField) {
+  const quasi_rigid::QuasiRigidBody foot(sample_foot(2.6e-3), quasi_rigid::Material{1e6, 0.45});
+  const auto& points = foot.surface().samples().points;
+  std::vector<int> sole;
+  int cut = 0;
+  for (int k = 0; k < static_cast<int>(points.size()); ++k) {
+    if (points[static_cast<std::size_t>(k)].z() >= 2e-3) continue;
+    sole.push_back(k);
+    if (foot.sampling().near_field_radius(k, 4) < 4 * foot.sampling().spacing()(k)) ++cut;
+  }
+  EXPECT_GT(cut, 0);  // the toes' near fields are cut
+  for (const auto kind : {quasi_rigid::ResponseKernel::Kind::kBoussinesq, quasi_rigid::ResponseKernel::Kind::kVolumePreserving}) {
+    const Eigen::MatrixXd R = foot.sampling().response(sole, {kind, 1e-7, 0.01}, 4);
+    Eigen::VectorXd a(R.rows()), q(R.rows());
+    for (Eigen::Index k = 0; k < R.rows(); ++k) {
+      a(k) = foot.sampling().areas()(sole[static_cast<std::size_t>(k)]);
+      q(k) = points[static_cast<std::size_t>(sole[static_cast<std::size_t>(k)])].z() - 1.5e-3;
+    }
+    const Eigen::MatrixXd AR = a.asDiagonal() * R;
+    const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>((AR + AR.transpose()) / 2).eigenvalues();
+    EXPECT_GT(eigenvalues.minCoeff(), 1e-3 * eigenvalues.maxCoeff());
+    EXPECT_NO_THROW(quasi_rigid::solve_lcp_block_pivoting<double>(R, q));
+  }
 }
 
 TEST(SyntheticFoot, RefusesAbsurdSpacings) {

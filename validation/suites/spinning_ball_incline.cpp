@@ -32,7 +32,7 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 struct Variant {
   double spacing = 0, duration = 0;
 };
-Variant variant(bool quick) { return quick ? Variant{0.008, 0.2} : Variant{0.006, 0.4}; }
+Variant variant(bool quick) { return quick ? Variant{0.008, 0.2} : Variant{0.005, 0.4}; }
 
 struct Incline {
   Eigen::Vector3d n_w{std::sin(kTheta), 0, std::cos(kTheta)};      // its normal
@@ -52,7 +52,7 @@ Run run(bool quick, double damping) {
   spec.radius = kRadius;
   spec.spacing = v.spacing;
   Run out{fixtures::sampled_ball(spec, -0.1 * incline.s_w + (kRadius + kGap) * incline.n_w),
-          fixtures::sampled_plane(v.spacing, 0.25,
+          fixtures::sampled_plane(v.spacing, 0.3,
                                   RigidPose<double>::from_axis_angle(kTheta, Eigen::Vector3d::UnitY(),
                                                                      Eigen::Vector3d::Zero(), "incline"),
                                   {2e6, 0.3}),

@@ -17,7 +17,8 @@
 //    with the same budget over the rolling window.
 // The paper's model has no dissipation: undamped, the ball bounces and never
 // rolls steadily. The quick variant runs it with a small Hunt-Crossley
-// damping (rows "damped."); the full one, with finer sampling over 0.4 s,
+// damping (rows "damped.", samples 8 mm apart, 0.2 s); the full one, with
+// samples 5 mm apart over 0.4 s,
 // adds the undamped run (rows "undamped.", its rolling rows information).
 // Information: contact steps, flight steps, retractions, active samples,
 // the steps where friction was capped, the start of rolling, wall time.

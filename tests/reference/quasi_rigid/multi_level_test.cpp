@@ -7,7 +7,8 @@
 //  - each level's load is closer to Hertz's than the coarser one's, and the
 //    finest equals the single-level solve (the warm start changes the pivots,
 //    not the answer);
-//  - the stopping rule: a loose tolerance stops early, zero runs every level;
+//  - the stopping rule: a loose tolerance stops early, zero runs every level,
+//    max_levels stops the descent;
 //  - bad input.
 #include <gtest/gtest.h>
 
@@ -73,6 +74,26 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
   const double interpolated_load = p_mid.dot(sphere.levels()[2].sampling().areas());
   EXPECT_NEAR(interpolated_load, all.levels[1].a.load, 0.03 * all.levels[1].a.load);
 
+  // The same interpolation of any field: a constant on every coarse sample
+  // is that constant wherever a coarse kernel reaches (a partition of unity).
+  const QuasiRigidBody& mid = sphere.levels()[1];
+  std::vector<int> every(mid.surface().samples().points.size());
+  for (std::size_t k = 0; k < every.size(); ++k) every[k] = static_cast<int>(k);
+  const Eigen::VectorXd constant = interpolate_field(mid, every, Eigen::VectorXd::Constant(static_cast<Eigen::Index>(every.size()), 2.5),
+                                                     sphere.levels()[2]);
+  int reached = 0;
+  for (Eigen::Index k = 0; k < constant.size(); ++k) {
+    if (constant(k) == 0) continue;  // no coarse kernel here (the cap's rim)
+    ++reached;
+    EXPECT_NEAR(constant(k), 2.5, 1e-12);
+  }
+  EXPECT_GT(reached, constant.size() * 9 / 10);
+
+  // max_levels stops the descent: one level is the coarsest's solve.
+  const MultiLevelContact first = resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 0.0, {}, 1);
+  ASSERT_EQ(first.levels.size(), 1u);
+  EXPECT_EQ(first.levels[0].a.load, all.levels[0].a.load);
+
   // A tolerance above the first change stops after the second level.
   const MultiLevelContact early =
       resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 2 * all.wrench_change[0]);
@@ -90,6 +111,12 @@ TEST(MultiLevel, RefusesBadLevelsAndTolerances) {
                        "has 2 levels"));
   EXPECT_TRUE(contains(error_of([&] { resolve_multi_level(two, press.E_w_sphere, two, RigidPose<double>(), -1); }),
                        "tolerance must be finite"));
+  EXPECT_TRUE(contains(error_of([&] { resolve_multi_level(three, press.E_w_sphere, three, RigidPose<double>(), 0, {}, -1); }),
+                       "max_levels must be >= 0"));
+  EXPECT_TRUE(contains(error_of([&] { interpolate_field(three.levels()[0], {0, 1}, Eigen::VectorXd::Zero(3), three.levels()[1]); }),
+                       "one value per node"));
+  EXPECT_TRUE(contains(error_of([&] { interpolate_field(three.levels()[0], {-1}, Eigen::VectorXd::Zero(1), three.levels()[1]); }),
+                       "each node a sample"));
 }
 
 }  // namespace

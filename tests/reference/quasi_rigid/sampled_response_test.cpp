@@ -8,6 +8,8 @@
 //    Johnson's closed forms in response_matrix_test;
 //  - the near field's radius: the far field's midpoint rule converges to the
 //    quadrature as it grows;
+//  - the kept near fields against a fresh computation, and R p without R
+//    against R times p;
 //  - bad input.
 #include <gtest/gtest.h>
 
@@ -99,6 +101,45 @@ TEST(SampledResponse, PlaneResponseMatchesThePlanarQuadratureOfEquation8) {
       EXPECT_GT(std::log2(entries[1] / entries[2]), 1.5);
     }
   }
+}
+
+// The near fields are computed once and kept (Section 3.2's precomputation)
+// for the last kernel shape and near radius: after switching kernels and
+// radii, and with another compliance, every matrix equals that of a sampling
+// that has computed nothing before (the independent reference here: a fresh
+// SurfaceSampling, whose cache is empty), up to the compliance's scaling.
+TEST(SampledResponse, KeptNearFieldsFollowTheKernelTheRadiusAndTheCompliance) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 6));
+  const SurfaceSampling kept(plane);
+  const std::vector<int> nodes = within(plane.samples(), 0.035);
+  const ResponseKernel boussinesq{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
+  const ResponseKernel preserving{ResponseKernel::Kind::kVolumePreserving, 3 * kCompliance, 0.02};
+  const ResponseKernel softer{ResponseKernel::Kind::kBoussinesq, 7 * kCompliance, 0};
+  const auto expect_fresh = [&](const ResponseKernel& kernel, double near) {
+    const Eigen::MatrixXd R = kept.response(nodes, kernel, near);
+    const Eigen::MatrixXd fresh = SurfaceSampling(plane).response(nodes, kernel, near);
+    EXPECT_LE((R - fresh).cwiseAbs().maxCoeff(), 1e-14 * fresh.cwiseAbs().maxCoeff());
+  };
+  expect_fresh(boussinesq, 4);
+  expect_fresh(preserving, 4);
+  expect_fresh(boussinesq, 6);
+  expect_fresh(softer, 4);
+  expect_fresh(boussinesq, 4);
+}
+
+// displacement() is R p without R: the same sums over the loaded columns.
+TEST(SampledResponse, DisplacementIsTheResponseTimesTheTractions) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 6));
+  const SurfaceSampling sampling(plane);
+  const std::vector<int> columns = within(plane.samples(), 0.03), rows = within(plane.samples(), 0.05);
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+  Eigen::VectorXd p(static_cast<Eigen::Index>(columns.size()));
+  for (Eigen::Index k = 0; k < p.size(); ++k) p(k) = k % 3 == 0 ? 0.0 : 1e5 * (1 + 0.1 * static_cast<double>(k % 7));
+  const Eigen::VectorXd u = sampling.displacement(rows, columns, p, kernel);
+  const Eigen::VectorXd expected = sampling.response(rows, columns, kernel) * p;
+  EXPECT_LE((u - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+  EXPECT_TRUE(contains(error_of([&] { sampling.displacement(rows, columns, Eigen::VectorXd::Zero(2), kernel); }),
+                       "2 tractions for"));
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {

@@ -1,0 +1,102 @@
+// The whole foot contact of suite foot-tractions (Pauly et al. Fig. 9: 55,061
+// samples in 952 ms on a 2.8 GHz Pentium IV; issue 13's target: 100 ms), at
+// about 5k, 20k and 55k samples (spacings 2.9, 1.5 and 0.88 mm), the ground
+// sampled as finely, at the approach that carries body weight (1.4 mm), by
+// the multi-level solve with clusters of 64 and 16 and the samples:
+//  - BM_FootContactCold/spacing_um: on bodies that have computed no near
+//    field yet (their construction, the MLS, nodal areas and hierarchy that
+//    the paper precomputes, is outside the timing);
+//  - BM_FootContactWarm/spacing_um: again, with the near fields kept (Section
+//    3.2: "pre-computed for fixed sampling distributions"), as in a root-find
+//    or a simulation;
+//  counters: the samples, the finest level's active samples on the foot and
+//  the ground, the foot's load;
+//  - BM_FootResponse/spacing_um: the dense response of the foot's active
+//    samples (warm), for how assembly grows with the active set.
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+
+#include "reference/quasi_rigid/multi_level.hpp"
+#include "validation/fixtures/lattice_surfaces.hpp"
+#include "validation/fixtures/synthetic_foot.hpp"
+
+namespace {
+
+namespace qr = contactref::quasi_rigid;
+using contactref::RigidPose;
+
+constexpr double kApproach = 1.4e-3;  // m: the suite's, for 343 N
+
+struct FootScene {
+  std::unique_ptr<qr::MultiLevelBody> foot, ground;
+  RigidPose<double> E_w_foot = RigidPose<double>::from_axis_angle(0, Eigen::Vector3d::UnitZ(),
+                                                                  Eigen::Vector3d(-0.13, 0, -kApproach), "foot");
+  qr::ContactOptions options;
+  explicit FootScene(double spacing) {
+    const qr::QuasiRigidBody body(contactref::fixtures::sample_foot(spacing), qr::Material{1e6, 0.45});
+    const qr::QuasiRigidBody plane(contactref::fixtures::lattice_plane(spacing, 0.15 / spacing), qr::Material{0, 0});
+    foot = std::make_unique<qr::MultiLevelBody>(body, std::vector<int>{64, 16});
+    ground = std::make_unique<qr::MultiLevelBody>(plane, std::vector<int>{64, 16});
+    options.kernel = qr::ResponseKernel::Kind::kVolumePreserving;
+    options.sigma = 0.01;
+    options.max_active = 20000;
+  }
+};
+
+// One scene per spacing, built on first use.
+const FootScene& scene(long spacing_um) {
+  static std::map<long, std::unique_ptr<FootScene>> scenes;
+  auto& slot = scenes[spacing_um];
+  if (!slot) slot = std::make_unique<FootScene>(static_cast<double>(spacing_um) * 1e-6);
+  return *slot;
+}
+
+void set_counters(benchmark::State& state, const FootScene& s, const qr::MultiLevelContact& contact) {
+  state.counters["samples"] = static_cast<double>(s.foot->levels().back().surface().samples().points.size());
+  state.counters["foot_active"] = static_cast<double>(contact.levels.back().a.active.size());
+  state.counters["ground_active"] = static_cast<double>(contact.levels.back().b.active.size());
+  state.counters["load_N"] = contact.levels.back().a.load;
+}
+
+void BM_FootContactCold(benchmark::State& state) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    const FootScene s(static_cast<double>(state.range(0)) * 1e-6);
+    state.ResumeTiming();
+    const qr::MultiLevelContact contact = qr::resolve_multi_level(*s.foot, s.E_w_foot, *s.ground, RigidPose<double>(), 0.0, s.options);
+    state.PauseTiming();
+    set_counters(state, s, contact);
+    state.ResumeTiming();
+  }
+}
+
+void BM_FootContactWarm(benchmark::State& state) {
+  const FootScene& s = scene(state.range(0));
+  qr::MultiLevelContact contact = qr::resolve_multi_level(*s.foot, s.E_w_foot, *s.ground, RigidPose<double>(), 0.0, s.options);
+  for (auto _ : state) {
+    contact = qr::resolve_multi_level(*s.foot, s.E_w_foot, *s.ground, RigidPose<double>(), 0.0, s.options);
+    benchmark::DoNotOptimize(contact.levels.back().a.load);
+  }
+  set_counters(state, s, contact);
+}
+
+void BM_FootResponse(benchmark::State& state) {
+  const FootScene& s = scene(state.range(0));
+  const qr::QuasiRigidBody& foot = s.foot->levels().back();
+  const qr::QuasiRigidContact contact =
+      qr::resolve_contact(foot, s.E_w_foot, s.ground->levels().back(), RigidPose<double>(), s.options);
+  const qr::ResponseKernel kernel{qr::ResponseKernel::Kind::kVolumePreserving, foot.material().compliance(), 0.01};
+  for (auto _ : state) {
+    const Eigen::MatrixXd R = foot.sampling().response(contact.a.active, kernel);
+    benchmark::DoNotOptimize(R.data());
+  }
+  state.counters["n"] = static_cast<double>(contact.a.active.size());
+}
+
+}  // namespace
+
+BENCHMARK(BM_FootContactCold)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_FootContactWarm)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_FootResponse)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
