@@ -173,7 +173,7 @@ TEST(FootTractionsSuite, QuickVariantPasses) {
 // Pauly et al. Fig. 8, quick: the damped run's checks (flight momentum,
 // friction's work, the angular momentum about the contact line, 5/7 g
 // sin(theta) once rolling) and its information rows; the undamped run belongs
-// to the full variant. About 6 s in a release build; the sanitized build
+// to the full variant. About 2 s in a release build; the sanitized build
 // skips it (the simulator's paths run in quasi_rigid_dynamics_test).
 TEST(SpinningBallInclineSuite, QuickVariantPasses) {
   if (test::kSanitized) GTEST_SKIP() << "too slow under the sanitizers; the simulator's paths are tested there";

@@ -10,7 +10,7 @@
 // from touching without damping peaks at 5/2 m g (Hertz: m g delta = integral
 // of F = 2/5 F delta).
 //
-// Each takes 2 to 6 s in a release build; the sanitized build skips them (the
+// Each takes under a second in a release build; the sanitized build skips them (the
 // simulator's code paths, friction included, run in
 // quasi_rigid_dynamics_test).
 //
