@@ -102,7 +102,6 @@ ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const C
     const double slip = slip_w.norm();
     if (!(slip > 0) || mu == 0) continue;
     const Eigen::Vector3d J_w = -mu * s.f_n * dt / slip * slip_w;
-    out.friction_impulse_w += J_w;
     add(a, +1, s.x_w, J_w, friction_a);
     add(b, -1, s.x_w, J_w, friction_b);
   }
@@ -110,7 +109,6 @@ ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const C
   energy_slope(a, friction_a, slope, curvature);
   energy_slope(b, friction_b, slope, curvature);
   out.friction_scale = curvature > -slope ? std::max(0.0, -slope / curvature) : 1.0;
-  out.friction_impulse_w *= out.friction_scale;
   apply(a, friction_a, out.friction_scale);
   apply(b, friction_b, out.friction_scale);
   out.friction_work = kinetic_energy(a, b) - K1;

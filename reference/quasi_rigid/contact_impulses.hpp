@@ -49,7 +49,6 @@ struct ContactImpulses {
   double load = 0;           // N: sum of f_i over both sides' halves, damping included
   int loaded = 0;            // samples with p_i > 0, both sides
   Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
-  Eigen::Vector3d friction_impulse_w = Eigen::Vector3d::Zero();  // N s: on A, scaled by s
 };
 
 // Applies the impulses over dt (s) to the free parties' states. mu >= 0,

@@ -192,7 +192,6 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     }
     StepRecord step;
     step.normal_impulse_w.assign(bodies.size(), Eigen::Vector3d::Zero());
-    step.friction_impulse_w.assign(bodies.size(), Eigen::Vector3d::Zero());
     std::vector<std::pair<Pair, QuasiRigidContact>> contacts;
     try {
       for (const Pair& p : pairs) {
@@ -249,8 +248,6 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
         step.friction_scale = std::min(step.friction_scale, impulses.friction_scale);
         step.normal_impulse_w[p.a] += impulses.normal_impulse_w;
         step.normal_impulse_w[p.b] -= impulses.normal_impulse_w;
-        step.friction_impulse_w[p.a] += impulses.friction_impulse_w;
-        step.friction_impulse_w[p.b] -= impulses.friction_impulse_w;
       }
       states = flown(bodies, states, options.gravity_w, step.dt);
       ++result.contact_steps;

@@ -78,8 +78,8 @@ struct StepRecord {
   double friction_work = 0;      // J: that friction added (<= 0)
   double friction_scale = 1;     // the smallest of the pairs' (contact_impulses.hpp)
   double rule_step = 0;          // s: step_fraction sqrt(m / k) (contact steps; else 0)
-  // The contact impulses on each body (input order; zero in flight), N s.
-  std::vector<Eigen::Vector3d> normal_impulse_w, friction_impulse_w;
+  // The normal contact impulse on each body (input order; zero in flight), N s.
+  std::vector<Eigen::Vector3d> normal_impulse_w;
 };
 
 struct DynamicsSample {
