@@ -2,14 +2,17 @@
 // 5) in flight and at the first contact, against closed forms: Newton's laws
 // for a free body (momentum conserved without gravity, p(t) = p0 + m g t with
 // it, Euler's torque-free motion conserving the world angular momentum), the
-// ballistic time of a dropped ball to first contact, sqrt(2 h / g); the
-// failure statuses; bad input.
+// ballistic time of a dropped ball to first contact, sqrt(2 h / g); two free
+// bodies in contact conserving the total momenta (Newton's third law);
+// friction stopping a small slip without reversing it; the failure
+// statuses; bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
 #include <limits>
 
+#include "reference/quasi_rigid/contact_impulses.hpp"
 #include "reference/quasi_rigid/quasi_rigid_dynamics.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
@@ -39,6 +42,19 @@ DynamicBody tumbling_body() {
   body.state.v_w = {0.5, -1.0, 2.0};
   body.state.omega_w = {3.0, -7.0, 11.0};
   return body;
+}
+
+// The lower cap (6 spacings h around the pole) of a ball of radius R and
+// 0.5 kg (I = 2/5 m R^2) on a square lattice: its pole is a sample, and it is
+// symmetric under x -> -x and y -> -y, so that on the lattice plane its
+// normal tractions have no horizontal resultant. Body origin at the centre.
+DynamicBody lattice_cap_ball(double R, double h) {
+  SurfaceSamples cap = fixtures::lattice_sphere_cap(R, h, 6);
+  for (Eigen::Vector3d& p : cap.points) p.z() -= R;
+  const double mass = 0.5;
+  BodyOptions coarse;
+  coarse.shepard.angles = 16;
+  return {QuasiRigidBody(cap, {1e6, 0.3}, coarse), false, {mass, 0.4 * mass * R * R * Eigen::Matrix3d::Identity()}, {}};
 }
 
 TEST(QuasiRigidDynamics, FlightWithoutGravityConservesBothMomentaToRoundOff) {
@@ -94,12 +110,7 @@ TEST(QuasiRigidDynamics, RetractionLocatesTheBallisticFirstContact) {
   // the ballistic one by at most tol / (g t), the time to fall tol at the
   // impact speed, and by at least 0 (round-off aside).
   const double R = 0.05, h_lattice = 0.006, drop = 0.03, g = 9.81, t_ballistic = std::sqrt(2 * drop / g);
-  SurfaceSamples cap = fixtures::lattice_sphere_cap(R, h_lattice, 6);
-  for (Eigen::Vector3d& p : cap.points) p.z() -= R;  // the body origin at the sphere's centre
-  const double mass = 0.5;
-  BodyOptions coarse;
-  coarse.shepard.angles = 16;
-  DynamicBody ball{QuasiRigidBody(cap, {1e6, 0.3}, coarse), false, {mass, 0.4 * mass * R * R * Eigen::Matrix3d::Identity()}, {}};
+  DynamicBody ball = lattice_cap_ball(R, h_lattice);
   ball.state.x_w = {0, 0, R + drop};
   const DynamicBody plane = fixtures::sampled_plane(h_lattice, 0.05, RigidPose<double>());
   DynamicsOptions options;
@@ -174,6 +185,43 @@ TEST(QuasiRigidDynamics, TwoFreeBallsInContactConserveTotalMomentaToRoundOff) {
   const double steps = static_cast<double>(result.steps.size());
   EXPECT_LT(worst_p, 16 * kEps * steps * p_scale);
   EXPECT_LT(worst_L, 16 * kEps * steps * L_scale);
+}
+
+TEST(QuasiRigidDynamics, FrictionStopsASmallSlipWithoutReversingIt) {
+  // Section 5.1's Coulomb friction on a ball pressed 0.2 mm into a rigid
+  // lattice plane and sliding at 1 cm/s without spin: over 10 ms the full
+  // impulses mu N dt would change the contact point's slip by
+  // (1 + m R^2 / I) mu N dt / m = 3.5 mu N dt / m, several times the slip,
+  // reversing it. Scaled to the kinetic energy's minimum, they stop it
+  // instead: the slip keeps its sign and nearly vanishes, and friction's work
+  // is negative. (The lattice cap's normal tractions have no horizontal
+  // resultant, so the slip after the normal impulses is the initial one.)
+  const double R = 0.05, h = 0.006, v0 = 1e-2, dt = 1e-2, mu = 0.5;
+  const DynamicBody plane = fixtures::sampled_plane(h, 0.1, RigidPose<double>());
+  DynamicBody ball = lattice_cap_ball(R, h);
+  ball.state.x_w = {0, 0, R - 2e-4};
+  ball.state.v_w = {v0, 0, 0};
+  const QuasiRigidContact contact =
+      resolve_contact(ball.body, ball.state.E_w_b(), plane.body, plane.state.E_w_b(), ContactOptions{});
+  BodyState moved = ball.state, fixed = plane.state;
+  const ContactImpulses impulses =
+      apply_contact_impulses(contact, {&ball.body, &ball.mass, &moved}, {&plane.body, nullptr, &fixed}, mu, 0, dt);
+  const double slip = moved.point_velocity({0, 0, 0}).x();  // the material point at the pole's contact
+  const double full_change = 3.5 * mu * impulses.load * dt / ball.mass.mass;
+  std::cout << "load " << impulses.load << " N, horizontal normal impulse " << impulses.normal_impulse_w.head<2>().norm()
+            << " N s, friction scale " << impulses.friction_scale << ", slip " << v0 << " -> " << slip
+            << " m/s (the full impulses: a change of " << full_change << " m/s), friction work "
+            << impulses.friction_work << " J\n";
+  EXPECT_GT(full_change, 2 * v0);
+  EXPECT_LT(impulses.friction_scale, 0.5);
+  EXPECT_LT(impulses.normal_impulse_w.head<2>().norm(), 1e-12);
+  // The loaded samples lie below the centre within the contact (depth
+  // differences of about a^2 / R), so their slips differ by the spin friction
+  // gives times those depths; the energy's minimum along the impulses stops
+  // the mean slip: it is left at round-off, never reversed by more.
+  EXPECT_GE(slip, -16 * kEps * v0);
+  EXPECT_LT(slip, 0.01 * v0);
+  EXPECT_LT(impulses.friction_work, 0);
 }
 
 TEST(QuasiRigidDynamics, TooManyRetractionsAFallThroughAndAnOverflowEndTheRunFailed) {
