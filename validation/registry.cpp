@@ -12,6 +12,7 @@
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
+#include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
 namespace contactref::validation {
@@ -46,6 +47,11 @@ const std::vector<SuiteSpec>& suites() {
        "Pauly et al. Fig. 9: a synthetic foot pressed onto a rigid ground with the volume-preserving kernel under "
        "body weight: multi-level solve, displaced samples, time, equilibrium, bulge, the pressure mat",
        foot_tractions_suite},
+      {"spinning-ball-incline",
+       "Pauly et al. Fig. 8: a spinning quasi-rigid ball dropped on a quasi-rigid incline with Coulomb friction: "
+       "momentum in flight, friction never works, the angular momentum about the contact line, 5/7 g sin(theta) "
+       "once rolling",
+       spinning_ball_incline_suite},
   };
   return list;
 }
@@ -93,6 +99,9 @@ const std::vector<FigureSpec>& figures() {
        "Fig. 9 regenerated: the hierarchy's samplings, the undeformed and deformed foot, the tractions on the foot and "
        "on the ground, and the 37 x 13 pressure mat",
        write_foot_tractions_data},
+      {"spinning-ball-incline", "spinning-ball-incline", "spinning_ball_incline.py",
+       "Fig. 8 redrawn: the spinning ball's path on the incline (side view) and its angular velocity against time",
+       write_spinning_ball_incline_data},
   };
   return list;
 }

@@ -786,6 +786,92 @@ TEST(CliSimulate, BodiesCsvHoldsTheFreeBodysMotionInWorldAxes) {
   std::filesystem::remove_all(dir);
 }
 
+// The quasi-rigid model (Pauly et al. Section 5): the example scene, cut to
+// 40 ms, runs to completion and writes bodies.csv (the free ball only, its
+// quaternion of unit length), steps.csv and summary.json; dropped 1 mm, it
+// has fallen about sqrt(2 * 1 mm / g) = 14.3 ms before its first contact:
+// the nearest-sample distance (Section 4.1) sees it up to h^2 / (2 R) =
+// 0.64 mm early or late (the tangent plane of a sample up to h from the pole
+// lies that far from the sphere's), so between 8.6 and 17.5 ms (and the
+// location's 1e-5 m / (g t), 0.07 ms).
+TEST(CliSimulate, QuasiRigidBallRunsAndWritesItsFiles) {
+  auto document = scene_document("quasi_rigid_spinning_ball.json");
+  document["duration"] = 0.04;
+  const std::string file = temp_scene("contactref_quasi_rigid_ball.json", document.dump());
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_quasi_rigid";
+  std::filesystem::remove_all(dir);
+  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json summary = nlohmann::json::parse(r.output);
+  EXPECT_EQ(summary["status"], "completed");
+  EXPECT_EQ(summary["model"]["mu"], 0.5);
+  const double first_contact = summary["statistics"]["first_contacts"][0].get<double>();
+  EXPECT_GT(first_contact, std::sqrt(2 * (0.001 - 0.008 * 0.008 / 0.1) / 9.81));
+  EXPECT_LT(first_contact, std::sqrt(2 * (0.001 + 0.008 * 0.008 / 0.1) / 9.81) + 1e-4);
+  EXPECT_GT(summary["statistics"]["contact_steps"].get<int>(), 0);
+  EXPECT_LT(summary["statistics"]["friction_work"].get<double>(), 0);
+  std::ifstream bodies(dir / "bodies.csv");
+  std::string header, line;
+  std::getline(bodies, header);
+  EXPECT_EQ(header, "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic_energy,potential_energy");
+  int rows = 0;
+  while (std::getline(bodies, line)) {
+    ++rows;
+    EXPECT_TRUE(contains(line, ",ball,")) << line;
+  }
+  EXPECT_GE(rows, 8);  // every 5 ms over 40 ms, and the start
+  EXPECT_TRUE(std::filesystem::exists(dir / "steps.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "summary.json"));
+  std::filesystem::remove_all(dir);
+}
+
+// A failed run exits 1 with its reason; bad quasi-rigid fields exit 2 naming
+// the file and field.
+TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
+  auto document = scene_document("quasi_rigid_spinning_ball.json");
+  document["duration"] = 0.03;
+  document["model"]["max_retractions"] = 0;
+  document["model"]["time_step"] = 0.01;
+  std::string file = temp_scene("contactref_quasi_rigid_bad.json", document.dump());
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_quasi_rigid_bad";
+  CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.all;
+  EXPECT_TRUE(contains(r.all, "status     failed: more than max_retractions = 0")) << r.all;
+
+  const auto expect_bad = [&](nlohmann::json doc, const std::string& message) {
+    file = temp_scene("contactref_quasi_rigid_bad.json", doc.dump());
+    r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.all;
+    EXPECT_TRUE(contains(r.all, "contactref_quasi_rigid_bad.json: " + message)) << r.all;
+  };
+  document = scene_document("quasi_rigid_spinning_ball.json");
+  auto doc = document;
+  doc["model"]["mu"] = -0.1;
+  expect_bad(doc, "model.mu: must be >= 0");
+  doc = document;
+  doc["model"].erase("spacing");
+  expect_bad(doc, "model.spacing: missing: bodies[0] (plane) is sampled");
+  doc = document;
+  doc["model"]["kernel"] = "volume-preserving";
+  expect_bad(doc, "model.sigma: missing");
+  doc = document;
+  doc["bodies"][0]["material"]["nu"] = 0.5;
+  expect_bad(doc, "bodies[0].material.nu: Poisson's ratio must be in [0, 0.5)");
+  doc = document;
+  doc["bodies"][1]["geometry"] = {{"type", "torus"}, {"radii", {0.05, 0.01}}};
+  expect_bad(doc, "bodies[1].geometry.type: the quasi-rigid model takes points, sphere, plane and box geometries");
+  doc = document;
+  doc["model"]["plane_radius"] = 1000;
+  expect_bad(doc, "model.spacing: 0.008 m would sample bodies[0] (plane) into about 4.91e+10 points, more than 2e+06");
+  doc = document;
+  doc["model"]["time_step"] = 1e-12;
+  expect_bad(doc, "model.time_step: a run of 0.1 s in steps of 1e-12 s would take 1e+11 steps");
+  doc = document;
+  doc["model"].erase("E");
+  expect_bad(doc, "model.E: missing: bodies[1] has no material of its own");
+  std::filesystem::remove_all(dir);
+}
+
 // Scenes of the models still to come are read and refused by name.
 TEST(CliSimulate, ScenesOfOtherModelsAreRefusedNamingTheModel) {
   const std::string scene = contactref::test::source_dir().string() + "/validation/fixtures/scenes/boxes_on_box.json";

@@ -14,6 +14,7 @@
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
+#include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/torque_free_body.hpp"
 #include "tests/kit/sanitized.hpp"
@@ -167,6 +168,23 @@ TEST(FootTractionsSuite, QuickVariantPasses) {
   expect_check(result, "medial_arch_load_fraction");
   expect_information(result, "displaced_samples");
   expect_information(result, "contact_ms");
+}
+
+// Pauly et al. Fig. 8, quick: the damped run's checks (flight momentum,
+// friction's work, the angular momentum about the contact line, 5/7 g
+// sin(theta) once rolling) and its information rows; the undamped run belongs
+// to the full variant. About 2 s in a release build; the sanitized build
+// skips it (the simulator's paths run in quasi_rigid_dynamics_test).
+TEST(SpinningBallInclineSuite, QuickVariantPasses) {
+  if (test::kSanitized) GTEST_SKIP() << "too slow under the sanitizers; the simulator's paths are tested there";
+  const SuiteResult result = spinning_ball_incline_suite({true});
+  expect_checks_pass(result);
+  for (const char* name : {"damped.flight.momentum_error", "damped.friction.worst_step_work",
+                           "damped.contact.angular_momentum_balance", "damped.rolling.acceleration"})
+    expect_check(result, name);
+  for (const char* name : {"damped.contact_steps", "damped.most_active_samples", "damped.wall_seconds"})
+    expect_information(result, name);
+  EXPECT_EQ(find(result, "undamped.completed"), nullptr);
 }
 
 // Fig. 3's claim both ways on Fig. 4's collision (the block against the

@@ -1,8 +1,9 @@
 // `contactref simulate SCENE.json [--out DIR] [--json]`: one contact, with or
 // without friction (reference/dynamics/contact_simulation.hpp), from a scene file
-// (validation/scenes/scene.hpp) of the smooth model; scenes of the other
-// models are refused (exit 2) until those models land. Writes, under DIR (default
-// out/simulate/<scene name>):
+// (validation/scenes/scene.hpp) of the smooth model, or the quasi-rigid model's
+// bodies (simulate_quasi_rigid.hpp); scenes of the other models are refused
+// (exit 2) until those models land. Writes, for the smooth model, under DIR
+// (default out/simulate/<scene name>):
 //   bodies.csv      the free body's pose, velocities and energies, one row per
 //                   output interval (the columns every model writes:
 //                   validation/app/output_files.hpp)
@@ -28,7 +29,6 @@
 // failed, 2 for a bad scene.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +42,8 @@
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
 #include "validation/app/output_files.hpp"
+#include "validation/app/progress.hpp"
+#include "validation/app/simulate_quasi_rigid.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -149,40 +151,18 @@ Drift measure_drift(const dy::SimulationSample<double>& first, const std::vector
 
 ojson optional_json(const std::optional<double>& x) { return x ? ojson(*x) : ojson(nullptr); }
 
-// Progress on stderr at every 10% of the duration, once the run has taken
-// more than a second of wall time (short runs stay quiet).
-class Progress {
- public:
-  explicit Progress(double duration) : duration_(duration), start_(std::chrono::steady_clock::now()) {}
-  void operator()(double time) {
-    if (!(duration_ > 0)) return;
-    const int tenth = int(std::floor(10 * time / duration_ + 1e-9));
-    if (tenth <= reported_) return;
-    const double wall = seconds();
-    if (wall < 1.0) return;
-    reported_ = tenth;
-    std::cerr << fmt::format("simulate: {:3d}%  t = {:.4g} s of {:.4g} s  ({:.1f} s wall)\n", std::min(tenth, 10) * 10,
-                             time, duration_, wall);
-  }
-  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-
- private:
-  double duration_;
-  std::chrono::steady_clock::time_point start_;
-  int reported_ = 0;
-};
-
 const char* integrator_name(dy::IntegratorKind kind) { return kind == dy::IntegratorKind::kRk4 ? "rk4" : "dormand-prince"; }
 
 int run_simulate(const SimulateOptions& options) {
   const scenes::Scene scene = scenes::load_scene(options.scene);
-  scenes::require_model(scene, scenes::ModelType::kSmooth, "simulate");
+  if (scene.model != scenes::ModelType::kQuasiRigid) scenes::require_model(scene, scenes::ModelType::kSmooth, "simulate");
   const std::filesystem::path out =
       options.out.empty() ? std::filesystem::path("out/simulate") / scene.name : std::filesystem::path(options.out);
   std::error_code error;
   std::filesystem::create_directories(out, error);
   if (error || !std::filesystem::is_directory(out))
     throw InputError(fmt::format("--out {}: cannot create the output folder ({})", out.string(), error.message()));
+  if (scene.model == scenes::ModelType::kQuasiRigid) return simulate_quasi_rigid(scene, options.scene, out, options.json);
 
   const scenes::SceneBody& body = scene.free_body();
   const dy::ContactSystem<double> system = scene.system();

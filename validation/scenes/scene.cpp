@@ -58,9 +58,16 @@ void read_velocity(const Reader& in, const json& value, const std::string& path,
   if (const json* w = Reader::optional(value, "angular")) body.omega_w = in.vec3(*w, Reader::child(path, "angular"));
 }
 
-SceneBody read_body(const Reader& in, const json& value, const std::string& path, const std::filesystem::path& scene_dir) {
-  in.fields(value, path, {"name", "geometry", "surface", "fixed", "mass", "inertia", "density", "pose", "velocity"});
+SceneBody read_body(const Reader& in, const json& value, const std::string& path, const std::filesystem::path& scene_dir,
+                    ModelType model) {
+  in.fields(value, path, {"name", "geometry", "surface", "fixed", "mass", "inertia", "density", "pose", "velocity",
+                          "material"});
   SceneBody body;
+  if (const json* m = Reader::optional(value, "material")) {
+    if (model != ModelType::kQuasiRigid)
+      in.fail(Reader::child(path, "material"), fmt::format("the {} model takes no material per body", to_string(model)));
+    body.material = read_material(in, *m, Reader::child(path, "material"));
+  }
   body.name = in.string(in.required(value, path, "name"), Reader::child(path, "name"));
   if (body.name.empty()) in.fail(Reader::child(path, "name"), "must not be empty");
   if (const json* f = Reader::optional(value, "fixed")) body.fixed = in.boolean(*f, Reader::child(path, "fixed"));
@@ -69,6 +76,7 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
   const std::string geometry_key = value.contains("surface") ? "surface" : "geometry";
   const std::string geometry_path = Reader::child(path, geometry_key);
   const GeometrySpec spec = read_geometry(in, in.required(value, path, geometry_key), geometry_path, scene_dir);
+  body.spec = spec;
   body.geometry_type = spec.type;
   body.kind = spec.kind;
   body.file = spec.file;
@@ -129,10 +137,15 @@ SceneBody read_body(const Reader& in, const json& value, const std::string& path
   return body;
 }
 
-ModelType read_model(const Reader& in, const json& value) {
-  in.fields(value, "model", {"type"});
+ModelType read_model(const Reader& in, const json& value, Scene& scene) {
+  if (!value.is_object()) in.fail("model", fmt::format("expected an object, got {}", show(value)));
   const std::string type = in.string(in.required(value, "model", "type"), "model.type");
-  for (const ModelType m : {ModelType::kSmooth, ModelType::kQuasiRigid, ModelType::kVolume6d, ModelType::kPointContact})
+  if (type == to_string(ModelType::kQuasiRigid)) {
+    scene.quasi_rigid = read_quasi_rigid_model(in, value);
+    return ModelType::kQuasiRigid;
+  }
+  in.fields(value, "model", {"type"});
+  for (const ModelType m : {ModelType::kSmooth, ModelType::kVolume6d, ModelType::kPointContact})
     if (type == to_string(m)) return m;
   in.fail("model.type", fmt::format("unknown model \"{}\" (known: smooth, quasi-rigid, volume-6d, point-contact)", type));
 }
@@ -363,7 +376,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   }
   if (const json* d = Reader::optional(document, "description")) scene.description = in.string(*d, "description");
   if (const json* g = Reader::optional(document, "gravity")) scene.gravity = in.vec3(*g, "gravity");
-  if (const json* m = Reader::optional(document, "model")) scene.model = read_model(in, *m);
+  if (const json* m = Reader::optional(document, "model")) scene.model = read_model(in, *m, scene);
   if (scene.model != ModelType::kSmooth) {
     for (const char* key : {"contact", "friction", "integrator"})
       if (document.contains(key))
@@ -375,7 +388,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   if (!bodies.is_array()) in.fail("bodies", fmt::format("expected an array of bodies, got {}", show(bodies)));
   if (bodies.empty()) in.fail("bodies", "a scene needs at least one body");
   for (std::size_t k = 0; k < bodies.size(); ++k) {
-    scene.bodies.push_back(read_body(in, bodies[k], Reader::index("bodies", k), scene_dir));
+    scene.bodies.push_back(read_body(in, bodies[k], Reader::index("bodies", k), scene_dir, scene.model));
     for (std::size_t j = 0; j < k; ++j)
       if (scene.bodies[j].name == scene.bodies[k].name)
         in.fail(Reader::index("bodies", k) + ".name", fmt::format("\"{}\" is the name of bodies[{}] too", scene.bodies[k].name, j));
@@ -389,6 +402,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
       scene.options.output_interval = in.non_negative(*interval, "output.interval");
   }
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
+  if (scene.model == ModelType::kQuasiRigid) check_quasi_rigid_model(in, scene);
   return scene;
 }
 

@@ -41,10 +41,41 @@
 //
 // MODEL: {"type": "smooth" | "quasi-rigid" | "volume-6d" | "point-contact"}
 //   smooth: Kry & Pai's single continuous contact between a free body with a
-//   parametric surface and a fixed one (two bodies exactly). The other models
-//   are read and their scenes validated, but not simulated yet: `simulate`
-//   refuses them naming the model (they come with their own issues, and add
-//   their parameters to MODEL).
+//   parametric surface and a fixed one (two bodies exactly).
+//   quasi-rigid: Pauly et al.'s point-sampled quasi-rigid bodies, any number,
+//   free or fixed (reference/quasi_rigid/quasi_rigid_dynamics.hpp), with these
+//   MODEL fields, every one optional:
+//     "E": 1e6                 Pa, >= 0 (0: rigid): Young's modulus of every body without
+//                              its own "material"; with "nu", needed by `simulate` then
+//     "nu": 0.3                Poisson's ratio, in [0, 0.5)
+//     "kernel": "boussinesq"   the response (Eq. 1) or "volume-preserving" (Section 3.1.1,
+//                              reference/quasi_rigid/response_matrix.hpp); default boussinesq
+//     "sigma": 0.01            m, > 0: the volume-preserving kernel's width (required by it)
+//     "mu": 0.5                Coulomb's coefficient (Section 5.1), >= 0; default 0
+//     "damping": 0             s/m, >= 0: Hunt and Crossley's normal damping
+//                              (reference/quasi_rigid/contact_impulses.hpp); default 0: none,
+//                              as in the paper
+//     "time_step": 0.001       s, > 0: the flight step and the largest contact step, at least
+//                              duration / 10^7 (the simulator's step limit); default 0.001
+//     "step_fraction": 0.05    in (0, 1]: the contact step's fraction of sqrt(m / k), k the
+//                              contact's stiffness (Sneddon's 2 E* a); default 0.05
+//     "contact_tolerance": 1e-5  m, > 0: the first contact is located (retraced) to this
+//                              nearest-sample distance; default 1e-5
+//     "spacing": 0.008         m, > 0: sphere, plane and box geometries are sampled into points
+//                              this far apart (required when the scene has one; at most about
+//                              2 million samples a body)
+//     "plane_radius": 0.25     m, > 0: a plane geometry is the lattice disk of this radius; default 0.25
+//     "active_range": 3        spacings about each penetrating sample (Section 4.1's range query);
+//                              default 3
+//     "max_retractions": 10000 retractions to first contact before the run fails; default 10000
+//   Its bodies take "points" (the file's samples), "sphere", "plane" (z = 0, normal +z) or
+//   "box" geometries (no "transform": place them by their pose), and optionally
+//   "material": {"E": Pa, "nu": -} of their own. A free body's frame is at its centre of
+//   mass (give points in those coordinates with mass and inertia; a sphere or box can take
+//   a density).
+//   volume-6d, point-contact: read and validated, but not simulated yet: `simulate`
+//   refuses them naming the model (they come with their own issues, and add their
+//   parameters to MODEL).
 //
 // BODY:
 //   "name": "top"                    required, non-empty, unique
@@ -151,6 +182,7 @@
 #include "core/rigid_pose.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
 #include "validation/scenes/geometry.hpp"
+#include "validation/scenes/quasi_rigid_scene.hpp"
 
 namespace contactref::scenes {
 
@@ -178,6 +210,8 @@ struct SceneBody {
   Vec3<double> omega_w = Vec3<double>::Zero();  // angular velocity, world (rad/s)
   std::filesystem::path file;                   // loop, mesh, points: the file, resolved
   BodyGeometry geometry;                        // in body coordinates
+  GeometrySpec spec;                            // as read (before the shift by -com_shift)
+  std::optional<quasi_rigid::Material> material;  // the quasi-rigid model's "material", if given
 
   // Parametric surfaces only.
   const surfaces::PatchComplex<double>* complex() const { return geometry.complex; }
@@ -199,6 +233,7 @@ struct Scene {
   dynamics::ContactState<double> initial;
   dynamics::FrictionModel<double> friction;
   dynamics::SimulationOptions<double> options;
+  QuasiRigidModel quasi_rigid;  // the quasi-rigid model's fields
 
   const SceneBody& free_body() const { return bodies[std::size_t(body1)]; }
   const SceneBody& fixed_body() const { return bodies[std::size_t(body2)]; }

@@ -1,0 +1,118 @@
+#include "reference/quasi_rigid/contact_impulses.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <vector>
+
+namespace contactref::quasi_rigid {
+namespace {
+
+// A loaded sample: where it pushes, the direction of its force on A and
+// half of its normal force (N).
+struct LoadedSample {
+  Eigen::Vector3d x_w;
+  Eigen::Vector3d nu_w;
+  double f_n = 0;
+};
+
+void collect(const QuasiRigidBody& body, const BodyState& state, const BodyContact& side, double sign_on_a,
+             std::vector<LoadedSample>& out) {
+  const SurfaceSamples& samples = body.surface().samples();
+  const RigidPose<double> E_w_x = state.E_w_b();
+  const Eigen::Matrix3d Theta_w_x = E_w_x.rotation();
+  for (std::size_t k = 0; k < side.active.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    if (!(side.traction(i) > 0)) continue;
+    const auto s = static_cast<std::size_t>(side.active[k]);
+    const Eigen::Vector3d x_b = samples.points[s] - side.displacement(i) * samples.normals[s];
+    out.push_back({E_w_x * x_b, sign_on_a * (Theta_w_x * samples.normals[s]), 0.5 * side.traction(i) * side.area(i)});
+  }
+}
+
+Eigen::Vector3d velocity_at(const ContactParty& party, const Eigen::Vector3d& x_w) {
+  return party.mass == nullptr ? Eigen::Vector3d::Zero() : party.state->point_velocity(x_w);
+}
+
+double kinetic_energy(const ContactParty& a, const ContactParty& b) {
+  double K = 0;
+  for (const ContactParty* p : {&a, &b})
+    if (p->mass != nullptr) K += p->mass->kinetic_energy(*p->state);
+  return K;
+}
+
+// The sum of impulses J_i at x_i on A (and -J_i on B): per party, the
+// linear impulse and the angular one about its centre of mass.
+struct PartyImpulse {
+  Eigen::Vector3d J_w = Eigen::Vector3d::Zero();
+  Eigen::Vector3d H_w = Eigen::Vector3d::Zero();
+};
+
+void add(const ContactParty& party, double sign, const Eigen::Vector3d& x_w, const Eigen::Vector3d& J_w,
+         PartyImpulse& sum) {
+  if (party.mass == nullptr) return;
+  sum.J_w += sign * J_w;
+  sum.H_w += (x_w - party.state->x_w).cross(sign * J_w);
+}
+
+void apply(const ContactParty& party, const PartyImpulse& impulse, double scale) {
+  if (party.mass != nullptr) apply_impulse(*party.mass, scale * impulse.J_w, scale * impulse.H_w, *party.state);
+}
+
+// a = dK/ds and b = d^2K/ds^2 of the kinetic energy along the impulse.
+void energy_slope(const ContactParty& party, const PartyImpulse& impulse, double& a, double& b) {
+  if (party.mass == nullptr) return;
+  const Eigen::Matrix3d I_w = party.mass->I_w(*party.state);
+  const Eigen::Vector3d dv_w = impulse.J_w / party.mass->mass;
+  const Eigen::Vector3d domega_w = I_w.inverse() * impulse.H_w;
+  a += party.mass->mass * party.state->v_w.dot(dv_w) + party.state->omega_w.dot(I_w * domega_w);
+  b += party.mass->mass * dv_w.squaredNorm() + domega_w.dot(I_w * domega_w);
+}
+
+}  // namespace
+
+ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
+                                       double mu, double damping, double dt) {
+  std::vector<LoadedSample> loaded;
+  collect(*a.body, *a.state, contact.a, -1, loaded);
+  collect(*b.body, *b.state, contact.b, +1, loaded);
+  ContactImpulses out;
+  out.loaded = static_cast<int>(loaded.size());
+
+  // Normal impulses (with Hunt and Crossley's damping at the step's start).
+  PartyImpulse normal_a, normal_b;
+  for (LoadedSample& s : loaded) {
+    const double approach_rate = (velocity_at(a, s.x_w) - velocity_at(b, s.x_w)).dot(s.nu_w);
+    s.f_n *= std::max(0.0, 1 - damping * approach_rate);
+    out.load += s.f_n;
+    out.normal_impulse_w += s.f_n * dt * s.nu_w;
+    add(a, +1, s.x_w, s.f_n * dt * s.nu_w, normal_a);
+    add(b, -1, s.x_w, s.f_n * dt * s.nu_w, normal_b);
+  }
+  const double K0 = kinetic_energy(a, b);
+  apply(a, normal_a, 1);
+  apply(b, normal_b, 1);
+  const double K1 = kinetic_energy(a, b);
+  out.normal_work = K1 - K0;
+
+  // Friction impulses against the slip after the normal ones (Section 5.1).
+  PartyImpulse friction_a, friction_b;
+  for (const LoadedSample& s : loaded) {
+    const Eigen::Vector3d v_rel = velocity_at(a, s.x_w) - velocity_at(b, s.x_w);
+    const Eigen::Vector3d slip_w = v_rel - v_rel.dot(s.nu_w) * s.nu_w;
+    const double slip = slip_w.norm();
+    if (!(slip > 0) || mu == 0) continue;
+    const Eigen::Vector3d J_w = -mu * s.f_n * dt / slip * slip_w;
+    add(a, +1, s.x_w, J_w, friction_a);
+    add(b, -1, s.x_w, J_w, friction_b);
+  }
+  double slope = 0, curvature = 0;
+  energy_slope(a, friction_a, slope, curvature);
+  energy_slope(b, friction_b, slope, curvature);
+  out.friction_scale = curvature > -slope ? std::max(0.0, -slope / curvature) : 1.0;
+  apply(a, friction_a, out.friction_scale);
+  apply(b, friction_b, out.friction_scale);
+  out.friction_work = kinetic_energy(a, b) - K1;
+  return out;
+}
+
+}  // namespace contactref::quasi_rigid
