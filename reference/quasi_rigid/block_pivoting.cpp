@@ -59,9 +59,9 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     if (m > 0) {
       MatrixX<T> M_FF(m, m);
       VectorX<T> q_F(m);
-      for (int a = 0; a < m; ++a) {
-        q_F(a) = q(F[std::size_t(a)]);
-        for (int b = 0; b < m; ++b) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
+      for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
+      for (int b = 0; b < m; ++b) {  // column by column: M is column-major
+        for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
       }
       std::optional<VectorX<T>> z_F;
       if constexpr (std::is_same_v<T, double>) {
