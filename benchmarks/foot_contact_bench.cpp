@@ -1,6 +1,6 @@
 // The whole foot contact of suite foot-tractions (Pauly et al. Fig. 9: 55,061
 // samples in 952 ms on a 2.8 GHz Pentium IV; issue 13's target: 100 ms), at
-// about 5k, 20k and 55k samples (spacings 2.9, 1.5 and 0.88 mm), the ground
+// about 6k, 20k and 55k samples (spacings 2.6, 1.5 and 0.88 mm; at 2.9 mm the coarsest level, some 80 samples, is too coarse for the MLS projection of the ground near the little toe, a ComputationError), the ground
 // sampled as finely, at the approach that carries body weight (1.4 mm), by
 // the multi-level solve with clusters of 64 and 16 and the samples:
 //  - BM_FootContactCold/spacing_um: on bodies that have computed no near
@@ -97,6 +97,6 @@ void BM_FootResponse(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_FootContactCold)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(BM_FootContactWarm)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
-BENCHMARK(BM_FootResponse)->Arg(2900)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_FootContactCold)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_FootContactWarm)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_FootResponse)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
