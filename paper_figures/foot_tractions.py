@@ -75,11 +75,12 @@ def main(data_dir: Path, name: str) -> None:
     across = int(mat["across"].max()) + 1
     grid = np.zeros((across, along))
     grid[mat["across"].astype(int), mat["along"].astype(int)] = mat["pressure"] / 1e3
-    cell = 7.18
-    extent = (130 - along * cell / 2, 130 + along * cell / 2, -across * cell / 2, across * cell / 2)
+    cell = (mat["x"].max() - mat["x"].min()) / (along - 1) * mm
+    extent = (mat["x"].min() * mm - cell / 2, mat["x"].max() * mm + cell / 2,
+              mat["y"].min() * mm - cell / 2, mat["y"].max() * mm + cell / 2)
     im = ax.imshow(grid, origin="lower", extent=extent, cmap="jet", interpolation="nearest")
     fig.colorbar(im, ax=ax, label="p (kPa)")
-    ax.set_title(f"(f) pressure mat, {along} x {across} cells of {cell} mm", fontsize=9)
+    ax.set_title(f"(f) pressure mat, {along} x {across} cells of {cell:.2f} mm", fontsize=9)
 
     for ax in fig.axes:
         if ax.get_label() != "<colorbar>":

@@ -62,6 +62,10 @@ qr::ContactOptions contact_options() {
 
 using Mat = std::array<std::array<double, kMatWidth>, kMatLength>;  // Pa, [along][across]
 
+// The centre of the mat's cell (along, across) in the foot frame (m).
+double cell_x(std::size_t along) { return kFootCentre + (static_cast<double>(along) + 0.5 - kMatLength / 2.0) * kCell; }
+double cell_y(std::size_t across) { return (static_cast<double>(across) + 0.5 - kMatWidth / 2.0) * kCell; }
+
 struct FootRun {
   Variant setup;
   std::optional<qr::MultiLevelBody> foot, ground;
@@ -303,7 +307,7 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
       if (run.mat[i][j] > run.mat[peak_along][peak_across]) peak_along = i, peak_across = j;
     }
   }
-  const double peak_x = kFootCentre + (static_cast<double>(peak_along) + 0.5 - kMatLength / 2.0) * kCell;
+  const double peak_x = cell_x(peak_along);
   const bool heel = peak_x < 0.09, ball = peak_x > 0.15 && peak_x < 0.215;
   result.add(check("mat_peak_x_mm", peak_x * 1e3, std::nullopt,
                    "the mat's highest cell lies under the heel (x < 90 mm) or the ball (150-215 mm): the foot's "
@@ -340,9 +344,12 @@ void write_foot_tractions_data(const std::filesystem::path& dir) {
     if (x < -0.01 || x > 0.28 || std::abs(y) > 0.07) continue;
     ground << fmt::format("{:.6g},{:.6g},{:.6g}\n", x, y, run.ground_traction(static_cast<Eigen::Index>(k)));
   }
-  mat << "along,across,pressure\n";
+  // Each cell's index, its centre in the foot frame (m) and its pressure (Pa).
+  mat << "along,across,x,y,pressure\n";
   for (std::size_t i = 0; i < kMatLength; ++i) {
-    for (std::size_t j = 0; j < kMatWidth; ++j) mat << fmt::format("{},{},{:.6g}\n", i, j, run.mat[i][j]);
+    for (std::size_t j = 0; j < kMatWidth; ++j) {
+      mat << fmt::format("{},{},{:.6g},{:.6g},{:.6g}\n", i, j, cell_x(i), cell_y(j), run.mat[i][j]);
+    }
   }
   if (!levels || !foot || !ground || !mat) throw std::runtime_error("cannot write the figure data in " + dir.string());
 }
