@@ -9,7 +9,7 @@ include(CMakePackageConfigHelpers)
 
 set(contactref_installed_libraries
     contactref_core contactref_robust_geometry contactref_spatial contactref_surfaces
-    contactref_kinematics contactref_dynamics contactref_quasi_rigid)
+    contactref_kinematics contactref_dynamics contactref_quasi_rigid contactref_volume_contact)
 set(contactref_package_dir "${CMAKE_INSTALL_LIBDIR}/cmake/contactref")
 
 install(TARGETS ${contactref_installed_libraries} EXPORT contactrefTargets

@@ -942,6 +942,41 @@ TEST(CliGeometry, DisjointSolidsHaveNoCentroidAndBadInputExits2) {
   EXPECT_TRUE(contains(bad_pose.all, "--pose-b: expected 6")) << bad_pose.all;
 }
 
+// Bouchard et al. Section 4.2: a unit cube sunk 1 cm into another (offset
+// (0.3, 0, 0.99)): the intersection is a 0.7 x 1 x 0.01 slab. B's boundary
+// inside A is its bottom (0.7 x 1, normal -z) and a strip of its side x = 0.3
+// (1 x 0.01, normal -x), so the normal tilts from +z towards +x by
+// atan(0.01 / 0.7); the equivalent ellipsoid's semi-axes are sqrt(5 / 12)
+// times the slab's edges (its covariance is V L^2 / 12 per edge); the case
+// is a thin sheet.
+TEST(CliVolumeContact, PatchOfASunkenCubeIsTheSlabsEllipse) {
+  const CliRun r = run("volume-contact patch " + polyhedron("cube.off") + " " + polyhedron("cube.off") +
+                           " --pose-b 0.3,0,0.99,0,0,0 --json",
+                       false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto document = nlohmann::json::parse(r.output);
+  const double k = std::sqrt(5.0 / 12.0);
+  EXPECT_NEAR(document["volume"].get<double>(), 0.007, 1e-15);
+  // The linear gradient: -(0.7 x 1) along z from B's bottom, -(1 x 0.01) along
+  // x from B's side x = 0.3 inside A.
+  const double nx = 0.01 / std::hypot(0.7, 0.01), nz = 0.7 / std::hypot(0.7, 0.01);
+  EXPECT_NEAR(document["normal"][0].get<double>(), nx, 1e-14);
+  EXPECT_NEAR(document["normal"][1].get<double>(), 0, 1e-14);
+  EXPECT_NEAR(document["normal"][2].get<double>(), nz, 1e-14);
+  EXPECT_NEAR(document["ellipsoid_semi_axes"][2].get<double>(), k * 1.0, 1e-13);
+  EXPECT_NEAR(document["ellipsoid_semi_axes"][1].get<double>(), k * 0.7, 1e-13);
+  EXPECT_NEAR(document["ellipse_semi_axes"][0].get<double>(), k * 1.0, 1e-13);  // along y, normal to the tilt
+  EXPECT_EQ(document["limiting_case"], "thin sheet");
+  const CliRun apart = run_all("volume-contact patch " + polyhedron("cube.off") + " " + polyhedron("cube.off") +
+                               " --pose-b 3,0,0,0,0,0");
+  EXPECT_EQ(apart.exit_code, 2);
+  EXPECT_TRUE(contains(apart.all, "has no volume (disjoint)")) << apart.all;
+  const CliRun thin = run_all("volume-contact patch " + polyhedron("cube.off") + " " + polyhedron("cube.off") +
+                              " --pose-b 0.3,0,0.99,0,0,0 --thin 2");
+  EXPECT_EQ(thin.exit_code, 2);
+  EXPECT_TRUE(contains(thin.all, "thin must lie in (0, 1)")) << thin.all;
+}
+
 // Bouma & Vanecek 4.2: a convex solid's Brep-index has v + e + f internal
 // nodes (the tetrahedron: 4 + 6 + 4 = 14), one leaf per vertex, edge and face.
 TEST(CliGeometry, BrepIndexOfTheTetrahedronHas14InternalNodes) {

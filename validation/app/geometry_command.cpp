@@ -20,9 +20,9 @@
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
 #include "validation/app/geometry_contacts.hpp"
+#include "validation/app/intersect_files.hpp"
 #include "validation/app/finite_output.hpp"
 #include "validation/app/json_rows.hpp"
-#include "validation/app/number_list.hpp"
 #include "validation/app/subcommands.hpp"
 
 namespace contactref::cli {
@@ -65,20 +65,8 @@ int run_brep_index(const BrepIndexCommandOptions& options) {
   return 0;
 }
 
-rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
-  rg::TriangleSolid solid;
-  solid.vertices = polyhedron.vertices();
-  for (const rg::Triangle& triangle : polyhedron.triangles()) solid.triangles.push_back(triangle.vertices);
-  return solid;
-}
-
 int run_intersect(const IntersectOptions& options) {
-  const rg::Polyhedron a = rg::read_polyhedron(options.a), b = rg::read_polyhedron(options.b);
-  const RigidPose<double> pose_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");
-  rg::IntersectionOptions intersection_options;
-  intersection_options.assume_valid_solids = true;  // read_polyhedron has validated both exactly
-  const rg::IntersectionMoments m =
-      rg::intersection_moments(triangle_solid(a), triangle_solid(b), pose_b, intersection_options);
+  const rg::IntersectionMoments m = intersect_files(options.a, options.b, options.pose_b);
   nlohmann::ordered_json out;
   out["kind"] = rg::to_string(m.kind);
   out["volume"] = m.volume;

@@ -18,6 +18,8 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"kinematics", "contact kinematics of a scene's contact at q, q': E_2_1, H and Hdot", configure_kinematics},
       {"geometry", "exact polyhedral geometry: intersection volumes and their moments, the Brep-index, contact regions and normals", configure_geometry},
       {"quasi-rigid", "Pauly et al.'s quasi-rigid contact: a sphere pressed into a half-space beside Hertz", configure_quasi_rigid},
+      {"volume-contact", "Bouchard et al.'s 6D contact: the contact patch (normal, frame, ellipse) of two polyhedra",
+       configure_volume_contact},
   };
   return list;
 }
