@@ -15,6 +15,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <iostream>
 #include <numbers>
 #include <random>
 
