@@ -30,6 +30,13 @@ struct Pressed {
   qr::QuasiRigidContact solve() const {
     return qr::resolve_contact(ball.body, ball.state.E_w_b(), plane.body, plane.state.E_w_b(), options);
   }
+  // The impulses of a 0.1 ms step with mu = 0.5 on copies of the states.
+  double impulses(const qr::QuasiRigidContact& contact) const {
+    qr::BodyState ball_state = ball.state, plane_state = plane.state;
+    return qr::apply_contact_impulses(contact, {&ball.body, &ball.mass, &ball_state}, {&plane.body, nullptr, &plane_state},
+                                      0.5, 0, 1e-4)
+        .load;
+  }
 };
 
 void BM_ContactStep(benchmark::State& state) {
@@ -37,10 +44,7 @@ void BM_ContactStep(benchmark::State& state) {
   qr::QuasiRigidContact contact;
   for (auto _ : state) {
     contact = pressed.solve();
-    qr::BodyState ball = pressed.ball.state, plane = pressed.plane.state;
-    const qr::ContactImpulses impulses = qr::apply_contact_impulses(
-        contact, {&pressed.ball.body, &pressed.ball.mass, &ball}, {&pressed.plane.body, nullptr, &plane}, 0.5, 0, 1e-4);
-    benchmark::DoNotOptimize(impulses.load);
+    benchmark::DoNotOptimize(pressed.impulses(contact));
   }
   state.counters["active"] = static_cast<double>(contact.a.active.size() + contact.b.active.size());
 }
@@ -49,12 +53,7 @@ BENCHMARK(BM_ContactStep)->Arg(8000)->Arg(5000)->Unit(benchmark::kMillisecond);
 void BM_ContactImpulses(benchmark::State& state) {
   const Pressed pressed(1e-6 * static_cast<double>(state.range(0)));
   const qr::QuasiRigidContact contact = pressed.solve();
-  for (auto _ : state) {
-    qr::BodyState ball = pressed.ball.state, plane = pressed.plane.state;
-    const qr::ContactImpulses impulses = qr::apply_contact_impulses(
-        contact, {&pressed.ball.body, &pressed.ball.mass, &ball}, {&pressed.plane.body, nullptr, &plane}, 0.5, 0, 1e-4);
-    benchmark::DoNotOptimize(impulses.load);
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(pressed.impulses(contact));
   state.counters["active"] = static_cast<double>(contact.a.active.size() + contact.b.active.size());
 }
 BENCHMARK(BM_ContactImpulses)->Arg(8000)->Arg(5000)->Unit(benchmark::kMicrosecond);

@@ -42,6 +42,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   }
   std::vector<bool> free = options.initial_free.empty() ? std::vector<bool>(std::size_t(n), false) : options.initial_free;
   LcpSolution<T> solution;
+  solution.z = VectorX<T>::Zero(n);
   int best = n + 1, stalled = 0;
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
@@ -53,9 +54,8 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     for (int i = 0; i < n; ++i)
       if (free[std::size_t(i)]) F.push_back(i);
     const int m = int(F.size());
-    std::vector<T> solution_z_before(std::size_t(n), T(0));
-    for (int i = 0; i < int(solution.z.size()); ++i) solution_z_before[std::size_t(i)] = solution.z(i);
-    solution.z = VectorX<T>::Zero(n);
+    VectorX<T> previous = VectorX<T>::Zero(n);
+    previous.swap(solution.z);  // the last iterate (zero at the start); solution.z is zero again
     if (m > 0) {
       MatrixX<T> M_FF(m, m);
       VectorX<T> q_F(m);
@@ -68,7 +68,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
         if (m >= options.iterative_from) {
           // The last iterate's values on F start the iterative solve.
           VectorX<T> guess(m);
-          for (int a = 0; a < m; ++a) guess(a) = solution_z_before[std::size_t(F[std::size_t(a)])];
+          for (int a = 0; a < m; ++a) guess(a) = previous(F[std::size_t(a)]);
           z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess);
         }
       }
