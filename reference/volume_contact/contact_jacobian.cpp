@@ -1,0 +1,31 @@
+#include "reference/volume_contact/contact_jacobian.hpp"
+
+#include "reference/spatial/so3.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+Matrix6d inverse_mass_matrix(const InverseMass& mass) {
+  Matrix6d M_inv = Matrix6d::Zero();
+  M_inv.topLeftCorner<3, 3>() = mass.inverse_inertia_w;
+  M_inv.bottomRightCorner<3, 3>() = mass.inverse_mass * Eigen::Matrix3d::Identity();
+  return M_inv;
+}
+
+}  // namespace
+
+Matrix6d frame_jacobian(const Eigen::Matrix3d& R_w_c, const Eigen::Vector3d& x_c_w, const Eigen::Vector3d& com_w) {
+  const Eigen::Matrix3d r_cross = spatial::skew<double>(x_c_w - com_w);
+  Matrix6d J = Matrix6d::Zero();
+  J.topLeftCorner<3, 3>() = R_w_c.transpose();
+  J.bottomLeftCorner<3, 3>() = -R_w_c.transpose() * r_cross;
+  J.bottomRightCorner<3, 3>() = R_w_c.transpose();
+  return J;
+}
+
+Matrix6d schur_complement(const Matrix6d& J_a, const InverseMass& mass_a, const Matrix6d& J_b,
+                          const InverseMass& mass_b) {
+  return J_b * inverse_mass_matrix(mass_b) * J_b.transpose() + J_a * inverse_mass_matrix(mass_a) * J_a.transpose();
+}
+
+}  // namespace contactref::volume_contact

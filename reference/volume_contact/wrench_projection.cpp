@@ -1,0 +1,194 @@
+#include "reference/volume_contact/wrench_projection.hpp"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "reference/spatial/so3.hpp"
+#include "reference/volume_contact/centre_of_pressure.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+// Forces here are in the paper's contact axes (n, u, w): index 0 is normal.
+enum class ConeSide { kInside, kOutside, kPolar };
+
+ConeSide cone_side(const Eigen::Vector3d& f, double mu) {
+  const double f_t = f.tail<2>().norm();
+  if (f[0] <= 0 && mu * f_t <= -f[0]) return ConeSide::kPolar;  // projects to the apex (also f = 0)
+  return f_t <= mu * f[0] ? ConeSide::kInside : ConeSide::kOutside;
+}
+
+// The direction of f's projection onto the cone's surface (f outside, not polar).
+Eigen::Vector3d cone_direction(const Eigen::Vector3d& f, double mu) {
+  Eigen::Vector3d q(1, 0, 0);
+  const double f_t = f.tail<2>().norm();
+  if (f_t > 0) q.tail<2>() = mu * f.tail<2>() / f_t;
+  return q / std::sqrt(1 + mu * mu);
+}
+
+// The force's size s along q that zeroes the normal velocity, from the normal
+// row of K s q = -e (K = the point's 3x3 force-to-velocity block): Eq. 10.
+// Zero (separation) when pushing along q does not close the normal gap
+// (n.K q <= 0) or the size is not positive.
+double size_along(const Eigen::Matrix3d& K, const Eigen::Vector3d& e, const Eigen::Vector3d& q) {
+  const double k = K.row(0).dot(q);
+  if (!(k > 0)) return 0;
+  const double s = -e[0] / k;
+  return s > 0 ? s : 0;
+}
+
+void check_arguments(const Eigen::Vector2d& semi_axes, double mu, const char* what) {
+  if (!(std::isfinite(mu) && mu >= 0) ||
+      !(std::isfinite(semi_axes.x()) && semi_axes.x() >= semi_axes.y() && semi_axes.y() >= 0)) {
+    std::ostringstream os;
+    os << what << ": need a finite friction coefficient >= 0 and semi-axes a >= b >= 0, got mu = " << mu
+       << ", (a, b) = (" << semi_axes.x() << ", " << semi_axes.y() << ")";
+    throw InputError(os.str());
+  }
+}
+
+}  // namespace
+
+const char* to_string(JointState state) {
+  switch (state) {
+    case JointState::kSeparating: return "separating";
+    case JointState::kStuck: return "stuck";
+    case JointState::kSliding: return "sliding";
+    case JointState::kRolling: return "rolling";
+    case JointState::kRollingSliding: return "rolling-sliding";
+  }
+  return "unknown";
+}
+
+double spin_torque_bound(const Eigen::Vector2d& p, const Eigen::Vector2d& semi_axes, double f_n, double mu) {
+  const double a = semi_axes.x(), b = semi_axes.y();
+  if (!p.allFinite() || !(std::isfinite(a) && a >= 0) || !(std::isfinite(b) && b >= 0) ||
+      !(std::isfinite(f_n) && f_n >= 0) || !(std::isfinite(mu) && mu >= 0) || std::abs(p.x()) > a ||
+      std::abs(p.y()) > b) {
+    std::ostringstream os;
+    os << "spin torque bound: need p inside the rectangle [-a, a] x [-b, b], a, b, f_n, mu finite and >= 0, got p = ("
+       << p.x() << ", " << p.y() << "), (a, b) = (" << a << ", " << b << "), f_n = " << f_n << ", mu = " << mu;
+    throw InputError(os.str());
+  }
+  // Bilinear coordinates along one axis of half-length h: (h - x, h + x)/2h for the corners at -h, +h.
+  const auto weights = [](double h, double x) {
+    return h > 0 ? Eigen::Vector2d((h - x) / (2 * h), (h + x) / (2 * h)) : Eigen::Vector2d(0.5, 0.5);
+  };
+  const Eigen::Vector2d wu = weights(a, p.x()), wv = weights(b, p.y());
+  double sum = 0;  // Eq. 13: sum_i f_ni |c_i - p| / f_n, with f_i = w_i f (Eq. 12)
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      const Eigen::Vector2d corner((2 * i - 1) * a, (2 * j - 1) * b);
+      sum += wu[i] * wv[j] * (corner - p).norm();
+    }
+  return mu * f_n * sum;
+}
+
+WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const Eigen::Vector2d& semi_axes,
+                               double mu) {
+  check_arguments(semi_axes, mu, "6D joint projection");
+  if (!S_c.allFinite() || !e_c.allFinite()) throw InputError("6D joint projection: non-finite Schur complement or twist");
+  // The paper's order from here on: (f_n, f_u, f_w, tau_n, tau_u, tau_w).
+  const Matrix6d S = to_paper_order(S_c);
+  const Vector6d e = to_paper_order(e_c);
+  const Eigen::LLT<Matrix6d> llt(S);
+  if (llt.info() != Eigen::Success)
+    throw ComputationError("6D joint projection: the Schur complement J M^-1 J^T is not positive definite "
+                           "(do both bodies have infinite mass?)");
+  WrenchProjection out;
+  Vector6d lambda = llt.solve(-e);  // Eq. 1
+  out.state = JointState::kStuck;
+
+  const Eigen::Matrix3d S_ll = S.topLeftCorner<3, 3>(), S_la = S.topRightCorner<3, 3>();
+  const Eigen::Matrix3d S_al = S.bottomLeftCorner<3, 3>(), S_aa = S.bottomRightCorner<3, 3>();
+  switch (cone_side(lambda.head<3>(), mu)) {
+    case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
+    case ConeSide::kInside: break;
+    case ConeSide::kOutside: {
+      // Eq. 4, R S Q lambda' = -R e, with the torques eliminated through S_aa
+      // (a principal block of S: positive definite): the normal row of the
+      // reduced K = S_ll - S_la S_aa^-1 S_al gives the size along q.
+      const Eigen::Vector3d q = cone_direction(lambda.head<3>(), mu);
+      const Eigen::LLT<Eigen::Matrix3d> aa(S_aa);
+      const Eigen::Matrix3d K = S_ll - S_la * aa.solve(S_al);
+      const Eigen::Vector3d e_reduced = e.head<3>() - S_la * aa.solve(e.tail<3>());
+      const double size = size_along(K, e_reduced, q);
+      if (size == 0) return out.state = JointState::kSeparating, out;
+      lambda.head<3>() = size * q;
+      lambda.tail<3>() = aa.solve(-e.tail<3>() - S_al * lambda.head<3>());
+      out.state = JointState::kSliding;
+    }
+  }
+
+  // Section 5.3: tau_t = (tau_u, tau_w), f_n = lambda[0] > 0 here.
+  const Eigen::Vector2d d = centre_of_pressure(lambda[0], lambda.segment<2>(4));
+  const EllipseProjection projected = project_onto_ellipse(d, semi_axes);  // Section 5.4
+  out.pressure_point = projected.point;
+  const Eigen::Vector3d r(0, projected.point.x(), projected.point.y());  // p - c in (n, u, w)
+  if (projected.inside) {
+    // Step 5, Eqs. 11-13: the torque about n at p is tau_n - (r x f)_n.
+    const double spin_at_p = lambda[3] - r.cross(lambda.head<3>())[0];
+    const double bound = spin_torque_bound(projected.point, semi_axes, lambda[0], mu);
+    if (std::abs(spin_at_p) > bound) {
+      lambda[3] += std::copysign(bound, spin_at_p) - spin_at_p;
+      out.spin_clamped = true;
+    }
+    out.impulse_c = from_paper_order(lambda);
+    return out;
+  }
+  // Section 5.5: a point contact at p. T = [I, -[r]; 0, I] moves the twist's
+  // point to p; only the force rows are needed: P S_p P^T and P e_p.
+  Eigen::Matrix<double, 3, 6> T_l;
+  T_l << Eigen::Matrix3d::Identity(), -spatial::skew<double>(r);
+  const Eigen::Matrix3d S_p = T_l * S * T_l.transpose();
+  const Eigen::Vector3d e_p = T_l * e;
+  Eigen::Vector3d f = S_p.llt().solve(-e_p);  // Eq. 8
+  out.state = JointState::kRolling;
+  switch (cone_side(f, mu)) {
+    case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
+    case ConeSide::kInside: break;
+    case ConeSide::kOutside: {
+      const Eigen::Vector3d q = cone_direction(f, mu);
+      const double size = size_along(S_p, e_p, q);  // Eq. 10
+      if (size == 0) return out.state = JointState::kSeparating, out;
+      f = size * q;
+      out.state = JointState::kRollingSliding;
+    }
+  }
+  lambda << f, r.cross(f);  // the force at p, moved back to c (Eq. 7)
+  out.impulse_c = from_paper_order(lambda);
+  return out;
+}
+
+PointProjection project_point(const Eigen::Matrix3d& S, const Eigen::Vector3d& e, double mu) {
+  check_arguments(Eigen::Vector2d::Zero(), mu, "point contact projection");
+  if (!S.allFinite() || !e.allFinite()) throw InputError("point contact projection: non-finite Schur complement or velocity");
+  // To the normal-first order (n, u, w) of the helpers above.
+  Eigen::Matrix3d Pi;
+  Pi << 0, 0, 1, 1, 0, 0, 0, 1, 0;
+  const Eigen::Matrix3d K = Pi * S * Pi.transpose();
+  const Eigen::Vector3d e_n = Pi * e;
+  const Eigen::LLT<Eigen::Matrix3d> llt(K);
+  if (llt.info() != Eigen::Success)
+    throw ComputationError("point contact projection: the Schur complement is not positive definite");
+  PointProjection out;
+  Eigen::Vector3d f = llt.solve(-e_n);
+  out.state = JointState::kStuck;
+  switch (cone_side(f, mu)) {
+    case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
+    case ConeSide::kInside: break;
+    case ConeSide::kOutside: {
+      const Eigen::Vector3d q = cone_direction(f, mu);
+      const double size = size_along(K, e_n, q);
+      if (size == 0) return out.state = JointState::kSeparating, out;
+      f = size * q;
+      out.state = JointState::kSliding;
+    }
+  }
+  out.impulse = Pi.transpose() * f;
+  return out;
+}
+
+}  // namespace contactref::volume_contact
