@@ -162,32 +162,25 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
   return out;
 }
 
-PointProjection project_point(const Eigen::Matrix3d& S, const Eigen::Vector3d& e, double mu) {
+PointProjection project_point(const Eigen::Matrix3d& S, const Eigen::Vector3d& e, const Eigen::Vector3d& lambda,
+                              double mu) {
   check_arguments(Eigen::Vector2d::Zero(), mu, "point contact projection");
-  if (!S.allFinite() || !e.allFinite()) throw InputError("point contact projection: non-finite Schur complement or velocity");
-  // To the normal-first order (n, u, w) of the helpers above.
-  Eigen::Matrix3d Pi;
-  Pi << 0, 0, 1, 1, 0, 0, 0, 1, 0;
-  const Eigen::Matrix3d K = Pi * S * Pi.transpose();
-  const Eigen::Vector3d e_n = Pi * e;
-  const Eigen::LLT<Eigen::Matrix3d> llt(K);
-  if (llt.info() != Eigen::Success)
+  if (!S.allFinite() || !e.allFinite() || !lambda.allFinite())
+    throw InputError("point contact projection: non-finite Schur complement, velocity or impulse");
+  if (!(S(2, 2) > 0 && S(0, 0) + S(1, 1) > 0))
     throw ComputationError("point contact projection: the Schur complement is not positive definite");
   PointProjection out;
-  Eigen::Vector3d f = llt.solve(-e_n);
+  Eigen::Vector3d f = lambda;
+  f.z() -= (e + S * f).z() / S(2, 2);  // 1. normal
+  if (!(f.z() > 0)) return out;
+  f.head<2>() -= 2 / (S(0, 0) + S(1, 1)) * (e + S * f).head<2>();  // 2. tangential
+  const double f_t = f.head<2>().norm();
   out.state = JointState::kStuck;
-  switch (cone_side(f, mu)) {
-    case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
-    case ConeSide::kInside: break;
-    case ConeSide::kOutside: {
-      const Eigen::Vector3d q = cone_direction(f, mu);
-      const double size = size_along(K, e_n, q);
-      if (size == 0) return out.state = JointState::kSeparating, out;
-      f = size * q;
-      out.state = JointState::kSliding;
-    }
+  if (f_t > mu * f.z()) {
+    f.head<2>() *= mu * f.z() / f_t;
+    out.state = JointState::kSliding;
   }
-  out.impulse = Pi.transpose() * f;
+  out.impulse = f;
   return out;
 }
 

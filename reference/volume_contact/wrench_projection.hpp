@@ -74,14 +74,26 @@ double spin_torque_bound(const Eigen::Vector2d& p, const Eigen::Vector2d& semi_a
 // not positive definite.
 WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const Eigen::Vector2d& semi_axes, double mu);
 
-// The point-contact baseline: a 3D Coulomb cone at one point, with the same
-// re-solve along the projected direction (as in Eq. 10). Frame (u, w, n) at
-// the point; impulse (f_u, f_w, f_n) on B; S: 3x3 for forces alone; e: the
-// relative velocity of B at the point.
+// The point-contact baseline: one Gauss-Seidel update of a point contact's
+// impulse in its 3D Coulomb cone, as the paper's point-based method in SOFA
+// resolves it (its UnilateralConstraintResolutionWithFriction): with
+// u = e + S lambda the point's relative velocity,
+//   1. normal: lambda_n <- lambda_n - u_n / S_nn; below zero the contact
+//      separates (lambda = 0);
+//   2. tangential, with u recomputed: lambda_t <- lambda_t - alpha u_t,
+//      alpha = 2 / (S_uu + S_ww) (one scalar for both directions), then
+//      clamped to the disk |lambda_t| <= mu lambda_n.
+// A fixed point of these updates is a Coulomb contact: u_n = 0 <= lambda_n or
+// lambda = 0; sticking (u_t = 0) inside the disk; or sliding on its rim with
+// lambda_t = -mu lambda_n u_t / |u_t| (the scalar step keeps the friction
+// opposite the slip). Frame (u, w, n) at the point; impulse
+// (f_u, f_w, f_n) on B; S: 3x3 for forces alone; e: B's relative velocity at
+// the point without this contact's impulse; lambda: its impulse so far.
 struct PointProjection {
   Eigen::Vector3d impulse = Eigen::Vector3d::Zero();  // N s
   JointState state = JointState::kSeparating;        // kSeparating, kStuck or kSliding
 };
-PointProjection project_point(const Eigen::Matrix3d& S, const Eigen::Vector3d& e, double mu);
+PointProjection project_point(const Eigen::Matrix3d& S, const Eigen::Vector3d& e, const Eigen::Vector3d& lambda,
+                              double mu);
 
 }  // namespace contactref::volume_contact

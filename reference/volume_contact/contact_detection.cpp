@@ -1,0 +1,125 @@
+#include "reference/volume_contact/contact_detection.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "core/rigid_pose.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+bool may_touch(const RigidBody& a, const RigidBody& b) {
+  if (a.fixed() && b.fixed()) return false;
+  if (b.ground_w) {
+    const robust_geometry::HalfSpace& h = *b.ground_w;
+    return h.normal.dot(a.x_w) / h.normal.norm() - h.offset / h.normal.norm() < a.shape->bounding_radius;
+  }
+  return (a.x_w - b.x_w).norm() < a.shape->bounding_radius + b.shape->bounding_radius;
+}
+
+// Body b's pose in a's frame.
+RigidPose<double> relative_pose(const RigidBody& a, const RigidBody& b) {
+  const Eigen::Matrix3d R_a_w = a.R_w_b().transpose();
+  Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
+  E.topLeftCorner<3, 3>() = R_a_w * b.R_w_b();
+  E.topRightCorner<3, 1>() = R_a_w * (b.x_w - a.x_w);
+  return RigidPose<double>::from_matrix(E, "the pose of \"" + b.name + "\" in \"" + a.name + "\"");
+}
+
+std::string pair_name(const RigidBody& a, const RigidBody& b) { return "\"" + a.name + "\" and \"" + b.name + "\""; }
+
+// The moments of a (a mesh) with b (a mesh or a ground), in a's frame.
+robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b) {
+  if (b.ground_w) {
+    const Eigen::Matrix3d R = a.R_w_b();
+    const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
+                                         b.ground_w->offset - b.ground_w->normal.dot(a.x_w)};
+    return robust_geometry::halfspace_intersection_moments(a.shape->triangles, h_a);
+  }
+  robust_geometry::IntersectionOptions options;
+  options.assume_valid_solids = true;  // Polyhedron validated both
+  return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, relative_pose(a, b), options);
+}
+
+}  // namespace
+
+Eigen::Matrix3d frame_about_normal(const Eigen::Vector3d& n) {
+  int k = 0;
+  n.cwiseAbs().minCoeff(&k);
+  const Eigen::Vector3d u = (Eigen::Vector3d::Unit(k) - n[k] * n).normalized();
+  Eigen::Matrix3d R;
+  R << u, n.cross(u), n;
+  return R;
+}
+
+std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
+                                                  const PatchOptions& patch_options) {
+  std::vector<VolumeContact> contacts;
+  for (int i = 0; i < int(bodies.size()); ++i)
+    for (int j = i + 1; j < int(bodies.size()); ++j) {
+      // The mesh first: a ground is always the second solid.
+      const bool swap = bool(bodies[std::size_t(i)].ground_w);
+      const int ia = swap ? j : i, ib = swap ? i : j;
+      const RigidBody& a = bodies[std::size_t(ia)];
+      const RigidBody& b = bodies[std::size_t(ib)];
+      if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
+      const robust_geometry::IntersectionMoments m = pair_moments(a, b);
+      if (!m.has_volume()) continue;
+      VolumeContact c;
+      c.a = ia;
+      c.b = ib;
+      c.volume = m.volume;
+      try {
+        c.patch = contact_patch(m, patch_options);
+      } catch (const ComputationError& e) {
+        throw ComputationError("contact between " + pair_name(a, b) + ": " + e.what());
+      }
+      const Eigen::Matrix3d R = a.R_w_b();
+      c.R_w_c = R * c.patch.frame_a;
+      c.x_w_c = a.x_w + R * c.patch.centre_a;
+      const Eigen::Vector3d G_w = R * m.gradient.head<3>(), G_v = R * m.gradient.tail<3>();
+      c.gradient_b << G_w + (a.x_w - b.x_w).cross(G_v), G_v;
+      c.gradient_a << -G_w, -G_v;  // o = x_a: a's frame has its origin at its centre of mass
+      contacts.push_back(c);
+    }
+  return contacts;
+}
+
+const robust_geometry::BrepIndex& BrepIndexCache::index(const std::vector<RigidBody>& bodies, int k) {
+  if (indices_.size() != bodies.size()) indices_.assign(bodies.size(), nullptr);
+  auto& slot = indices_[std::size_t(k)];
+  if (!slot)
+    slot = std::make_shared<const robust_geometry::BrepIndex>(
+        robust_geometry::build_brep_index(bodies[std::size_t(k)].shape->polyhedron));
+  return *slot;
+}
+
+std::vector<PointContact> detect_point_contacts(const std::vector<RigidBody>& bodies, BrepIndexCache& cache,
+                                                double touch_tolerance) {
+  std::vector<PointContact> contacts;
+  robust_geometry::FindContactsOptions options;
+  options.intersect.touch_tolerance = touch_tolerance;
+  options.cull = false;
+  for (int i = 0; i < int(bodies.size()); ++i)
+    for (int j = i + 1; j < int(bodies.size()); ++j) {
+      const RigidBody& a = bodies[std::size_t(i)];
+      const RigidBody& b = bodies[std::size_t(j)];
+      if (a.fixed() && b.fixed()) continue;
+      // The slab of a ground is large: its own bounding sphere would keep every
+      // pair; test the half-space instead (the ground as b).
+      if (a.ground_w ? !may_touch(b, a) : !may_touch(a, b)) continue;
+      const robust_geometry::ContactAnalysis analysis = robust_geometry::find_contacts(
+          a.shape->polyhedron, cache.index(bodies, i), b.shape->polyhedron, relative_pose(a, b), Vector6d::Zero(), {},
+          options);
+      const Eigen::Matrix3d R = a.R_w_b();
+      for (const robust_geometry::Contact& contact : analysis.contacts) {
+        if (contact.normals.empty()) continue;
+        const Eigen::Matrix3d R_w_c = frame_about_normal(R * contact.normals.front());
+        for (const Eigen::Vector3d& x : contact.region.points) contacts.push_back({i, j, R_w_c, a.x_w + R * x});
+      }
+    }
+  return contacts;
+}
+
+}  // namespace contactref::volume_contact

@@ -1,0 +1,77 @@
+#pragma once
+// Contact detection for the simulator, one call per pair of bodies:
+//  - the 6D model (Section 4): the intersection moments of the pair (the fast
+//    half-space path against a ground, the exact corefinement between two
+//    meshes), the patch and frame of contact_patch.hpp, and the volume
+//    gradient turned into each body's generalised gradient for
+//    post-stabilisation (Section 5.7);
+//  - the point baseline (Section 6.1.7-6.1.8): the corners of the contact
+//    regions of robust_geometry's find_contacts (Bouma & Vanecek) within a
+//    touch tolerance, each with its region's first normal.
+//
+// Generalised gradient. IntersectionMoments::gradient is G = dV/d(omega;
+// v) for the rigid motion of the pair's second solid about the first's origin
+// in the first's axes. For a displacement of body k by (dtheta; dx) (a
+// rotation about its centre of mass and its centre's move, world axes), dV =
+// g_k . (dtheta; dx) with, R the first solid's axes and o its origin,
+//   g_second = (R G_w + (o - x_second) x R G_v; R G_v),
+//   g_first  = -(R G_w + (o - x_first) x R G_v; R G_v)
+// (moving the first is moving the second by the inverse motion; a common
+// rigid motion of both leaves V unchanged: the two cancel).
+#include <Eigen/Core>
+#include <memory>
+#include <vector>
+
+#include "reference/volume_contact/contact_patch.hpp"
+#include "reference/volume_contact/rigid_body.hpp"
+#include "robust_geometry/brep_index.hpp"
+#include "robust_geometry/contact_analysis.hpp"
+
+namespace contactref::volume_contact {
+
+// One 6D contact: bodies a and b, the normal from a into b.
+struct VolumeContact {
+  int a = -1, b = -1;
+  double volume = 0;                                  // m^3
+  ContactPatch patch;                                 // in a's frame (a's body frame, or the world for a ground)
+  Eigen::Matrix3d R_w_c = Eigen::Matrix3d::Identity();  // the contact frame's axes (u, w, n), world
+  Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // its origin: the patch's centre, world
+  Vector6d gradient_a = Vector6d::Zero(), gradient_b = Vector6d::Zero();  // m^3 per (rad; m), see above
+};
+
+// The 6D contacts among bodies (pairs with at least one moving body whose
+// bounding spheres, or sphere and ground, overlap, and whose intersection
+// has volume). InputError or ComputationError from the geometry, naming the
+// pair; a pair whose intersection gives no normal (one inside the other) is
+// refused with the bodies' names.
+std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
+                                                  const PatchOptions& patch_options = {});
+
+// One point of the baseline: the normal (w's third axis) from a into b.
+struct PointContact {
+  int a = -1, b = -1;
+  Eigen::Matrix3d R_w_c = Eigen::Matrix3d::Identity();  // (u, w, n), world
+  Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // the region's corner, world
+};
+
+// Each body's Brep-index, built on first use (the point model only).
+class BrepIndexCache {
+ public:
+  const robust_geometry::BrepIndex& index(const std::vector<RigidBody>& bodies, int k);
+
+ private:
+  std::vector<std::shared_ptr<const robust_geometry::BrepIndex>> indices_;
+};
+
+// The point contacts among bodies: for each pair as above, the corners of
+// find_contacts' regions with touch_tolerance (m; see contact_regions.hpp),
+// the lower-numbered body as A. Pieces penetrating deeper than the tolerance
+// are not contacts (post-stabilisation keeps them shallow).
+std::vector<PointContact> detect_point_contacts(const std::vector<RigidBody>& bodies, BrepIndexCache& cache,
+                                                double touch_tolerance);
+
+// An orthonormal frame (u, w, n) with n given (unit): u along the smallest
+// component's axis made orthogonal to n.
+Eigen::Matrix3d frame_about_normal(const Eigen::Vector3d& n);
+
+}  // namespace contactref::volume_contact

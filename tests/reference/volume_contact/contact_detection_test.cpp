@@ -1,0 +1,140 @@
+// Contact detection for the simulator (reference/volume_contact/
+// contact_detection.hpp, rigid_body.hpp) against independent references:
+//  - the uniform mass properties of a box against the closed form
+//    (V = 8 hx hy hz, I = m/3 diag(hy^2 + hz^2, ...));
+//  - each body's generalised volume gradient against central differences of
+//    the exact intersection volume under small rigid moves of that body
+//    (rotation about its centre of mass, translation), between two meshes
+//    (the exact route) and against a ground (the half-space route);
+//  - a box pressed into the ground: the patch frame, centre and normal
+//    (from the box into the ground) in world coordinates;
+//  - the point model's contacts for that box: its four bottom corners, with
+//    the ground's normal.
+#include "reference/volume_contact/contact_detection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "tests/kit/errors.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+PolygonSoup box_soup(double hx, double hy, double hz) {
+  PolygonSoup soup;
+  soup.name = "box";
+  for (int k = 0; k < 8; ++k)
+    soup.vertices.emplace_back((k & 1 ? hx : -hx), (k & 2 ? hy : -hy), (k & 4 ? hz : -hz));
+  soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  return soup;
+}
+
+RigidBody box_body(const std::string& name, double hx, double hy, double hz, double mass) {
+  RigidBody body;
+  body.name = name;
+  body.shape = std::make_shared<const BodyShape>(box_soup(hx, hy, hz));
+  body.mass = mass;
+  body.inertia_b = uniform_mass_properties(body.shape->triangles, mass).inertia;
+  return body;
+}
+
+RigidBody ground_body() {
+  RigidBody body;
+  body.name = "ground";
+  PolygonSoup slab = box_soup(2, 2, 0.5);
+  for (Eigen::Vector3d& x : slab.vertices) x.z() -= 0.5;
+  body.shape = std::make_shared<const BodyShape>(std::move(slab));
+  body.ground_w = robust_geometry::HalfSpace{Eigen::Vector3d::UnitZ(), 0};
+  return body;
+}
+
+TEST(MassProperties, ABoxHasTheClosedFormVolumeCentroidAndInertia) {
+  const double hx = 0.3, hy = 0.2, hz = 0.1, mass = 2.5;
+  const MassProperties p = uniform_mass_properties(BodyShape(box_soup(hx, hy, hz)).triangles, mass);
+  // Round-off of sums of products of coordinates <= 0.3 m: tens of ulps.
+  EXPECT_NEAR(p.volume, 8 * hx * hy * hz, 64 * 2.2e-16 * (8 * hx * hy * hz));
+  EXPECT_LT(p.centroid.norm(), 64 * 0.3 * 2.2e-16);
+  const Eigen::Matrix3d expected =
+      (mass / 3 * Eigen::Vector3d(hy * hy + hz * hz, hx * hx + hz * hz, hx * hx + hy * hy)).asDiagonal();
+  EXPECT_LT((p.inertia - expected).norm(), 64 * 2.2e-16 * expected.norm());
+  EXPECT_TRUE(test::contains(test::error_of([] { uniform_mass_properties(BodyShape(box_soup(1, 1, 1)).triangles, 0); }),
+                             "mass must be finite and > 0"));
+}
+
+// V after moving body k by (dtheta; dx) (about its centre of mass, world axes).
+double volume_after(std::vector<RigidBody> bodies, int k, const Vector6d& move) {
+  RigidBody& body = bodies[std::size_t(k)];
+  body.x_w += move.tail<3>();
+  body.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(move.head<3>().norm(), move.head<3>().normalized())) * body.q_w_b;
+  const std::vector<VolumeContact> contacts = detect_volume_contacts(bodies);
+  return contacts.empty() ? 0 : contacts[0].volume;
+}
+
+void expect_gradients_match_differences(const std::vector<RigidBody>& bodies) {
+  const std::vector<VolumeContact> contacts = detect_volume_contacts(bodies);
+  ASSERT_EQ(contacts.size(), 1u);
+  const VolumeContact& c = contacts[0];
+  for (const int k : {c.a, c.b}) {
+    if (bodies[std::size_t(k)].fixed()) continue;
+    const Vector6d& gradient = k == c.a ? c.gradient_a : c.gradient_b;
+    for (int i = 0; i < 6; ++i) {
+      // The exact volume is piecewise polynomial in the move: central
+      // differences with step 1e-6 err by O(h^2 V''') plus round-off V eps/h,
+      // both below 1e-9 of |g| h here.
+      const double h = 1e-6;
+      const Vector6d step = h * Vector6d::Unit(i);
+      const double fd = (volume_after(bodies, k, step) - volume_after(bodies, k, -step)) / (2 * h);
+      EXPECT_NEAR(gradient[i], fd, 1e-6 * gradient.norm()) << "body " << k << " component " << i;
+    }
+  }
+}
+
+TEST(ContactDetection, GeneralisedGradientsMatchFiniteDifferencesBetweenTwoMeshes) {
+  RigidBody a = box_body("a", 0.2, 0.15, 0.1, 1), b = box_body("b", 0.1, 0.1, 0.1, 2);
+  a.x_w = Eigen::Vector3d(0.3, -0.2, 0.1);
+  a.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()));
+  b.x_w = a.x_w + Eigen::Vector3d(0.05, 0.03, 0.17);
+  b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(-1, 2, 1).normalized()));
+  expect_gradients_match_differences({a, b});
+}
+
+TEST(ContactDetection, GeneralisedGradientsMatchFiniteDifferencesAgainstTheGround) {
+  RigidBody b = box_body("b", 0.1, 0.08, 0.05, 2);
+  b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, -1, 0.2).normalized()));
+  b.x_w = Eigen::Vector3d(0.02, -0.01, 0.06);
+  expect_gradients_match_differences({ground_body(), b});
+}
+
+TEST(ContactDetection, ABoxPressedIntoTheGroundHasItsPatchAndCornersInWorldCoordinates) {
+  const double depth = 1e-4, hz = 0.05;
+  RigidBody b = box_body("box", 0.1, 0.05, hz, 1);
+  b.x_w = Eigen::Vector3d(0.3, 0.2, hz - depth);
+  const std::vector<RigidBody> bodies{ground_body(), b};
+  const std::vector<VolumeContact> contacts = detect_volume_contacts(bodies);
+  ASSERT_EQ(contacts.size(), 1u);
+  const VolumeContact& c = contacts[0];
+  EXPECT_EQ(c.a, 1);  // the mesh first: the normal points from the box into the ground
+  EXPECT_EQ(c.b, 0);
+  EXPECT_NEAR(c.volume, 0.2 * 0.1 * depth, 1e-18);
+  EXPECT_LT((c.x_w_c - Eigen::Vector3d(0.3, 0.2, -depth / 2)).norm(), 1e-15);
+  EXPECT_LT((c.R_w_c.col(2) - Eigen::Vector3d(0, 0, -1)).norm(), 1e-15);
+  EXPECT_LT(std::abs(std::abs(c.R_w_c.col(0).x()) - 1), 1e-15);  // the major axis along the box's long side
+  EXPECT_NEAR(c.R_w_c.determinant(), 1, 1e-15);
+
+  BrepIndexCache cache;
+  const std::vector<PointContact> points = detect_point_contacts(bodies, cache, 1e-3);
+  ASSERT_EQ(points.size(), 4u);
+  for (const PointContact& p : points) {
+    EXPECT_EQ(p.a, 0);
+    EXPECT_EQ(p.b, 1);
+    EXPECT_NEAR(std::abs(p.x_w_c.x() - 0.3), 0.1, 1e-12);
+    EXPECT_NEAR(std::abs(p.x_w_c.y() - 0.2), 0.05, 1e-12);
+    EXPECT_NEAR(p.x_w_c.z(), 0, 1e-12);  // on the ground's face, within the touch tolerance of the corner
+    EXPECT_LT((p.R_w_c.col(2) - Eigen::Vector3d::UnitZ()).norm(), 1e-15);
+  }
+}
+
+}  // namespace
+}  // namespace contactref::volume_contact

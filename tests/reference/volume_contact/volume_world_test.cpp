@@ -1,0 +1,306 @@
+// The 6D contact simulator and the point baseline
+// (reference/volume_contact/volume_world.hpp) against closed forms and
+// conservation laws (references: notes/references.md 1.3-1.4):
+//  - a block on an incline sticks below the friction angle and slides above
+//    it with a = g (sin theta - mu cos theta);
+//  - a block sliding on a plane stops after v0^2/(2 mu g) at v0/(mu g)
+//    (Coulomb), within the time step's discretisation (derived below);
+//  - a frictionless sphere slides down an incline without turning (Section
+//    5.2) at g sin theta;
+//  - a prism spinning on its face stops when the spin-torque bound of
+//    Eqs. 11-13 has taken its angular momentum;
+//  - two cubes colliding in free space conserve the total linear and angular
+//    momentum (isotropic inertia: no gyroscopic torque), and the contact
+//    impulses never add kinetic energy;
+// for both contact models where the model applies.
+#include "reference/volume_contact/volume_world.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <numbers>
+
+#include "core/mesh_io.hpp"
+#include "tests/kit/errors.hpp"
+#include "tests/kit/sanitized.hpp"
+#include "tests/kit/source_dir.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+constexpr double kG = 9.81;
+
+PolygonSoup prism_soup(int sides, double radius, double height, double phase) {
+  PolygonSoup soup;
+  soup.name = "prism";
+  std::vector<int> bottom, top;
+  for (int k = 0; k < sides; ++k) {
+    const double angle = phase + 2 * std::numbers::pi * k / sides;
+    soup.vertices.emplace_back(radius * std::cos(angle), radius * std::sin(angle), -height / 2);
+    soup.vertices.emplace_back(radius * std::cos(angle), radius * std::sin(angle), height / 2);
+  }
+  for (int k = 0; k < sides; ++k) {
+    const int next = (k + 1) % sides;
+    soup.faces.push_back({2 * k, 2 * next, 2 * next + 1, 2 * k + 1});
+    bottom.insert(bottom.begin(), 2 * k);  // clockwise seen from above: counter-clockwise from below
+    top.push_back(2 * k + 1);
+  }
+  soup.faces.push_back(bottom);
+  soup.faces.push_back(top);
+  return soup;
+}
+
+PolygonSoup box_soup(double hx, double hy, double hz) {
+  PolygonSoup soup;
+  soup.name = "box";
+  for (int k = 0; k < 8; ++k)
+    soup.vertices.emplace_back((k & 1 ? hx : -hx), (k & 2 ? hy : -hy), (k & 4 ? hz : -hz));
+  soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  return soup;
+}
+
+RigidBody solid(const std::string& name, PolygonSoup soup, double mass, double mu) {
+  RigidBody body;
+  body.name = name;
+  body.shape = std::make_shared<const BodyShape>(std::move(soup));
+  const MassProperties props = uniform_mass_properties(body.shape->triangles, mass);
+  // The body frame's origin is the centre of mass, up to the round-off of
+  // the vertices (cos and sin) and of the moment sums: ~100 ulps of 0.1 m.
+  EXPECT_LT(props.centroid.norm(), 1e-13);
+  body.mass = mass;
+  body.inertia_b = props.inertia;
+  body.friction = mu;
+  return body;
+}
+
+// The ground: the plane through the origin with normal R e_z, solid below.
+RigidBody ground(const Eigen::Matrix3d& R, double mu) {
+  RigidBody body;
+  body.name = "ground";
+  PolygonSoup slab = box_soup(5, 5, 0.5);
+  for (Eigen::Vector3d& x : slab.vertices) x.z() -= 0.5;
+  body.shape = std::make_shared<const BodyShape>(std::move(slab));
+  body.ground_w = robust_geometry::HalfSpace{R.col(2), 0};
+  body.q_w_b = Eigen::Quaterniond(R);
+  body.friction = mu;
+  return body;
+}
+
+// A body resting on the plane through the origin with normal R e_z: its
+// lowest point (at -height/2 along its z) on the plane.
+void rest_on(RigidBody& body, const Eigen::Matrix3d& R, double half_height) {
+  body.q_w_b = Eigen::Quaterniond(R);
+  body.x_w = R * Eigen::Vector3d(0, 0, half_height);
+}
+
+WorldOptions options(ContactModel model, double h) {
+  WorldOptions o;
+  o.model = model;
+  o.time_step = h;
+  o.target_volume = 1e-8;  // m^3: 0.1 mm over the 0.01 m^2 faces below
+  o.touch_tolerance = 1e-3;
+  o.pgs.tolerance = 1e-12;
+  o.pgs.max_iterations = 5000;
+  return o;
+}
+
+const ContactModel kModels[] = {ContactModel::kVolume6d, ContactModel::kPointContact};
+
+TEST(VolumeWorld, ABlockOnAnInclineSticksBelowTheFrictionAngleAndSlidesAboveIt) {
+  for (const ContactModel model : kModels) {
+    for (const auto& [theta_deg, mu] : {std::pair{20.0, 0.5}, std::pair{30.0, 0.3}}) {
+      const double theta = theta_deg * std::numbers::pi / 180;
+      const Eigen::Matrix3d R = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+      RigidBody block = solid("block", box_soup(0.05, 0.05, 0.025), 1, mu);
+      rest_on(block, R, 0.025);
+      VolumeWorld world({ground(R, mu), block}, options(model, 1e-3));
+      const Eigen::Vector3d downhill = R.col(0);  // (cos, 0, -sin)
+      double v_early = 0, t_early = 0;
+      for (int k = 0; k < 300; ++k) {
+        world.step();
+        if (k == 49) v_early = world.bodies()[1].v_w.dot(downhill), t_early = world.time();
+      }
+      const double v = world.bodies()[1].v_w.dot(downhill);
+      const double expected = std::max(0.0, kG * (std::sin(theta) - mu * std::cos(theta)));
+      SCOPED_TRACE(std::string(to_string(model)) + " theta " + std::to_string(theta_deg));
+      // Once in contact the block's velocity changes by exactly a h per step
+      // (semi-implicit Euler with a constant force); 1e-9 covers PGS's
+      // tolerance (1e-12 N s per step over 250 steps) and round-off.
+      EXPECT_NEAR((v - v_early) / (world.time() - t_early), expected, 1e-6);
+      if (expected == 0) {
+        EXPECT_LT(std::abs(v), 1e-9);
+      }
+    }
+  }
+}
+
+TEST(VolumeWorld, ASlidingBlockStopsAtTheCoulombDistanceAndTime) {
+  // Semi-implicit Euler with the velocity v_k = v0 - k mu g h travels
+  // d = h sum_{k=1}^{N} v_k = v0^2/(2 mu g) - v0 h/2 + O(h^2) and stops within
+  // one step of v0/(mu g): bounds v0 h and 2 h.
+  const double v0 = 2, mu = 0.3, h = 1e-3;
+  const double distance = v0 * v0 / (2 * mu * kG), time = v0 / (mu * kG);
+  for (const ContactModel model : kModels) {
+    RigidBody block = solid("block", box_soup(0.05, 0.05, 0.025), 1, mu);
+    rest_on(block, Eigen::Matrix3d::Identity(), 0.025);
+    block.v_w = Eigen::Vector3d(v0, 0, 0);
+    VolumeWorld world({ground(Eigen::Matrix3d::Identity(), mu), block}, options(model, h));
+    double stopped_at = -1;
+    while (world.time() < time + 0.1) {
+      world.step();
+      if (stopped_at < 0 && world.bodies()[1].v_w.norm() < 1e-9) stopped_at = world.time();
+    }
+    SCOPED_TRACE(to_string(model));
+    EXPECT_NEAR(world.bodies()[1].x_w.x(), distance, v0 * h);
+    EXPECT_NEAR(stopped_at, time, 2 * h);
+    EXPECT_LT(world.bodies()[1].omega_w.norm(), 1e-9);  // it neither tips nor turns
+  }
+}
+
+TEST(VolumeWorld, APrismSpinningOnItsFaceStopsAtTheSpinTorqueBound) {
+  // The patch of a thin slab of the regular n-gon (circumradius R) is a
+  // circle of radius a with a^2 = 5 C/V = 5 (R^2/12)(1 + 2 cos^2(pi/n)) (the
+  // polygon's second moment per area along an axis; Appendix A's 1/5). With
+  // the centre of pressure at the centre, Eqs. 11-13 allow a spin torque of
+  // mu f_n sqrt(a^2 + b^2), so each step of h removes mu m g h sqrt(2) a / I_zz
+  // of the spin: the prism stops at T = I_zz omega0 / (mu m g sqrt(2) a).
+  // (The uniform-pressure disk of notes 1.4 stops at 3 R omega0/(4 mu g): the
+  // four-corner bound resists spin sqrt(10)/(2/3)/2 ~ 2.4 times harder, the
+  // overestimate Section 5.6 admits.)
+  const int sides = 32;
+  const double R = 0.05, height = 0.02, mass = 1, mu = 0.3, omega0 = 20, h = 1e-3;
+  RigidBody prism = solid("prism", prism_soup(sides, R, height, 0), mass, mu);
+  rest_on(prism, Eigen::Matrix3d::Identity(), height / 2);
+  prism.omega_w = Eigen::Vector3d(0, 0, omega0);
+  VolumeWorld world({ground(Eigen::Matrix3d::Identity(), mu), prism}, options(ContactModel::kVolume6d, h));
+  const double I_zz = world.bodies()[1].inertia_b(2, 2);
+  const double a = std::sqrt(5 * R * R / 12 * (1 + 2 * std::pow(std::cos(std::numbers::pi / sides), 2)));
+  double stopped_at = -1;
+  int checked = 0;
+  while (world.time() < 0.5 && stopped_at < 0) {
+    const double before = world.bodies()[1].omega_w.z();
+    const StepReport report = world.step();
+    const double after = world.bodies()[1].omega_w.z();
+    if (after < 1e-9) stopped_at = world.time();
+    if (report.volume_contacts.size() != 1 || after < 1e-9) continue;
+    const Eigen::Vector2d axes = report.volume_contacts[0].patch.ellipse_semi_axes;
+    EXPECT_NEAR(axes.x(), a, 1e-9 * a);
+    EXPECT_NEAR(axes.y(), a, 1e-9 * a);
+    const double f_n = report.joints[0].impulse[5];
+    // One step's loss of spin is the clamped torque impulse over I_zz.
+    EXPECT_NEAR(before - after, mu * f_n * axes.norm() / I_zz, 1e-9 * before);
+    ++checked;
+  }
+  EXPECT_GT(checked, 50);
+  EXPECT_NEAR(stopped_at, I_zz * omega0 / (mu * mass * kG * std::sqrt(2.0) * a), 2 * h);
+}
+
+// The 128-face polyhedral sphere of the fixtures, scaled by 1/8 (exact: the
+// trapezoids stay planar): radius 0.125 m at its vertices.
+PolygonSoup sphere_soup() {
+  PolygonSoup soup = read_polygon_soup(test::source_dir() / "validation/fixtures/polyhedra/uv_sphere_128.off");
+  for (Eigen::Vector3d& x : soup.vertices) x /= 8;
+  return soup;
+}
+
+TEST(VolumeWorld, AFrictionlessSphereSlidesDownAnInclineWithoutTurning) {
+  // Section 5.2: with mu = 0 the re-solved wrench has no torque about the
+  // centre, so the sphere never turns and accelerates at g sin(theta).
+  const double theta = 25 * std::numbers::pi / 180;
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  for (const ContactModel model : kModels) {
+    RigidBody sphere = solid("sphere", sphere_soup(), 1, 0);
+    rest_on(sphere, R, 0.125);  // on its south pole vertex
+    VolumeWorld world({ground(R, 0), sphere}, options(model, 1e-3));
+    for (int k = 0; k < 200; ++k) world.step();
+    SCOPED_TRACE(to_string(model));
+    const RigidBody& s = world.bodies()[1];
+    EXPECT_LT(s.omega_w.norm(), 1e-9);
+    // Velocity along the slope: g sin(theta) per second of contact, less the
+    // first step's free fall (the sphere starts just touching): within h g.
+    EXPECT_NEAR(s.v_w.dot(R.col(0)), kG * std::sin(theta) * world.time(), 1e-3 * kG);
+    EXPECT_LT(std::abs(s.v_w.dot(R.col(2))), 1e-9);
+  }
+}
+
+double kinetic_energy(const std::vector<RigidBody>& bodies) {
+  double T = 0;
+  for (const RigidBody& b : bodies)
+    if (!b.fixed()) T += 0.5 * (b.mass * b.v_w.squaredNorm() + b.omega_w.dot(b.inertia_w() * b.omega_w));
+  return T;
+}
+
+TEST(VolumeWorld, TwoCubesCollidingInFreeSpaceConserveMomentumAndNeverGainEnergy) {
+  // No gravity, no stabilisation (a target volume no pair reaches: its
+  // position moves would change the angular momentum about the origin), cubes
+  // (isotropic inertia: no gyroscopic torque). Every impulse acts equally and
+  // oppositely at one point on the two bodies, so the linear and angular
+  // momentum (about the origin) are conserved to round-off, and the contact
+  // impulses are dissipative.
+  for (const ContactModel model : kModels) {
+    RigidBody a = solid("a", box_soup(0.05, 0.05, 0.05), 1, 0.4), b = solid("b", box_soup(0.05, 0.05, 0.05), 2, 0.4);
+    a.x_w = Eigen::Vector3d(-0.06, 0.01, 0.02);
+    a.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized()));
+    a.v_w = Eigen::Vector3d(0.5, 0.1, -0.05);
+    a.omega_w = Eigen::Vector3d(0.5, -1, 2);
+    b.x_w = Eigen::Vector3d(0.07, -0.01, 0);
+    b.v_w = Eigen::Vector3d(-0.4, 0, 0.1);
+    WorldOptions o = options(model, 1e-3);
+    o.gravity.setZero();
+    o.target_volume = 1;
+    VolumeWorld world({a, b}, o);
+    const auto momenta = [&] {
+      Eigen::Vector3d p = Eigen::Vector3d::Zero(), L = Eigen::Vector3d::Zero();
+      for (const RigidBody& body : world.bodies()) {
+        p += body.mass * body.v_w;
+        L += body.x_w.cross(body.mass * body.v_w) + body.inertia_w() * body.omega_w;
+      }
+      return std::pair{p, L};
+    };
+    const auto [p0, L0] = momenta();
+    double T = kinetic_energy(world.bodies());
+    int contact_steps = 0;
+    for (int k = 0; k < 300; ++k) {
+      const StepReport report = world.step();
+      contact_steps += report.contacts > 0;
+      const double T_next = kinetic_energy(world.bodies());
+      EXPECT_LE(T_next, T * (1 + 1e-12));
+      T = T_next;
+    }
+    SCOPED_TRACE(to_string(model));
+    EXPECT_GT(contact_steps, 0);
+    const auto [p1, L1] = momenta();
+    EXPECT_LT((p1 - p0).norm(), 1e-13);
+    EXPECT_LT((L1 - L0).norm(), 1e-13);
+  }
+}
+
+TEST(VolumeWorld, BadOptionsAndBodiesAreRefused) {
+  RigidBody block = solid("block", box_soup(0.05, 0.05, 0.025), 1, 0.3);
+  WorldOptions o = options(ContactModel::kVolume6d, 0);
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({block}, o); }), "time_step > 0"));
+  o.time_step = 1e-3;
+  o.target_volume = -1;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({block}, o); }), "target_volume"));
+  o.target_volume = 0;
+  RigidBody bad = block;
+  bad.v_w.x() = std::nan("");
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "body \"block\": position and velocities"));
+  bad = block;
+  bad.inertia_b(0, 1) = 1;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "not symmetric"));
+  bad = block;
+  bad.q_w_b.coeffs() *= 2;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "unit quaternion"));
+  bad = ground(Eigen::Matrix3d::Identity(), 0.3);
+  bad.mass = 1;
+  bad.inertia_b = Eigen::Matrix3d::Identity();
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "must be fixed"));
+  bad = block;
+  bad.friction = -0.1;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "friction"));
+}
+
+}  // namespace
+}  // namespace contactref::volume_contact
