@@ -1,5 +1,6 @@
 #include "reference/volume_contact/block_pgs.hpp"
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <sstream>
 
@@ -28,12 +29,31 @@ Vector6d project(PgsJoint& joint, const Vector6d& e_free) {
   }
   Matrix6d S = joint.S;
   S.diagonal() += joint.compliance;
-  const WrenchProjection p = project_joint(S, e_free, joint.semi_axes, joint.mu);
-  joint.state = p.state;
-  return p.impulse_c;
+  if (joint.kind == JointKind::kVolume6d) {
+    const WrenchProjection p = project_joint(S, e_free, joint.semi_axes, joint.mu);
+    joint.state = p.state;
+    return p.impulse_c;
+  }
+  const std::vector<int> rows = bilateral_rows(joint.kind);
+  const Eigen::LLT<Eigen::MatrixXd> llt(S(rows, rows));
+  if (llt.info() != Eigen::Success)
+    throw ComputationError("block PGS: a bilateral joint's rows are singular (do both bodies have infinite mass?)");
+  const Eigen::VectorXd lambda = llt.solve(-e_free(rows));
+  Vector6d out = Vector6d::Zero();
+  out(rows) = lambda;
+  joint.state = JointState::kStuck;
+  return out;
 }
 
 }  // namespace
+
+std::vector<int> bilateral_rows(JointKind kind) {
+  switch (kind) {
+    case JointKind::kSpherical: return {3, 4, 5};
+    case JointKind::kHinge: return {0, 1, 3, 4, 5};
+    default: throw InternalError("bilateral_rows: not a bilateral joint");
+  }
+}
 
 PgsResult solve_block_pgs(std::vector<PgsJoint>& joints, std::vector<Vector6d>& velocities,
                           const std::vector<InverseMass>& inverse_masses, const PgsOptions& options) {

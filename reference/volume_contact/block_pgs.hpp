@@ -10,7 +10,8 @@
 // lambda_j's own effect), the twist without it is e_free = e - S lambda_j; a
 // 6D joint's new total lambda' is Algorithm 1's projection for (S + C,
 // e_free) (C the compliance), a point's is one update of project_point from
-// lambda_j; the bodies receive delta = lambda' - lambda_j.
+// lambda_j, a bilateral joint's solves its rows of (S + C) lambda' = -e_free;
+// the bodies receive delta = lambda' - lambda_j.
 // The stopping criterion is Section 6.1.8's: the 2-norm of the update vector
 // (all deltas of one sweep, stacked) below the tolerance.
 #include <Eigen/Core>
@@ -21,7 +22,12 @@
 
 namespace contactref::volume_contact {
 
-enum class JointKind { kVolume6d, kPoint };
+// Contacts (6D, point) are unilateral and projected; the bilateral joints of
+// the pinch grasp (Section 6.1.6) have no bounds: a spherical joint holds the
+// frame's origin together (the force rows), a hinge also the rotation about
+// the frame's u and w axes (its axis is n), and their impulse solves the
+// rows' equations exactly.
+enum class JointKind { kVolume6d, kPoint, kSpherical, kHinge };
 
 struct PgsJoint {
   JointKind kind = JointKind::kVolume6d;
@@ -31,12 +37,15 @@ struct PgsJoint {
   Eigen::Vector3d x_b = Eigen::Vector3d::Zero();        // that origin in b's body frame (to match points across steps)
   Matrix6d J_a, J_b;                       // frame_jacobian at (R_w_c, x_w_c)
   Matrix6d S;                              // J_b M_b^-1 J_b^T + J_a M_a^-1 J_a^T
-  Vector6d compliance = Vector6d::Zero();  // added to S's diagonal (6D joints only)
+  Vector6d compliance = Vector6d::Zero();  // added to S's diagonal (6D joints; zero for the others)
   Eigen::Vector2d semi_axes = Eigen::Vector2d::Zero();  // 6D: the ellipse (a, b)
   double mu = 0;
-  Vector6d impulse = Vector6d::Zero();     // accumulated (torque; force); a point's torque stays zero
+  Vector6d impulse = Vector6d::Zero();     // accumulated (torque; force); zero in the rows a joint leaves free
   JointState state = JointState::kSeparating;
 };
+
+// The rows a bilateral joint constrains (indices into (torque; force)).
+std::vector<int> bilateral_rows(JointKind kind);
 
 struct PgsOptions {
   double tolerance = 1e-15;  // N s (mixed with N m s for 6D joints, as in the paper)

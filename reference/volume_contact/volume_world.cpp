@@ -1,6 +1,7 @@
 #include "reference/volume_contact/volume_world.hpp"
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -39,6 +40,49 @@ void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>&
   }
 }
 
+// A bilateral joint's frame in the world: at the midpoint of its anchors,
+// with n along a's axis (a hinge's), and its position error in that frame:
+// (the rotation vector a x b of the misaligned axes; the anchors' separation).
+struct BilateralFrame {
+  Eigen::Matrix3d R_w_c;
+  Eigen::Vector3d x_w_c;
+  Vector6d error_c;
+};
+
+BilateralFrame bilateral_frame(const std::vector<RigidBody>& bodies, const BilateralJoint& joint) {
+  const RigidBody& A = bodies[std::size_t(joint.a)];
+  const RigidBody& B = bodies[std::size_t(joint.b)];
+  const Eigen::Vector3d p_a = A.x_w + A.R_w_b() * joint.anchor_a, p_b = B.x_w + B.R_w_b() * joint.anchor_b;
+  const Eigen::Vector3d n_a = A.R_w_b() * joint.axis_a.normalized(), n_b = B.R_w_b() * joint.axis_b.normalized();
+  BilateralFrame f;
+  f.R_w_c = frame_about_normal(n_a);
+  f.x_w_c = (p_a + p_b) / 2;
+  f.error_c << f.R_w_c.transpose() * n_a.cross(n_b), f.R_w_c.transpose() * (p_b - p_a);
+  return f;
+}
+
+// Cline & Pai's projection of the bilateral joints' position errors: the
+// least mass-weighted displacement that removes each joint's error in its
+// rows to first order (one Gauss-Seidel pass).
+void stabilise_joints(std::vector<RigidBody>& bodies, const std::vector<BilateralJoint>& joints) {
+  for (const BilateralJoint& joint : joints) {
+    const BilateralFrame f = bilateral_frame(bodies, joint);
+    RigidBody& A = bodies[std::size_t(joint.a)];
+    RigidBody& B = bodies[std::size_t(joint.b)];
+    const Matrix6d J_a = frame_jacobian(f.R_w_c, f.x_w_c, A.x_w), J_b = frame_jacobian(f.R_w_c, f.x_w_c, B.x_w);
+    const InverseMass Ma = A.inverse_mass(), Mb = B.inverse_mass();
+    const std::vector<int> rows = bilateral_rows(joint.kind);
+    const Matrix6d S = schur_complement(J_a, Ma, J_b, Mb);
+    Vector6d correction = Vector6d::Zero();
+    const Eigen::VectorXd error_rows = f.error_c(rows);
+    const Eigen::VectorXd solved = Eigen::MatrixXd(S(rows, rows)).llt().solve(-error_rows);
+    correction(rows) = solved;
+    const Vector6d db = Mb.apply(J_b.transpose() * correction), da = -Ma.apply(J_a.transpose() * correction);
+    displace(A, da.head<3>(), da.tail<3>());
+    displace(B, db.head<3>(), db.tail<3>());
+  }
+}
+
 // A wrench (torque; force) given at frame 1 expressed at frame 2 (both world poses).
 Vector6d move_wrench(const Vector6d& wrench_1, const Eigen::Matrix3d& R_w_1, const Eigen::Vector3d& x_1,
                      const Eigen::Matrix3d& R_w_2, const Eigen::Vector3d& x_2) {
@@ -69,22 +113,45 @@ const char* to_string(ContactModel model) {
   return model == ContactModel::kVolume6d ? "volume-6d" : "point-contact";
 }
 
-VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options)
-    : bodies_(std::move(bodies)), options_(options) {
+VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options,
+                         std::vector<BilateralJoint> joints)
+    : bodies_(std::move(bodies)),
+      options_(options),
+      bilateral_(std::move(joints)),
+      external_(bodies_.size(), Vector6d::Zero()) {
   check_options(options_);
   for (const RigidBody& body : bodies_) check_body(body);
+  const int n = int(bodies_.size());
+  for (std::size_t k = 0; k < bilateral_.size(); ++k) {
+    const BilateralJoint& j = bilateral_[k];
+    if ((j.kind != JointKind::kSpherical && j.kind != JointKind::kHinge) || j.a < 0 || j.a >= n || j.b < 0 ||
+        j.b >= n || j.a == j.b || !j.anchor_a.allFinite() || !j.anchor_b.allFinite() || !j.axis_a.allFinite() ||
+        !j.axis_b.allFinite() || j.axis_a.norm() == 0 || j.axis_b.norm() == 0)
+      throw InputError("volume-contact world: joint " + std::to_string(k) +
+                       " must be spherical or a hinge between two different bodies, with finite anchors and "
+                       "non-zero axes");
+  }
+}
+
+void VolumeWorld::apply_wrench(int body, const Vector6d& torque_force_w) {
+  if (body < 0 || body >= int(bodies_.size()) || !torque_force_w.allFinite())
+    throw InputError("volume-contact world: apply_wrench needs a body index in range and a finite wrench");
+  external_[std::size_t(body)] += torque_force_w;
 }
 
 StepReport VolumeWorld::step() {
   const double h = options_.time_step;
   const bool six_d = options_.model == ContactModel::kVolume6d;
   StepReport report;
-  for (RigidBody& body : bodies_) {  // 1. free motion
+  for (std::size_t k = 0; k < bodies_.size(); ++k) {  // 1. free motion
+    RigidBody& body = bodies_[k];
     if (body.fixed()) continue;
-    body.v_w += h * options_.gravity;
+    const Vector6d& wrench = external_[k];
+    body.v_w += h * (options_.gravity + wrench.tail<3>() / body.mass);
     const Eigen::Matrix3d I_w = body.inertia_w();
-    body.omega_w += h * I_w.ldlt().solve(-body.omega_w.cross(I_w * body.omega_w));
+    body.omega_w += h * I_w.ldlt().solve(wrench.head<3>() - body.omega_w.cross(I_w * body.omega_w));
   }
+  std::fill(external_.begin(), external_.end(), Vector6d::Zero());
 
   Clock::time_point start = Clock::now();  // 2. detection, 3. stabilisation
   std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch);
@@ -98,6 +165,7 @@ StepReport VolumeWorld::step() {
   }
   start = Clock::now();
   stabilise(bodies_, volumes, options_.target_volume);
+  stabilise_joints(bodies_, bilateral_);
   report.times.stabilisation += seconds_since(start);
 
   start = Clock::now();  // 4. joints
@@ -115,8 +183,9 @@ StepReport VolumeWorld::step() {
     j.J_a = frame_jacobian(R_w_c, x_w_c, A.x_w);
     j.J_b = frame_jacobian(R_w_c, x_w_c, B.x_w);
     j.S = schur_complement(j.J_a, A.inverse_mass(), j.J_b, B.inverse_mass());
-    j.compliance << Eigen::Vector3d::Constant(options_.angular_compliance / (h * h)),
-        Eigen::Vector3d::Constant(options_.linear_compliance / (h * h));  // impulse c / h^2: a velocity
+    if (kind == JointKind::kVolume6d)  // Section 5.7's compliance of the contacts; impulse c / h^2 is a velocity
+      j.compliance << Eigen::Vector3d::Constant(options_.angular_compliance / (h * h)),
+          Eigen::Vector3d::Constant(options_.linear_compliance / (h * h));
     j.mu = std::max(A.friction, B.friction);
     joints.push_back(j);
     return &joints.back();
@@ -126,11 +195,22 @@ StepReport VolumeWorld::step() {
         c.patch.ellipse_semi_axes;
   else
     for (const PointContact& p : points) add_joint(JointKind::kPoint, p.a, p.b, p.R_w_c, p.x_w_c);
+  const std::size_t contact_count = joints.size();
+  for (const BilateralJoint& b : bilateral_) {
+    const BilateralFrame f = bilateral_frame(bodies_, b);
+    add_joint(b.kind, b.a, b.b, f.R_w_c, f.x_w_c);
+  }
+  const std::size_t previous_contacts = previous_.empty() ? 0 : previous_.size() - bilateral_.size();
   if (options_.warm_start)
-    for (PgsJoint& j : joints) {
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      PgsJoint& j = joints[k];
       const PgsJoint* match = nullptr;
+      if (k >= contact_count) {  // a bilateral joint: itself, last step
+        if (!previous_.empty()) match = &previous_[previous_contacts + (k - contact_count)];
+      }
       double nearest = options_.touch_tolerance;
-      for (const PgsJoint& old : previous_) {
+      for (std::size_t m = 0; k < contact_count && m < previous_contacts; ++m) {
+        const PgsJoint& old = previous_[m];
         if (old.a != j.a || old.b != j.b || old.kind != j.kind) continue;
         const double distance = j.kind == JointKind::kVolume6d ? 0 : (old.x_b - j.x_b).norm();
         if (distance <= nearest) {
@@ -167,8 +247,9 @@ StepReport VolumeWorld::step() {
   }
   time_ += h;
   report.time = time_;
-  report.contacts = int(joints.size());
+  report.contacts = int(contact_count);
   report.constraints = six_d ? 6 * report.contacts : 3 * report.contacts;
+  for (const BilateralJoint& b : bilateral_) report.constraints += int(bilateral_rows(b.kind).size());
   previous_ = joints;
   report.joints = std::move(joints);
   if (six_d) report.volume_contacts = std::move(volumes);

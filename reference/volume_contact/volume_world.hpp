@@ -1,8 +1,9 @@
 #pragma once
 // Time stepping of rigid bodies with 6D volume contacts or point contacts
 // (Bouchard et al. Sections 3, 5.7 and 6), one step:
-//   1. free motion: v += h g, omega += h I_w^-1 (-omega x I_w omega)
-//      (gravity and the explicit gyroscopic torque);
+//   1. free motion: v += h (g + F/m), omega += h I_w^-1 (tau - omega x I_w omega)
+//      (gravity, the external wrench (tau; F) given by apply_wrench for this
+//      step, and the explicit gyroscopic torque);
 //   2. detection at the current poses (contact_detection.hpp);
 //   3. post-stabilisation (Section 5.7, Cline & Pai): each 6D pair whose
 //      intersection volume V exceeds the target V_t is moved along its
@@ -13,10 +14,14 @@
 //      geometry detected before that small move. The point model is
 //      stabilised the same way (its pairs' volumes are computed for this only),
 //      so that both models see the same penetrations;
+//      The bilateral joints are stabilised the same way (Cline & Pai's
+//      projection of their position error: the anchors' separation, and a
+//      hinge's axes' misalignment about u and w, through S of their rows);
 //   4. the joints (6D: one per pair at the patch, with the ellipse and the
-//      pair's friction; point: one per region corner), each warm-started
-//      from the previous step's joint of the same pair (6D) or the nearest
-//      previous point of the same pair within the touch tolerance;
+//      pair's friction; point: one per region corner; then the bilateral
+//      joints), each warm-started from the previous step's joint of the same
+//      pair (6D), the nearest previous point of the same pair within the touch
+//      tolerance (point), or itself (bilateral);
 //   5. block PGS (block_pgs.hpp) on the velocities;
 //   6. positions: x += h v, q = exp(h omega) q (renormalised).
 // Every step advances the clock by h, so a run cannot stall.
@@ -65,12 +70,28 @@ struct StepReport {
   std::vector<VolumeContact> volume_contacts;  // 6D: the patches the joints use
 };
 
+// A bilateral joint between bodies a and b (Section 3's "rotary joints and
+// spherical joints"): the anchor points and, for a hinge, its axis, fixed in
+// each body's frame (they should coincide in the world; post-stabilisation
+// keeps them together).
+struct BilateralJoint {
+  JointKind kind = JointKind::kSpherical;  // kSpherical or kHinge
+  int a = -1, b = -1;
+  Eigen::Vector3d anchor_a = Eigen::Vector3d::Zero(), anchor_b = Eigen::Vector3d::Zero();  // m, body frames
+  Eigen::Vector3d axis_a = Eigen::Vector3d::UnitZ(), axis_b = Eigen::Vector3d::UnitZ();    // unit, body frames
+};
+
 class VolumeWorld {
  public:
   // InputError: a bad body (check_body), time_step not finite and > 0, a
   // negative or non-finite target volume, tolerance or compliance, non-finite
-  // gravity.
-  VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options);
+  // gravity; a joint that is not bilateral, names bodies out of range or one
+  // body twice, or has a non-finite anchor or a zero axis.
+  VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options, std::vector<BilateralJoint> joints = {});
+  // Adds a wrench (torque N m, about the centre of mass; force N), world axes,
+  // acting on a free body during the next step only (a controller calls it
+  // before each step). InputError: a body out of range, a non-finite wrench.
+  void apply_wrench(int body, const Vector6d& torque_force_w);
   // ComputationError from the geometry or a non-finite state (naming the body).
   StepReport step();
   const std::vector<RigidBody>& bodies() const { return bodies_; }
@@ -81,6 +102,8 @@ class VolumeWorld {
   std::vector<RigidBody> bodies_;
   WorldOptions options_;
   double time_ = 0;
+  std::vector<BilateralJoint> bilateral_;
+  std::vector<Vector6d> external_;  // per body: (torque; force) for the next step
   std::vector<PgsJoint> previous_;
   BrepIndexCache indices_;
 };

@@ -1,0 +1,144 @@
+// The bilateral joints of the simulator (reference/volume_contact/
+// volume_world.hpp, block_pgs.hpp: spherical and hinge, for the pinch grasp
+// of Section 6.1.6) and the external wrench, against closed forms:
+//  - a rod on a spherical joint swings as the compound pendulum,
+//    T = 2 pi sqrt(I_p / (m g d)) (1 + theta0^2/16 + ...);
+//  - a door on a hinge keeps only the spin about its axis, with the
+//    scheme's predicted anchor drift and O(h^2) loss of spin;
+//  - a force applied with apply_wrench accelerates a free body by F/m.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <numbers>
+
+#include "reference/volume_contact/volume_world.hpp"
+#include "tests/kit/errors.hpp"
+
+namespace contactref::volume_contact {
+namespace {
+
+constexpr double kG = 9.81;
+
+PolygonSoup box_soup(double hx, double hy, double hz) {
+  PolygonSoup soup;
+  soup.name = "box";
+  for (int k = 0; k < 8; ++k)
+    soup.vertices.emplace_back((k & 1 ? hx : -hx), (k & 2 ? hy : -hy), (k & 4 ? hz : -hz));
+  soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  return soup;
+}
+
+RigidBody box(const std::string& name, double hx, double hy, double hz, double mass) {
+  RigidBody body;
+  body.name = name;
+  body.shape = std::make_shared<const BodyShape>(box_soup(hx, hy, hz));
+  if (mass > 0) body.inertia_b = uniform_mass_properties(body.shape->triangles, mass).inertia;
+  body.mass = mass;
+  return body;
+}
+
+WorldOptions options(double h) {
+  WorldOptions o;
+  o.time_step = h;
+  o.pgs.tolerance = 1e-14;
+  return o;
+}
+
+TEST(BilateralJoints, ARodOnASphericalJointSwingsAsTheCompoundPendulum) {
+  const double d = 0.2, mass = 0.5, theta0 = 0.05, h = 1e-4;
+  RigidBody support = box("support", 0.01, 0.01, 0.01, 0);  // fixed, 0.3 m above the pivot
+  support.x_w = Eigen::Vector3d(0, 0, 0.3);
+  RigidBody rod = box("rod", 0.01, 0.01, d, mass);  // hangs from its top end at the origin
+  rod.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(theta0, Eigen::Vector3d::UnitY()));
+  rod.x_w = rod.q_w_b * Eigen::Vector3d(0, 0, -d);
+  BilateralJoint pivot;
+  pivot.kind = JointKind::kSpherical;
+  pivot.a = 0;
+  pivot.b = 1;
+  pivot.anchor_a = Eigen::Vector3d(0, 0, -0.3);
+  pivot.anchor_b = Eigen::Vector3d(0, 0, d);
+  VolumeWorld world({support, rod}, options(h), {pivot});
+  const double I_p = rod.inertia_b(1, 1) + mass * d * d;
+  const double period = 2 * std::numbers::pi * std::sqrt(I_p / (mass * kG * d)) * (1 + theta0 * theta0 / 16);
+  // Upward crossings of x = 0 by the centre of mass, interpolated linearly.
+  std::vector<double> crossings;
+  double anchor_error = 0;
+  while (world.time() < 2.5 * period) {
+    const double x_before = world.bodies()[1].x_w.x(), t_before = world.time();
+    world.step();
+    const RigidBody& r = world.bodies()[1];
+    const double x = r.x_w.x();
+    if (x_before < 0 && x >= 0) crossings.push_back(t_before + h * (-x_before) / (x - x_before));
+    anchor_error = std::max(anchor_error, (r.x_w + r.R_w_b() * pivot.anchor_b).norm());
+  }
+  ASSERT_GE(crossings.size(), 2u);
+  // Symplectic Euler's phase error is O((omega h)^2) ~ 1e-7 per period here,
+  // the next amplitude term (11/3072) theta0^4 ~ 2e-8, the crossing's linear
+  // interpolation (h/T)^2: the period is the closed form's to 1e-5.
+  EXPECT_NEAR(crossings[1] - crossings[0], period, 1e-5 * period);
+  EXPECT_LT(anchor_error, 1e-9);  // post-stabilisation holds the pivot
+  EXPECT_LT(std::abs(world.bodies()[1].v_w.y()), 1e-12);  // a planar swing stays planar
+}
+
+TEST(BilateralJoints, ADoorOnAHingeKeepsOnlyItsSpinAboutTheAxis) {
+  // After the first step the door turns about the hinge alone. Two errors of
+  // the velocity-level step are predicted and checked:
+  //  - the anchor drifts by the step's centripetal term h^2 omega^2 r / 2
+  //    before the next projection brings it back;
+  //  - each step projects the centre's velocity, tangent to the circle at the
+  //    old angle, onto the new tangent: the spin loses the fraction
+  //    (omega h)^2/2 * m r^2 / I_p per step (I_p = I_zz + m r^2 about the
+  //    hinge), the scheme's O(h^2) dissipation.
+  const double mass = 3, r = 0.4, h = 1e-3;  // r: from the hinge to the centre of mass
+  RigidBody frame = box("frame", 0.01, 0.01, 0.5, 0);  // fixed, 1 m away: the door never touches it
+  frame.x_w = Eigen::Vector3d(-1, 0, 0);
+  RigidBody door = box("door", 0.4, 0.02, 0.5, mass);
+  door.x_w = Eigen::Vector3d(0.01 + r, 0, 0);  // the hinge along z through (0.01, 0, 0)
+  door.omega_w = Eigen::Vector3d(0.3, -0.2, 1.5);
+  door.v_w = Eigen::Vector3d(0.1, 0.2, -0.1);
+  BilateralJoint hinge;
+  hinge.kind = JointKind::kHinge;
+  hinge.a = 0;
+  hinge.b = 1;
+  hinge.anchor_a = Eigen::Vector3d(1.01, 0, 0);
+  hinge.anchor_b = Eigen::Vector3d(-0.4, 0, 0);
+  WorldOptions o = options(h);
+  o.gravity.setZero();
+  VolumeWorld world({frame, door}, o, {hinge});
+  world.step();
+  const double I_p = door.inertia_b(2, 2) + mass * r * r;
+  for (int k = 0; k < 2000; ++k) {
+    const double spin = world.bodies()[1].omega_w.z();
+    world.step();
+    const RigidBody& d = world.bodies()[1];
+    EXPECT_LT(d.omega_w.head<2>().norm(), 1e-12);
+    const double drift = (d.x_w + d.R_w_b() * hinge.anchor_b - Eigen::Vector3d(0.01, 0, 0)).norm();
+    EXPECT_NEAR(drift, h * h * spin * spin * r / 2, 0.01 * h * h * spin * spin * r / 2);
+    const double loss = std::pow(spin * h, 2) / 2 * mass * r * r / I_p;
+    EXPECT_NEAR(1 - d.omega_w.z() / spin, loss, 0.02 * loss);  // next order: (omega h)^2 ~ 6e-7 of it
+  }
+}
+
+TEST(BilateralJoints, AnAppliedForceAcceleratesAFreeBodyForOneStep) {
+  RigidBody b = box("b", 0.1, 0.1, 0.1, 2);
+  WorldOptions o = options(1e-2);
+  o.gravity.setZero();
+  VolumeWorld world({b}, o);
+  Vector6d wrench;
+  wrench << 0, 0, 0.4, 3, 0, 0;
+  world.apply_wrench(0, wrench);
+  world.step();
+  EXPECT_NEAR(world.bodies()[0].v_w.x(), 3 / 2.0 * 1e-2, 1e-17);
+  EXPECT_NEAR(world.bodies()[0].omega_w.z(), 0.4 / b.inertia_b(2, 2) * 1e-2, 1e-16);
+  world.step();  // the wrench lasted one step
+  EXPECT_NEAR(world.bodies()[0].v_w.x(), 3 / 2.0 * 1e-2, 1e-17);
+  EXPECT_TRUE(test::contains(test::error_of([&] { world.apply_wrench(3, wrench); }), "body index in range"));
+  BilateralJoint bad;
+  bad.a = 0;
+  bad.b = 0;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({b}, o, {bad}); }), "two different bodies"));
+}
+
+}  // namespace
+}  // namespace contactref::volume_contact
