@@ -1,85 +1,13 @@
 #pragma once
-// A peer oracle for rigid-body contact with friction: MuJoCo 2.2 (libmujoco-dev)
-// simulates one rigid body, the convex hull of a point set, on the plane z = 0
-// (normal +z) under gravity, with condim-6 contacts (sliding, spinning and
-// rolling friction in an elliptic cone). It is a separate implementation (soft
-// convex-optimisation contacts, its own collision detection and integrator), so
-// qualitative and conserved-quantity agreement with it checks ours; it is not a
-// rigid-contact model, so its trajectories agree with ours only to within its
-// contact softness.
-//
-// The model (MJCF, built as a string and loaded through MuJoCo's in-memory
-// virtual file system: nothing is written to disk):
-//  - a body with a free joint, its frame at the centre of mass, with an explicit
-//    <inertial pos="0 0 0" mass fullinertia> (compiler inertiafromgeom="false":
-//    MuJoCo's mesh-derived inertia is never used). The body frame is therefore
-//    the frame of points_b and inertia_b, and the free joint's position is the
-//    centre of mass.
-//  - one mesh geom with the body's points inline (<mesh vertex=...>); MuJoCo
-//    takes their convex hull (qhull), stores the vertices in single precision
-//    (so the hull is the given one to about 2^-24 relative) and re-centres the
-//    mesh at its own centroid, moving the geom frame so that the vertices stay
-//    where they were given in the body frame.
-//  - a plane geom z = 0. Both geoms have condim 6, friction "mu mu_spin mu_roll"
-//    (MuJoCo's geom friction order is sliding, torsional, rolling; a contact
-//    takes the element-wise maximum of its two geoms', equal here), margin 0
-//    and gap 0 (a contact exists only while the hull penetrates the plane).
-//    MuJoCo raises every friction coefficient below mjMINMU = 1e-5 to 1e-5, so
-//    "frictionless" is 1e-5 here.
-//  - <option integrator="RK4" cone="elliptic" gravity timestep> and
-//    <flag energy="enable"/>; the Newton solver with tolerance 1e-10.
-//
-// Contact softness. MuJoCo's constraint acceleration obeys
-//   a1 + d (b v + k r) = (1 - d) a0,   b = 2 / (dmax tc),  k = d / (dmax^2 tc^2 zeta^2),
-// (r the penetration, a0 the unconstrained acceleration, d the impedance from
-// solimp, (tc, zeta) = solref). We choose the stiffest contact MuJoCo integrates
-// safely:
-//  - solref = "2 h, 1": tc = 2 timestep, the smallest time constant MuJoCo
-//    accepts (its refsafe flag would raise a smaller one to 2 h anyway), and
-//    zeta = 1, critical damping: the penetration settles without a bounce
-//    (restitution 0, as in the rigid models we compare with).
-//  - solimp = "0.99 0.99 0.001 0.5 2": a constant impedance d = dmin = dmax =
-//    0.99 (the width and shape do not matter when dmin = dmax), so that the
-//    softness does not depend on the penetration and the steady penetration
-//    has a closed form. d close to 1 means little force-dependent "give":
-//    at rest, contact i with regulariser R_i = (1 - d)/d A_i (A_i MuJoCo's
-//    estimate of the inverse inertia the contact sees) and normal force f_i
-//    penetrates by  r_i = R_i f_i / k = (1 - d) A_i f_i tc^2 zeta^2,
-//    i.e. (1 - d) g tc^2 ~ 0.4 micrometres for A_i f_i ~ g and h = 1 ms.
-//    d -> 1 makes the regulariser R vanish and the solver's problem
-//    ill-conditioned (MuJoCo clamps d to at most 0.9999); 0.99 keeps R at 1% of
-//    A, stiff and well conditioned.
-//
-// The state. MuJoCo's free joint has qpos = (position of the body frame in
-// world; unit quaternion w x y z of the body orientation, rotating body
-// vectors into world) and qvel = (linear velocity of the body-frame origin IN
-// WORLD coordinates; angular velocity in the BODY-LOCAL frame). The local
-// angular velocity was verified against MuJoCo 2.2.2 itself: a body turned 90
-// degrees about x with qvel angular (0, 0, 2) has world angular velocity
-// cvel = (0, -2, 0) = R_w_b (0, 0, 2) and kinetic energy 2 I_zz (body axes);
-// the test checks it through the orientation after a spin in the air. So
-// run_mujoco_on_plane writes qvel = (v_w, R_w_b^T omega_w) and reads
-// omega_w = R_w_b qvel[3:6].
-//
-// Energy: MuJoCo's energy[0] is -sum m g.x_com (gravity only: no springs here),
-// zero at a centre of mass at the world origin, the same zero as ours;
-// energy[1] is qvel' M qvel / 2 = m |v|^2 / 2 + omega_b' I_b omega_b / 2. Both are
-// evaluated at each sample by mj_forward on the sampled state (the values left
-// by an RK4 step may belong to one of its stages rather than to the new state).
-//
-// Errors: InputError for bad input; ComputationError when MuJoCo refuses the
-// model (with MuJoCo's message; e.g. a body too light for its compiler,
-// mass or inertia below mjMINVAL = 1e-15) or when the state becomes non-finite or MuJoCo reports a warning (a bad qpos,
-// qvel or qacc, after which MuJoCo silently resets the state; a full contact
-// or constraint buffer) during the run; MuJoCo's warning handler is silenced
-// during the run (it would print and append to MUJOCO_LOG.TXT in the working
-// directory), the exception carries the warning. MuJoCo's own fatal errors (mju_error:
-// out of memory) still end the process: MuJoCo 2.2's default error handler
-// calls exit, and a handler that throws would unwind through C frames.
+// The MuJoCo peer oracle's one-body case (mujoco_scene.hpp documents the
+// model, its contact softness, the state conventions, the energy and the
+// errors): one rigid body, the convex hull of a point set, on the plane z = 0
+// (normal +z) under gravity, with condim-6 contacts, integrated by RK4.
 #include <string>
 #include <vector>
 
 #include "core/scalar.hpp"
+#include "validation/oracles/mujoco_scene.hpp"
 
 namespace contactref::oracles {
 
@@ -94,15 +22,6 @@ struct MujocoBodyOnPlane {
   double timestep = 1e-3;              // s
   double duration = 0;                 // s
   double sample_interval = 0.01;       // s, a whole number of timesteps
-};
-
-// The initial state: centre of mass, orientation (body to world), velocity of
-// the centre of mass and angular velocity, both in world coordinates.
-struct MujocoStart {
-  Vec3<double> com_w = Vec3<double>::Zero();
-  Mat3<double> R_w_b = Mat3<double>::Identity();
-  Vec3<double> velocity_w = Vec3<double>::Zero();
-  Vec3<double> omega_w = Vec3<double>::Zero();
 };
 
 struct MujocoSample {
@@ -121,13 +40,8 @@ struct MujocoRun {
 
 // Simulates the body from `start` for body.duration seconds and samples it
 // every body.sample_interval (the first sample at t = 0, before any step).
-// Throws InputError for: fewer than 4 points, coplanar points (a hull without
-// volume), a non-finite value anywhere,
-// mass <= 0, an inertia that is not symmetric positive definite or whose
-// principal moments violate the triangle inequality, a negative friction
-// coefficient, timestep <= 0, duration < 0, a sample interval that is not a
-// positive whole number of timesteps, an R_w_b that is not a rotation.
-// Throws ComputationError as described in the header comment.
+// run_mujoco_scene with this one body and RK4; its errors (InputError messages
+// start with "body 0: " where they concern the body or its start).
 MujocoRun run_mujoco_on_plane(const MujocoBodyOnPlane& body, const MujocoStart& start);
 
 }  // namespace contactref::oracles
