@@ -22,6 +22,7 @@
 #include <numbers>
 
 #include "core/mesh_io.hpp"
+#include "validation/fixtures/volume_contact_scenes.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "tests/kit/source_dir.hpp"
@@ -231,31 +232,6 @@ double kinetic_energy(const std::vector<RigidBody>& bodies) {
   return T;
 }
 
-// A triangulated UV sphere of radius r: `sectors` around, sectors/2 bands.
-PolygonSoup triangulated_sphere(int sectors, double r) {
-  PolygonSoup soup;
-  soup.name = "sphere";
-  const int bands = sectors / 2;
-  soup.vertices.emplace_back(0, 0, -r);
-  for (int i = 1; i < bands; ++i)
-    for (int j = 0; j < sectors; ++j) {
-      const double lat = std::numbers::pi * (double(i) / bands - 0.5), lon = 2 * std::numbers::pi * j / sectors;
-      soup.vertices.emplace_back(r * std::cos(lat) * std::cos(lon), r * std::cos(lat) * std::sin(lon), r * std::sin(lat));
-    }
-  soup.vertices.emplace_back(0, 0, r);
-  const auto at = [&](int band, int sector) { return 1 + (band - 1) * sectors + (sector % sectors); };
-  const int north = int(soup.vertices.size()) - 1;
-  for (int j = 0; j < sectors; ++j) {
-    soup.faces.push_back({0, at(1, j + 1), at(1, j)});
-    for (int i = 1; i + 1 < bands; ++i) {
-      soup.faces.push_back({at(i, j), at(i, j + 1), at(i + 1, j + 1)});
-      soup.faces.push_back({at(i, j), at(i + 1, j + 1), at(i + 1, j)});
-    }
-    soup.faces.push_back({at(bands - 1, j), at(bands - 1, j + 1), north});
-  }
-  return soup;
-}
-
 TEST(VolumeWorld, ASphereWithFrictionRollsDownAnIncline) {
   // A smooth solid sphere rolls (mu >= (2/7) tan(theta)) with
   // a = g sin(theta) / (1 + I/(m r^2)) = (5/7) g sin(theta): the 6D joint
@@ -272,7 +248,7 @@ TEST(VolumeWorld, ASphereWithFrictionRollsDownAnIncline) {
   const Eigen::Matrix3d R = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
   std::vector<double> deficits;
   for (const int sectors : {24, 48}) {
-    RigidBody sphere = solid("sphere", triangulated_sphere(sectors, r), 1, mu);
+    RigidBody sphere = solid("sphere", fixtures::triangulated_sphere(sectors, r), 1, mu);
     rest_on(sphere, R, r);
     const Eigen::Vector3d start = sphere.x_w;
     VolumeWorld world({ground(R, mu), sphere}, options(ContactModel::kVolume6d, 1e-3));
