@@ -14,6 +14,16 @@
 //    the same with both solids validated (validate_triangle_solid).
 //  - BM_NefMoments/n: intersection_moments_nef (Nef_polyhedron_3, exact). At
 //    n = 128 it took ~15 s and ~1.3 GB when measured: run once.
+//  - BM_RaycastMomentsPlane/n: raycast_intersection_moments (rays on a grid
+//    of kDefaultRaycastCells per side, approximate, with an error estimate;
+//    issue 14, item 2) of the cube and the plane's box; the 50 ms target at
+//    n = 128.
+//  - BM_RaycastMomentsCubes/n and BM_CorefinementMomentsCubes/n: two general
+//    meshes, the cube and a copy of itself turned by the rotation vector
+//    (0.3, 0.5, 0.7) rad and moved by (0.12, 0.07, 0.05) m (a corner of one
+//    in the other), by rays (50 ms target at n = 128) and exactly.
+//    Before timing, the rays' results must lie within their error estimate
+//    of the exact ones (volume, centroid, gradient), or the program aborts.
 // Counters: triangles, the intersection's volume (m^3), clipped pieces /
 // boundary triangles. Before timing (once per n, outside the timed loops) the
 // three paths are compared: the two exact ones must give the same doubles,
@@ -33,6 +43,7 @@
 
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
+#include "robust_geometry/raycast_moments.hpp"
 #include "validation/fixtures/bumpy_cube.hpp"
 #include "validation/fixtures/halfspace_box.hpp"
 
@@ -110,18 +121,24 @@ void set_counters(benchmark::State& state, int n, const rg::IntersectionMoments&
   state.counters["boundary_triangles"] = double(m.boundary_triangles);
 }
 
-// Times compute(scene) at the size state.range(0), after the agreement check.
+// Times compute(scene) at the size state.range(0), after check(n); returns
+// the last result.
+template <class Compute>
+auto timed(benchmark::State& state, void (*check)(int), Compute compute) {
+  const int n = int(state.range(0));
+  check(n);
+  const Scene& s = scene(n);
+  decltype(compute(s)) result;
+  for (auto _ : state) {
+    result = compute(s);
+    benchmark::DoNotOptimize(result);
+  }
+  return result;
+}
+
 template <class Compute>
 void time_moments(benchmark::State& state, Compute compute) {
-  const int n = int(state.range(0));
-  check_agreement(n);
-  const Scene& s = scene(n);
-  rg::IntersectionMoments m;
-  for (auto _ : state) {
-    m = compute(s);
-    benchmark::DoNotOptimize(m);
-  }
-  set_counters(state, n, m);
+  set_counters(state, int(state.range(0)), timed(state, check_agreement, compute));
 }
 
 void BM_HalfspaceMoments(benchmark::State& state) {
@@ -141,10 +158,78 @@ void BM_NefMoments(benchmark::State& state) {
   time_moments(state, [](const Scene& s) { return rg::intersection_moments_nef(s.cube, s.plane_box, s.plane_pose); });
 }
 
+// ---------------------------------------------------------------- rays
+
+const contactref::RigidPose<double>& cube_pose() {
+  static const auto pose = contactref::RigidPose<double>::from_rotation_vector(Vector3d(0.3, 0.5, 0.7),
+                                                                                Vector3d(0.12, 0.07, 0.05), "cube pose");
+  return pose;
+}
+
+rg::RaycastMoments raycast(const rg::TriangleSolid& a, const rg::TriangleSolid& b, const contactref::RigidPose<double>& E) {
+  rg::RaycastOptions options;
+  options.assume_valid_solids = true;  // as the exact route in BM_CorefinementMoments
+  return rg::raycast_intersection_moments(a, b, E, options);
+}
+
+// The rays within their error estimate of the exact values, or abort.
+void check_raycast(int n, const char* what, const rg::RaycastMoments& r, const rg::IntersectionMoments& exact) {
+  const rg::RaycastBounds& b = r.report.bounds;
+  bool ok = r.moments.kind == exact.kind && std::abs(r.moments.volume - exact.volume) <= b.volume;
+  for (Eigen::Index i = 0; i < 3; ++i) ok = ok && std::abs(r.moments.centroid(i) - exact.centroid(i)) <= b.centroid(i);
+  for (Eigen::Index i = 0; i < 6; ++i) ok = ok && std::abs(r.moments.gradient(i) - exact.gradient(i)) <= b.gradient(i);
+  std::fprintf(stderr, "n = %d, rays, %s: volume %.17g vs exact %.17g (error %.2g relative, estimate %.2g)\n", n, what,
+               r.moments.volume, exact.volume, std::abs(r.moments.volume - exact.volume) / exact.volume,
+               b.volume / exact.volume);
+  if (!ok) fail(n, std::string("rays vs exact (") + what + "): outside the error estimate");
+}
+
+// Once per n: the rays against the exact route on the plane (kCubes false)
+// or on the two cubes.
+template <bool kCubes>
+void check_raycast_once(int n) {
+  static std::map<int, bool> checked;
+  if (checked[n]) return;
+  const Scene& s = scene(n);
+  const rg::TriangleSolid& b = kCubes ? s.cube : s.plane_box;
+  const contactref::RigidPose<double>& E = kCubes ? cube_pose() : s.plane_pose;
+  rg::IntersectionOptions trusted;
+  trusted.assume_valid_solids = true;
+  check_raycast(n, kCubes ? "cubes" : "plane", raycast(s.cube, b, E), rg::intersection_moments(s.cube, b, E, trusted));
+  checked[n] = true;
+}
+
+template <class Compute>
+void time_raycast(benchmark::State& state, void (*check)(int), Compute compute) {
+  const rg::RaycastMoments r = timed(state, check, compute);
+  set_counters(state, int(state.range(0)), r.moments);
+  state.counters["volume_estimate"] = r.report.bounds.volume;
+  state.counters["hits"] = double(r.report.hits);
+}
+
+void BM_RaycastMomentsPlane(benchmark::State& state) {
+  time_raycast(state, check_raycast_once<false>, [](const Scene& s) { return raycast(s.cube, s.plane_box, s.plane_pose); });
+}
+
+void BM_RaycastMomentsCubes(benchmark::State& state) {
+  time_raycast(state, check_raycast_once<true>, [](const Scene& s) { return raycast(s.cube, s.cube, cube_pose()); });
+}
+
+void BM_CorefinementMomentsCubes(benchmark::State& state) {
+  rg::IntersectionOptions trusted;
+  trusted.assume_valid_solids = true;
+  set_counters(state, int(state.range(0)), timed(state, check_raycast_once<true>, [&](const Scene& s) {
+                 return rg::intersection_moments(s.cube, s.cube, cube_pose(), trusted);
+               }));
+}
+
 BENCHMARK(BM_HalfspaceMoments)->RangeMultiplier(2)->Range(16, 128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CorefinementMoments)->RangeMultiplier(2)->Range(16, 128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CorefinementMomentsValidated)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NefMoments)->RangeMultiplier(2)->Range(16, 64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NefMoments)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RaycastMomentsPlane)->RangeMultiplier(2)->Range(16, 128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RaycastMomentsCubes)->RangeMultiplier(2)->Range(16, 128)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CorefinementMomentsCubes)->Arg(128)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace

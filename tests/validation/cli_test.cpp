@@ -924,6 +924,34 @@ TEST(CliGeometry, IntersectOfOffsetCubesMatchesTheClosedForm) {
   }
 }
 
+// --fast: the same intersection by rays (robust_geometry/raycast_moments.hpp).
+// The overlap box of the offset cubes is the grid's box, every cell full: the
+// closed form up to the rounding of 8^2 summed cells (<= 64 eps relative);
+// the estimate is printed and covers the (here zero) error. --cells needs
+// --fast and a count in [1, 2048].
+TEST(CliGeometry, FastIntersectOfOffsetCubesMatchesTheClosedFormWithAnEstimate) {
+  const std::string cubes = "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("cube.off");
+  const CliRun r = run(cubes + " --pose-b 0.5,0.5,0.5,0,0,0 --fast --cells 8 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto document = nlohmann::json::parse(r.output);
+  EXPECT_EQ(document["kind"], "overlapping");
+  const double rounding = 64 * std::numeric_limits<double>::epsilon();
+  EXPECT_NEAR(document["volume"].get<double>(), 0.125, rounding * 0.125);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NEAR(document["centroid"][i].get<double>(), 0.75, rounding);
+    EXPECT_NEAR(document["gradient"][3 + i].get<double>(), -0.25, rounding);
+  }
+  EXPECT_EQ(document["error_estimate"]["cells"], 8);
+  EXPECT_GE(document["error_estimate"]["volume"].get<double>(), 0.0);
+  const CliRun table = run_all(cubes + " --pose-b 0.5,0.5,0.5,0.1,0,0 --fast");
+  EXPECT_EQ(table.exit_code, 0) << table.all;
+  EXPECT_TRUE(contains(table.all, "rays          192 x 192 cells per axis; error estimates:")) << table.all;
+  const CliRun no_fast = run_all(cubes + " --cells 8");
+  EXPECT_EQ(no_fast.exit_code, 2);
+  EXPECT_TRUE(contains(no_fast.all, "--cells requires --fast")) << no_fast.all;
+  EXPECT_EQ(run_all(cubes + " --fast --cells 0").exit_code, 2);
+}
+
 TEST(CliGeometry, DisjointSolidsHaveNoCentroidAndBadInputExits2) {
   const CliRun r = run(
       "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("tetrahedron.off") + " --pose-b 3,0,0,0,0,0 --json",

@@ -10,7 +10,9 @@
 // volume (m^3), centroid (m), second moment M about the centroid (m^5, the
 // inertia-like form of Eq. 16), the equivalent cuboid and ellipsoid, and the
 // gradient of the volume for a rigid motion of B (angular about A's origin;
-// linear), by the exact surface integral.
+// linear), by the exact surface integral. With `--fast [--cells N]` the same
+// by parallel rays on N x N cells per axis (robust_geometry/
+// raycast_moments.hpp), approximate, with its error estimate.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -19,6 +21,7 @@
 #include "robust_geometry/brep_index.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
+#include "robust_geometry/raycast_moments.hpp"
 #include "validation/app/geometry_contacts.hpp"
 #include "validation/app/intersect_files.hpp"
 #include "validation/app/finite_output.hpp"
@@ -32,7 +35,8 @@ namespace rg = contactref::robust_geometry;
 
 struct IntersectOptions {
   std::string a, b, pose_b;
-  bool json = false;
+  bool json = false, fast = false;
+  int cells = rg::kDefaultRaycastCells;
 };
 
 struct BrepIndexCommandOptions {
@@ -66,7 +70,15 @@ int run_brep_index(const BrepIndexCommandOptions& options) {
 }
 
 int run_intersect(const IntersectOptions& options) {
-  const rg::IntersectionMoments m = intersect_files(options.a, options.b, options.pose_b);
+  rg::IntersectionMoments m;
+  rg::RaycastReport report;
+  if (options.fast) {
+    const rg::RaycastMoments r = intersect_files_fast(options.a, options.b, options.pose_b, options.cells);
+    m = r.moments;
+    report = r.report;
+  } else {
+    m = intersect_files(options.a, options.b, options.pose_b);
+  }
   nlohmann::ordered_json out;
   out["kind"] = rg::to_string(m.kind);
   out["volume"] = m.volume;
@@ -76,6 +88,16 @@ int run_intersect(const IntersectOptions& options) {
   out["cuboid_dimensions"] = m.has_volume() ? rows(m.cuboid_dimensions) : nlohmann::ordered_json();
   out["ellipsoid_semi_axes"] = m.has_volume() ? rows(m.ellipsoid_semi_axes) : nlohmann::ordered_json();
   out["gradient"] = rows(m.gradient);
+  if (options.fast) {
+    const rg::RaycastBounds& b = report.bounds;
+    nlohmann::ordered_json estimate;
+    estimate["cells"] = report.cells;
+    estimate["volume"] = b.volume;
+    estimate["centroid"] = m.has_volume() ? rows(b.centroid) : nlohmann::ordered_json();
+    estimate["second_moment"] = m.has_volume() ? rows(b.second_moment) : nlohmann::ordered_json();
+    estimate["gradient"] = rows(b.gradient);
+    out["error_estimate"] = estimate;
+  }
   require_finite(out, "geometry intersect of " + options.a + " and " + options.b);
   if (options.json) {
     std::cout << out.dump(2) << "\n";
@@ -88,6 +110,15 @@ int run_intersect(const IntersectOptions& options) {
     }
     std::cout << fmt::format("gradient      {:.17g} {:.17g} {:.17g} | {:.17g} {:.17g} {:.17g}  (angular m^3/rad; linear m^2)\n",
                              m.gradient(0), m.gradient(1), m.gradient(2), m.gradient(3), m.gradient(4), m.gradient(5));
+    if (options.fast) {
+      const rg::RaycastBounds& b = report.bounds;
+      std::cout << fmt::format("rays          {} x {} cells per axis; error estimates:\n", report.cells, report.cells);
+      std::cout << fmt::format("  volume      {:.3g} m^3\n", b.volume);
+      if (m.has_volume())
+        std::cout << fmt::format("  centroid    {:.3g} {:.3g} {:.3g} m\n", b.centroid.x(), b.centroid.y(), b.centroid.z());
+      std::cout << fmt::format("  gradient    {:.3g} {:.3g} {:.3g} | {:.3g} {:.3g} {:.3g}\n", b.gradient(0), b.gradient(1),
+                               b.gradient(2), b.gradient(3), b.gradient(4), b.gradient(5));
+    }
   }
   return 0;
 }
@@ -102,6 +133,11 @@ Action configure_geometry(CLI::App& app) {
   intersect->add_option("B", options->b, "second polyhedron (OFF or OBJ)")->required();
   intersect->add_option("--pose-b", options->pose_b, "pose of B in A's frame: translation (m), rotation vector (rad)");
   intersect->add_flag("--json", options->json, "print one JSON document");
+  CLI::Option* fast = intersect->add_flag("--fast", options->fast,
+                                          "approximate, by parallel rays, with an error estimate (not exact)");
+  intersect->add_option("--cells", options->cells, "with --fast: cells across each side of the overlap box")
+      ->needs(fast)
+      ->check(CLI::Range(1, rg::kMaxRaycastCells));
   auto index_options = std::make_shared<BrepIndexCommandOptions>();
   CLI::App* brep_index = app.add_subcommand("brep-index", "the Brep-index (ternary MSP tree) of a polyhedron: statistics");
   brep_index->add_option("FILE", index_options->file, "polyhedron (OFF or OBJ)")->required();

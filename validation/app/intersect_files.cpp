@@ -15,14 +15,32 @@ rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
   return solid;
 }
 
+struct Inputs {
+  rg::TriangleSolid a, b;
+  RigidPose<double> pose_b;
+};
+
+Inputs read_inputs(const std::string& a, const std::string& b, const std::string& pose_b) {
+  return {triangle_solid(rg::read_polyhedron(a)), triangle_solid(rg::read_polyhedron(b)),
+          pose_b.empty() ? RigidPose<double>() : parse_pose(pose_b, "--pose-b")};
+}
+
 }  // namespace
 
 rg::IntersectionMoments intersect_files(const std::string& a, const std::string& b, const std::string& pose_b) {
-  const rg::Polyhedron solid_a = rg::read_polyhedron(a), solid_b = rg::read_polyhedron(b);
-  const RigidPose<double> pose = pose_b.empty() ? RigidPose<double>() : parse_pose(pose_b, "--pose-b");
+  const Inputs in = read_inputs(a, b, pose_b);
   rg::IntersectionOptions options;
   options.assume_valid_solids = true;  // read_polyhedron has validated both exactly
-  return rg::intersection_moments(triangle_solid(solid_a), triangle_solid(solid_b), pose, options);
+  return rg::intersection_moments(in.a, in.b, in.pose_b, options);
+}
+
+rg::RaycastMoments intersect_files_fast(const std::string& a, const std::string& b, const std::string& pose_b,
+                                        int cells) {
+  const Inputs in = read_inputs(a, b, pose_b);
+  rg::RaycastOptions options;
+  options.cells = cells;
+  options.assume_valid_solids = true;  // read_polyhedron has validated both exactly
+  return rg::raycast_intersection_moments(in.a, in.b, in.pose_b, options);
 }
 
 }  // namespace contactref::cli
