@@ -29,8 +29,17 @@ RigidPose<double> relative_pose(const RigidBody& a, const RigidBody& b) {
 
 std::string pair_name(const RigidBody& a, const RigidBody& b) { return "\"" + a.name + "\" and \"" + b.name + "\""; }
 
-// The moments of a (a mesh) with b (a mesh or a ground), in a's frame.
-robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b) {
+RigidPose<double> translated(const RigidPose<double>& pose, const Eigen::Vector3d& shift) {
+  Eigen::Matrix4d E = pose.matrix();
+  E.topRightCorner<3, 1>() += shift;
+  return RigidPose<double>::from_matrix(E, "a shifted pose");
+}
+
+// The moments of a (a mesh) with b (a mesh or a ground), in a's frame;
+// between two meshes with the gradient's tangential part smoothed (see the
+// header).
+robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b,
+                                                  const PatchOptions& patch_options) {
   if (b.ground_w) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
@@ -39,7 +48,20 @@ robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const Rigi
   }
   robust_geometry::IntersectionOptions options;
   options.assume_valid_solids = true;  // Polyhedron validated both
-  return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, relative_pose(a, b), options);
+  const RigidPose<double> pose = relative_pose(a, b);
+  robust_geometry::IntersectionMoments m =
+      robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, pose, options);
+  if (!m.has_volume()) return m;
+  const double step = 1e-6 * contact_patch(m, patch_options).ellipsoid_semi_axes.maxCoeff();
+  for (int k = 0; k < 3; ++k) {
+    const auto volume = [&](double s) {
+      return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles,
+                                                   translated(pose, s * Eigen::Vector3d::Unit(k)), options)
+          .volume;
+    };
+    m.gradient[3 + k] = (volume(step) - volume(-step)) / (2 * step);
+  }
+  return m;
 }
 
 }  // namespace
@@ -64,7 +86,7 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       const RigidBody& a = bodies[std::size_t(ia)];
       const RigidBody& b = bodies[std::size_t(ib)];
       if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
-      const robust_geometry::IntersectionMoments m = pair_moments(a, b);
+      const robust_geometry::IntersectionMoments m = pair_moments(a, b, patch_options);
       if (!m.has_volume()) continue;
       VolumeContact c;
       c.a = ia;
@@ -78,9 +100,7 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       const Eigen::Matrix3d R = a.R_w_b();
       c.R_w_c = R * c.patch.frame_a;
       c.x_w_c = a.x_w + R * c.patch.centre_a;
-      const Eigen::Vector3d G_w = R * m.gradient.head<3>(), G_v = R * m.gradient.tail<3>();
-      c.gradient_b << G_w + (a.x_w - b.x_w).cross(G_v), G_v;
-      c.gradient_a << -G_w, -G_v;  // o = x_a: a's frame has its origin at its centre of mass
+      c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
       contacts.push_back(c);
     }
   return contacts;

@@ -3,21 +3,27 @@
 //  - the 6D model (Section 4): the intersection moments of the pair (the fast
 //    half-space path against a ground, the exact corefinement between two
 //    meshes), the patch and frame of contact_patch.hpp, and the volume
-//    gradient turned into each body's generalised gradient for
-//    post-stabilisation (Section 5.7);
+//    gradient's normal component (the patch's area, for post-stabilisation,
+//    Section 5.7);
 //  - the point baseline (Section 6.1.7-6.1.8): the corners of the contact
 //    regions of robust_geometry's find_contacts (Bouma & Vanecek) within a
 //    touch tolerance, each with its region's first normal.
 //
-// Generalised gradient. IntersectionMoments::gradient is G = dV/d(omega;
-// v) for the rigid motion of the pair's second solid about the first's origin
-// in the first's axes. For a displacement of body k by (dtheta; dx) (a
-// rotation about its centre of mass and its centre's move, world axes), dV =
-// g_k . (dtheta; dx) with, R the first solid's axes and o its origin,
-//   g_second = (R G_w + (o - x_second) x R G_v; R G_v),
-//   g_first  = -(R G_w + (o - x_first) x R G_v; R G_v)
-// (moving the first is moving the second by the inverse motion; a common
-// rigid motion of both leaves V unchanged: the two cancel).
+// The normal between two meshes. Section 4.1 takes the contact normal from
+// the linear part g_v of the volume gradient, which is discontinuous where
+// faces of A and B are flush: two stacked boxes of one footprint have B's
+// side faces in A's side planes, and a rotation of 1e-19 (a step's
+// round-off) puts the strip of one side face strictly inside A and the
+// opposite one outside, tilting -g_v by the strip's area over the face's
+// (0.03 rad at a 3 mm overlap of 0.1 m cubes: the stack topples). Between
+// two meshes g_v is therefore replaced by central differences of the exact
+// volume over B's translations by +-eps along A's axes, eps = 1e-6 of the
+// ellipsoid's largest semi-axis: the gradient of the volume averaged over
+// that scale. Where V is smooth the two agree to O(eps^2); at a flush face
+// the difference quotient sees both sides of the kink and gives their mean.
+// (Six more exact intersections per pair; the half-space path has no flush
+// side faces and keeps its exact gradient.)
+//
 #include <Eigen/Core>
 #include <memory>
 #include <vector>
@@ -36,7 +42,7 @@ struct VolumeContact {
   ContactPatch patch;                                 // in a's frame (a's body frame, or the world for a ground)
   Eigen::Matrix3d R_w_c = Eigen::Matrix3d::Identity();  // the contact frame's axes (u, w, n), world
   Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // its origin: the patch's centre, world
-  Vector6d gradient_a = Vector6d::Zero(), gradient_b = Vector6d::Zero();  // m^3 per (rad; m), see above
+  double normal_area = 0;  // m^2: -dV/ds for b moved by s along the normal (-g_v . n)
 };
 
 // The 6D contacts among bodies (pairs with at least one moving body whose

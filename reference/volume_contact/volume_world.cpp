@@ -27,16 +27,18 @@ void displace(RigidBody& body, const Eigen::Vector3d& dtheta, const Eigen::Vecto
 // Section 5.7: one Gauss-Seidel pass of the volume projection over the pairs.
 void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>& contacts, double target) {
   for (const VolumeContact& c : contacts) {
-    if (c.volume <= target) continue;
+    if (c.volume <= target || !(c.normal_area > 0)) continue;
     RigidBody& a = bodies[std::size_t(c.a)];
     RigidBody& b = bodies[std::size_t(c.b)];
+    const Matrix6d J_a = frame_jacobian(c.R_w_c, c.x_w_c, a.x_w), J_b = frame_jacobian(c.R_w_c, c.x_w_c, b.x_w);
     const InverseMass Ma = a.inverse_mass(), Mb = b.inverse_mass();
-    const Vector6d da = Ma.apply(c.gradient_a), db = Mb.apply(c.gradient_b);
-    const double stiffness = c.gradient_a.dot(da) + c.gradient_b.dot(db);
-    if (!(stiffness > 0)) continue;  // the volume does not change to first order (no normal)
-    const double s = -(c.volume - target) / stiffness;
-    displace(a, s * da.head<3>(), s * da.tail<3>());
-    displace(b, s * db.head<3>(), s * db.tail<3>());
+    const Vector6d unit_push = Vector6d::Unit(5);  // along n at the patch's centre
+    const Vector6d db = Mb.apply(J_b.transpose() * unit_push), da = -Ma.apply(J_a.transpose() * unit_push);
+    const double separation_per_push = (J_b * db - J_a * da)[5];  // S_nn
+    if (!(separation_per_push > 0)) continue;
+    const double push = (c.volume - target) / (c.normal_area * separation_per_push);
+    displace(a, push * da.head<3>(), push * da.tail<3>());
+    displace(b, push * db.head<3>(), push * db.tail<3>());
   }
 }
 

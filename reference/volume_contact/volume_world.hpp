@@ -5,12 +5,16 @@
 //      (gravity, the external wrench (tau; F) given by apply_wrench for this
 //      step, and the explicit gyroscopic torque);
 //   2. detection at the current poses (contact_detection.hpp);
-//   3. post-stabilisation (Section 5.7, Cline & Pai): each 6D pair whose
-//      intersection volume V exceeds the target V_t is moved along its
-//      generalised volume gradients g_a, g_b by the mass-weighted least
-//      displacement that removes the excess to first order,
-//        delta_k = M_k^-1 g_k s,  s = -(V - V_t) / (g_a M_a^-1 g_a + g_b M_b^-1 g_b),
-//      (one Gauss-Seidel pass over the pairs). The joints of this step keep the
+//   3. post-stabilisation (Section 5.7, Cline & Pai, "in the direction of the
+//      volume gradient"): each 6D pair whose intersection volume V exceeds the
+//      target V_t is pushed apart along its normal at the patch's centre, as an
+//      impulse p there would move it (delta_k = +-M_k^-1 J_k^T p n), by the p
+//      that removes the excess to first order: the separation S_nn p times the
+//      patch's area A = -dV/ds equals V - V_t (one Gauss-Seidel pass over the
+//      pairs). Pushing at the patch rather than along the full 6D gradient
+//      keeps the gradient's angular part out: like the tangential part it is
+//      discontinuous at flush faces (contact_detection.hpp), and it would turn
+//      a stacked box by the strips' moments. The joints of this step keep the
 //      geometry detected before that small move. The point model is
 //      stabilised the same way (its pairs' volumes are computed for this only),
 //      so that both models see the same penetrations;
