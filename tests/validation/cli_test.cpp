@@ -15,6 +15,8 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 #include "tests/kit/source_dir.hpp"
 
 namespace {
@@ -872,14 +874,106 @@ TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
   std::filesystem::remove_all(dir);
 }
 
-// Scenes of the models still to come are read and refused by name.
-TEST(CliSimulate, ScenesOfOtherModelsAreRefusedNamingTheModel) {
-  const std::string scene = contactref::test::source_dir().string() + "/validation/fixtures/scenes/boxes_on_box.json";
-  const CliRun r = run_all("simulate '" + scene + "'");
-  EXPECT_EQ(r.exit_code, 2) << r.all;
-  EXPECT_TRUE(contains(r.all, "boxes_on_box.json: model.type: `simulate` runs the smooth model only; the volume-6d "
-                              "model is not implemented in this version"))
+// The first row of bodies.csv (columns: output_files.hpp) whose speed is
+// below 1e-9 m/s: its time and x; (-1, -1) if none.
+std::pair<double, double> stop_of(const std::filesystem::path& bodies_csv) {
+  std::ifstream file(bodies_csv);
+  std::string line;
+  std::getline(file, line);
+  while (std::getline(file, line)) {
+    std::vector<double> x;  // time, x, y, z, qw..qz, vx, vy, vz, ... (the body's name left out)
+    std::stringstream fields(line);
+    int column = 0;
+    for (std::string field; std::getline(fields, field, ','); ++column)
+      if (column != 1) x.push_back(std::stod(field));
+    if (std::hypot(x[8], x[9], x[10]) < 1e-9) return {x[0], x[1]};
+  }
+  return {-1, -1};
+}
+
+// Coulomb: an octagonal prism sliding at v0 on its face decelerates at
+// a = mu g and stops after v0^2/(2a) = 0.679579 m at v0/a = 0.679579 s. With
+// semi-implicit Euler (the velocity first, then the position) the velocity
+// after step k is v0 - k a h and the prism travels
+//   h sum_{k=1}^{N} (v0 - k a h) = v0^2/(2a) - v0 h/2 + a h^2 f(1 - f)/2,
+// N = v0/(a h) - f, f in [0, 1): within a h^2/8 of v0^2/(2a) - v0 h/2; it
+// stops in step N + 1, within h of v0/a. The 6D model starts at zero
+// intersection volume and sees the contact one step late: its first step
+// slides freely and the next one takes two steps' friction (the normal
+// impulse removes two steps of fall), so it travels a h^2 further. PGS's
+// tolerance (1e-12 N s per step on 1 kg) moves the distance by less than
+// 1e-12 m/s x 680 steps x 0.68 s < 1e-9 m.
+TEST(CliSimulate, TheOctagonSlidesToTheCoulombDistanceInBothVolumeContactModels) {
+  const double v0 = 2, a = 0.3 * 9.81, h = 1e-3;
+  for (const std::string name : {"octagon_sliding.json", "octagon_sliding_points.json"}) {
+    SCOPED_TRACE(name);
+    nlohmann::json document = scene_document(name);
+    document["output"]["interval"] = 0;  // every step
+    const std::string file = temp_scene("contactref_" + name, document.dump());
+    const auto dir = std::filesystem::temp_directory_path() / ("contactref_simulate_" + name);
+    std::filesystem::remove_all(dir);
+    const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(r.output);
+    const bool six_d = name == "octagon_sliding.json";
+    EXPECT_EQ(summary["status"], "completed");
+    EXPECT_EQ(summary["model"]["type"], six_d ? "volume-6d" : "point-contact");
+    EXPECT_EQ(summary["statistics"]["steps"], 800);
+    EXPECT_EQ(summary["statistics"]["unconverged_steps"], 0);
+    const auto [time, x] = stop_of(dir / "bodies.csv");
+    EXPECT_NEAR(time, v0 / a, h);
+    const double late = six_d ? a * h * h : 0;
+    EXPECT_NEAR(x, v0 * v0 / (2 * a) - v0 * h / 2 + late, a * h * h / 8 + 1e-9);
+    // It neither tips nor turns, and rests where it stopped.
+    const nlohmann::json& octagon = summary["bodies"][1];
+    EXPECT_EQ(octagon["final_position"][0].get<double>(), x);
+    for (const auto& w : octagon["final_angular_velocity"]) EXPECT_LT(std::abs(w.get<double>()), 1e-9);
+    std::ifstream steps(dir / "steps.csv");
+    std::string header;
+    std::getline(steps, header);
+    EXPECT_EQ(header, "time,contacts,constraints,iterations,residual,converged,max_volume,detection_s,stabilisation_s,"
+                      "assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding");
+    std::filesystem::remove_all(dir);
+  }
+}
+
+// Bad model fields and geometries exit 2 naming the file and field; a step
+// the geometry cannot take (a body wholly inside another has no contact
+// normal) ends the run as failed (exit 1), with its files written.
+TEST(CliSimulate, VolumeContactBadFieldsExit2AndAFailedStepExits1) {
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_volume_bad";
+  const auto expect_bad = [&](const nlohmann::json& doc, const std::string& message) {
+    const std::string file = temp_scene("contactref_volume_bad.json", doc.dump());
+    const CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.all;
+    EXPECT_TRUE(contains(r.all, "contactref_volume_bad.json: " + message)) << r.all;
+  };
+  const nlohmann::json document = scene_document("octagon_sliding.json");
+  nlohmann::json doc = document;
+  doc["model"]["mu"] = -0.1;
+  expect_bad(doc, "model.mu: must be >= 0");
+  doc = document;
+  doc["model"]["touch_tolerance"] = 1e-3;
+  expect_bad(doc, "model.touch_tolerance: unknown field");
+  doc = document;
+  doc["model"]["time_step"] = 1e-8;
+  expect_bad(doc, "model.time_step: a run of 0.8 s in steps of 1e-08 s would take 8e+07 steps");
+  doc = document;
+  doc["bodies"][1]["geometry"] = {{"type", "sphere"}, {"radius", 0.1}};
+  expect_bad(doc, "bodies[1].geometry.type: the volume-6d model takes mesh, box and prism geometries");
+
+  doc = document;
+  doc["bodies"][0] = {{"name", "block"}, {"geometry", {{"type", "box"}, {"size", {1, 1, 1}}}}, {"fixed", true}};
+  const std::string file = temp_scene("contactref_volume_inside.json", doc.dump());
+  const CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.all;
+  EXPECT_TRUE(contains(r.all, "status     failed: in the step from t = 0 s: contact between \"block\" and \"octagon\""))
       << r.all;
+  const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+  EXPECT_EQ(summary["status"], "failed");
+  EXPECT_EQ(summary["statistics"]["steps"], 0);
+  EXPECT_EQ(summary["bodies"][1]["final_velocity"], nlohmann::json({2, 0, 0}));  // as at the start
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -191,8 +191,8 @@ TEST(SceneModels, TheModelIsReadAndTheSmoothModelsFieldsBelongToIt) {
   }
   document["model"]["type"] = "fem";
   expect_error(document, "model.type", "unknown model \"fem\" (known: smooth, quasi-rigid, volume-6d, point-contact)");
-  document["model"] = {{"type", "volume-6d"}, {"mu", 0.5}};
-  expect_error(document, "model.mu", "unknown field");
+  document["model"] = {{"type", "volume-6d"}, {"E", 1e6}};
+  expect_error(document, "model.E", "unknown field");
   document["model"] = {{"type", "volume-6d"}};
   document["contact"] = {{"body1", "body"}};
   expect_error(document, "contact", "a field of the smooth model; the volume-6d model does not take it");
@@ -205,8 +205,8 @@ TEST(SceneModels, TheModelIsReadAndTheSmoothModelsFieldsBelongToIt) {
 }
 
 // The done-criterion scene of the foundation issue: three free boxes on a
-// fixed one go through the format; `simulate` refuses the model by name
-// (tests/validation/cli_test.cpp).
+// fixed one go through the format; `kinematics` (the smooth model's) refuses
+// the model by name.
 TEST(SceneModels, ThreeFreeBoxesOnAFixedBox) {
   const Scene scene = load_scene(kFixtures / "scenes/boxes_on_box.json");
   EXPECT_EQ(scene.model, ModelType::kVolume6d);
@@ -218,11 +218,11 @@ TEST(SceneModels, ThreeFreeBoxesOnAFixedBox) {
   }
   EXPECT_EQ(scene.bodies[3].omega_w, Vec3<double>(0, 0, 3));
   try {
-    contactref::scenes::require_model(scene, ModelType::kSmooth, "simulate");
+    contactref::scenes::require_model(scene, ModelType::kSmooth, "kinematics");
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("boxes_on_box.json: model.type: `simulate` runs the smooth model only; the "
-                                         "volume-6d model is not implemented in this version"),
+    EXPECT_NE(std::string(e.what()).find("boxes_on_box.json: model.type: `kinematics` runs the smooth model only, not "
+                                         "the volume-6d model"),
               std::string::npos)
         << e.what();
   }

@@ -5,6 +5,7 @@
 #include <Eigen/Geometry>
 
 #include "core/errors.hpp"
+#include "validation/build_info.hpp"
 
 namespace contactref::cli {
 
@@ -61,6 +62,34 @@ void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyR
     line += '\n';
     file << line;
   }
+  close_output(file, path);
+}
+
+void add_run_identity(nlohmann::ordered_json& summary, const std::string& scene_file, const std::string& scene_name) {
+  std::error_code error;
+  summary["scene"] = {{"file", scene_file},
+                      {"absolute_path", std::filesystem::absolute(scene_file, error).string()},
+                      {"name", scene_name}};
+  summary["contactref"] = {{"version", build_info::version},
+                           {"git_revision", build_info::git_revision},
+                           {"build_type", build_info::build_type}};
+}
+
+nlohmann::ordered_json final_body_json(const std::string& name, bool fixed, double mass, const Vec3<double>& x_w,
+                                       const Vec3<double>& v_w, const Vec3<double>& omega_w) {
+  nlohmann::ordered_json body = {{"name", name}, {"fixed", fixed}};
+  if (fixed) return body;
+  const auto vec = [](const Vec3<double>& x) { return nlohmann::ordered_json::array({x.x(), x.y(), x.z()}); };
+  body["mass"] = mass;
+  body["final_position"] = vec(x_w);
+  body["final_velocity"] = vec(v_w);
+  body["final_angular_velocity"] = vec(omega_w);
+  return body;
+}
+
+void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& document) {
+  std::ofstream file = open_output(path);
+  file << document.dump(2) << "\n";
   close_output(file, path);
 }
 

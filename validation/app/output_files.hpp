@@ -14,6 +14,7 @@
 //   potential_energy      -m g . x (J), the gravitational energy, zero at the world origin
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,19 @@ BodyRow body_row(double time, const std::string& body, double mass, const Mat3<d
                  const Vec3<double>& v_w, const Vec3<double>& omega_w);
 
 void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows);
+
+// summary.json's identification of a run, added to `summary`: "scene" (the
+// file as given, its absolute path, the scene's name) and "contactref"
+// (version, git revision, build type).
+void add_run_identity(nlohmann::ordered_json& summary, const std::string& scene_file, const std::string& scene_name);
+
+// summary.json's entry of a body at the end of a run: its name, whether it
+// is fixed, and for a free body its mass (kg) and final position (m),
+// velocity (m/s) and angular velocity (rad/s), world axes.
+nlohmann::ordered_json final_body_json(const std::string& name, bool fixed, double mass, const Vec3<double>& x_w,
+                                       const Vec3<double>& v_w, const Vec3<double>& omega_w);
+
+// Writes a JSON document (summary.json), indented by 2, with a final newline.
+void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& document);
 
 }  // namespace contactref::cli

@@ -1,9 +1,9 @@
 // `contactref simulate SCENE.json [--out DIR] [--json]`: one contact, with or
 // without friction (reference/dynamics/contact_simulation.hpp), from a scene file
-// (validation/scenes/scene.hpp) of the smooth model, or the quasi-rigid model's
-// bodies (simulate_quasi_rigid.hpp); scenes of the other models are refused
-// (exit 2) until those models land. Writes, for the smooth model, under DIR
-// (default out/simulate/<scene name>):
+// (validation/scenes/scene.hpp) of the smooth model, the quasi-rigid model's
+// bodies (simulate_quasi_rigid.hpp), or the 6D volume-contact model's and its
+// point-contact baseline's (simulate_volume_contact.hpp). Writes, for the
+// smooth model, under DIR (default out/simulate/<scene name>):
 //   bodies.csv      the free body's pose, velocities and energies, one row per
 //                   output interval (the columns every model writes:
 //                   validation/app/output_files.hpp)
@@ -40,10 +40,10 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "core/errors.hpp"
-#include "validation/build_info.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/progress.hpp"
 #include "validation/app/simulate_quasi_rigid.hpp"
+#include "validation/app/simulate_volume_contact.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -155,7 +155,6 @@ const char* integrator_name(dy::IntegratorKind kind) { return kind == dy::Integr
 
 int run_simulate(const SimulateOptions& options) {
   const scenes::Scene scene = scenes::load_scene(options.scene);
-  if (scene.model != scenes::ModelType::kQuasiRigid) scenes::require_model(scene, scenes::ModelType::kSmooth, "simulate");
   const std::filesystem::path out =
       options.out.empty() ? std::filesystem::path("out/simulate") / scene.name : std::filesystem::path(options.out);
   std::error_code error;
@@ -163,6 +162,8 @@ int run_simulate(const SimulateOptions& options) {
   if (error || !std::filesystem::is_directory(out))
     throw InputError(fmt::format("--out {}: cannot create the output folder ({})", out.string(), error.message()));
   if (scene.model == scenes::ModelType::kQuasiRigid) return simulate_quasi_rigid(scene, options.scene, out, options.json);
+  if (scene.model == scenes::ModelType::kVolume6d || scene.model == scenes::ModelType::kPointContact)
+    return simulate_volume_contact(scene, options.scene, out, options.json);
 
   const scenes::SceneBody& body = scene.free_body();
   const dy::ContactSystem<double> system = scene.system();
@@ -197,12 +198,7 @@ int run_simulate(const SimulateOptions& options) {
   ojson summary;
   summary["status"] = dy::to_string(result.status);
   summary["message"] = result.message;
-  summary["scene"] = {{"file", options.scene},
-                      {"absolute_path", std::filesystem::absolute(options.scene, error).string()},
-                      {"name", scene.name}};
-  summary["contactref"] = {{"version", build_info::version},
-                           {"git_revision", build_info::git_revision},
-                           {"build_type", build_info::build_type}};
+  add_run_identity(summary, options.scene, scene.name);
   summary["duration"] = so.duration;
   summary["end_time"] = last.time;
   summary["integrator"] = {{"type", integrator_name(so.integrator)},
@@ -259,12 +255,7 @@ int run_simulate(const SimulateOptions& options) {
                           {"final_horizontal", drift.final_horizontal},
                           {"note", "m, perpendicular to gravity, from the initial centre of mass"}};
   summary["files"] = {{"bodies", "bodies.csv"}, {"trajectory", "trajectory.csv"}, {"events", "events.csv"}};
-  {
-    const std::filesystem::path path = out / "summary.json";
-    std::ofstream file = open_output(path);
-    file << summary.dump(2) << "\n";
-    close_output(file, path);
-  }
+  write_json(out / "summary.json", summary);
 
   if (options.json) {
     std::cout << summary.dump(2) << "\n";

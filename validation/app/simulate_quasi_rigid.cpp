@@ -9,15 +9,12 @@
 #include "core/errors.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/progress.hpp"
-#include "validation/build_info.hpp"
 
 namespace contactref::cli {
 namespace {
 
 namespace qr = contactref::quasi_rigid;
 using ojson = nlohmann::ordered_json;
-
-ojson vec3(const Eigen::Vector3d& x) { return ojson::array({x.x(), x.y(), x.z()}); }
 
 void write_bodies(const std::filesystem::path& path, const scenes::Scene& scene, const qr::DynamicsResult& result) {
   std::vector<BodyRow> rows;
@@ -50,13 +47,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   ojson summary;
   summary["status"] = qr::to_string(result.status);
   summary["message"] = result.message;
-  std::error_code error;
-  summary["scene"] = {{"file", scene_file},
-                      {"absolute_path", std::filesystem::absolute(scene_file, error).string()},
-                      {"name", scene.name}};
-  summary["contactref"] = {{"version", build_info::version},
-                           {"git_revision", build_info::git_revision},
-                           {"build_type", build_info::build_type}};
+  add_run_identity(summary, scene_file, scene.name);
   summary["model"] = {{"type", "quasi-rigid"},
                       {"kernel", m.kernel == qr::ResponseKernel::Kind::kBoussinesq ? "boussinesq" : "volume-preserving"},
                       {"sigma", m.sigma},
@@ -85,14 +76,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& b = scene.bodies[k];
     const qr::BodyState& s = result.final_states[k];
-    ojson body = {{"name", b.name}, {"fixed", b.fixed}};
-    if (!b.fixed) {
-      body["mass"] = b.mass;
-      body["final_position"] = vec3(s.x_w);
-      body["final_velocity"] = vec3(s.v_w);
-      body["final_angular_velocity"] = vec3(s.omega_w);
-    }
-    bodies.push_back(body);
+    bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
   summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}};
@@ -121,12 +105,7 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   write_bodies(out / "bodies.csv", scene, result);
   write_steps(out / "steps.csv", result);
   const ojson summary = summary_json(scene, scene_file, options, result, wall);
-  {
-    const std::filesystem::path path = out / "summary.json";
-    std::ofstream file = open_output(path);
-    file << summary.dump(2) << "\n";
-    close_output(file, path);
-  }
+  write_json(out / "summary.json", summary);
   if (json) {
     std::cout << summary.dump(2) << "\n";
   } else {

@@ -92,7 +92,8 @@ void read_surface(const Reader& in, const json& value, const std::string& path, 
   }
 }
 
-// A box [-l/2, l/2]^3 (per axis), faces counter-clockwise seen from outside.
+}  // namespace
+
 PolygonSoup box_soup(const Vec3<double>& size, const std::string& name) {
   std::vector<Eigen::Vector3d> vertices;
   for (int k = 0; k < 8; ++k)
@@ -100,6 +101,8 @@ PolygonSoup box_soup(const Vec3<double>& size, const std::string& name) {
   return polygon_soup(name, std::move(vertices),
                       {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}});
 }
+
+namespace {
 
 // The regular n-gon prism about z: vertices at radius r and angles 2 pi k / n,
 // z = -h/2 and h/2.
@@ -211,7 +214,20 @@ void build_geometry(const Reader& in, const GeometrySpec& spec, const Vec3<doubl
     if (spec.kind == GeometryKind::kPolyhedron) {
       PolygonSoup soup = spec.soup;
       for (Eigen::Vector3d& x : soup.vertices) x -= shift;
-      out.polyhedron.emplace(std::move(soup));
+      try {
+        out.polyhedron.emplace(std::move(soup));
+      } catch (const InputError& e) {
+        if (shift == Vec3<double>::Zero()) throw;
+        // The geometry as given was valid (read_body builds it unshifted
+        // first); the move rounds every coordinate, which can break a
+        // face's exact planarity (Polyhedron checks it without tolerance).
+        // The enclosing catch prefixes the file and path.
+        throw InputError(fmt::format("moved to its centre of mass (by -({:.17g}, {:.17g}, {:.17g}) m, the density's "
+                                     "shift) the polyhedron is refused: {} (the rounding of the move can make a "
+                                     "face non-planar: give the vertices in centre-of-mass coordinates with mass "
+                                     "and inertia, or a triangulated mesh)",
+                                     shift.x(), shift.y(), shift.z(), e.what()));
+      }
       return;
     }
     const SurfaceSpec& surface = spec.surface;

@@ -144,9 +144,13 @@ ModelType read_model(const Reader& in, const json& value, Scene& scene) {
     scene.quasi_rigid = read_quasi_rigid_model(in, value);
     return ModelType::kQuasiRigid;
   }
+  for (const ModelType m : {ModelType::kVolume6d, ModelType::kPointContact}) {
+    if (type != to_string(m)) continue;
+    scene.volume_contact = read_volume_contact_model(in, value, m == ModelType::kVolume6d);
+    return m;
+  }
   in.fields(value, "model", {"type"});
-  for (const ModelType m : {ModelType::kSmooth, ModelType::kVolume6d, ModelType::kPointContact})
-    if (type == to_string(m)) return m;
+  if (type == to_string(ModelType::kSmooth)) return ModelType::kSmooth;
   in.fail("model.type", fmt::format("unknown model \"{}\" (known: smooth, quasi-rigid, volume-6d, point-contact)", type));
 }
 
@@ -274,9 +278,8 @@ const char* to_string(ModelType type) {
 void require_model(const Scene& scene, ModelType wanted, const std::string& command) {
   if (scene.model == wanted) return;
   throw InputError(scene_error(scene, "model.type",
-                               fmt::format("`{}` runs the {} model only; the {} model is not implemented in this "
-                                           "version (it comes with its own issue)",
-                                           command, to_string(wanted), to_string(scene.model))));
+                               fmt::format("`{}` runs the {} model only, not the {} model", command,
+                                           to_string(wanted), to_string(scene.model))));
 }
 
 namespace {
@@ -403,6 +406,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   }
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
   if (scene.model == ModelType::kQuasiRigid) check_quasi_rigid_model(in, scene);
+  if (scene.model == ModelType::kVolume6d || scene.model == ModelType::kPointContact)
+    check_volume_contact_model(in, scene);
   return scene;
 }
 

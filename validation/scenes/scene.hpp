@@ -73,9 +73,38 @@
 //   "material": {"E": Pa, "nu": -} of their own. A free body's frame is at its centre of
 //   mass (give points in those coordinates with mass and inertia; a sphere or box can take
 //   a density).
-//   volume-6d, point-contact: read and validated, but not simulated yet: `simulate`
-//   refuses them naming the model (they come with their own issues, and add their
-//   parameters to MODEL).
+//   volume-6d: Bouchard et al.'s 6D volume contact, and point-contact: its point-contact
+//   baseline (Section 6), rigid polyhedral bodies, any number, free or fixed
+//   (reference/volume_contact/volume_world.hpp), with these MODEL fields, every one optional:
+//     "time_step": 0.01        s, > 0: the fixed step (semi-implicit Euler), at least
+//                              duration / 10^7; default 0.01
+//     "mu": 0.3                Coulomb's coefficient of every body, >= 0; default 0
+//     "target_volume": 1e-8    m^3, >= 0: the interpenetration post-stabilisation keeps
+//                              (Section 5.7's e); default 0. With 0 a resting contact is
+//                              pushed out to zero volume each step and seen only every
+//                              other step: give a small volume (depth ~1e-6 m times the
+//                              contact's area)
+//     "tolerance": 1e-15       >= 0: PGS stops when the 2-norm of a sweep's impulse updates
+//                              (N s, with N m s for 6D joints) is at most this (Section 6.1.8);
+//                              default 1e-15
+//     "max_iterations": 1000   >= 1: PGS sweeps per step at most; default 1000
+//     "warm_start": true       start PGS from the previous step's impulses; default true
+//     "thin": 0.1              in (0, 1): the patch's limiting-case ratio of semi-axes
+//                              (reference/volume_contact/contact_patch.hpp); default 0.1
+//     "ground_size": 10        m, > 0: a plane's slab is this square, 1 m thick (the point
+//                              model finds its contacts on its top face); default 10
+//   volume-6d only:
+//     "linear_compliance": 0   m/N, >= 0: a force F displaces the joint by c F (Section 5.7);
+//                              default 0 (rigid)
+//     "angular_compliance": 0  rad/(N m), >= 0: the same for torques; default 0
+//   point-contact only:
+//     "touch_tolerance": 1e-3  m, > 0: the distance within which features touch
+//                              (robust_geometry/contact_regions.hpp); default 1e-3
+//   Their bodies take "mesh", "box" and "prism" geometries, free or fixed, and "plane" for a
+//   fixed ground: the half-space below the plane z = 0 of its body frame (normal +z,
+//   placed by its pose; no "transform"). A pair's friction is the larger of its bodies'
+//   (all mu here). A free body's frame is at its centre of mass: give a density, or mass
+//   and inertia with the vertices in centre-of-mass coordinates.
 //
 // BODY:
 //   "name": "top"                    required, non-empty, unique
@@ -183,6 +212,7 @@
 #include "reference/dynamics/contact_simulation.hpp"
 #include "validation/scenes/geometry.hpp"
 #include "validation/scenes/quasi_rigid_scene.hpp"
+#include "validation/scenes/volume_contact_scene.hpp"
 
 namespace contactref::scenes {
 
@@ -234,6 +264,7 @@ struct Scene {
   dynamics::FrictionModel<double> friction;
   dynamics::SimulationOptions<double> options;
   QuasiRigidModel quasi_rigid;  // the quasi-rigid model's fields
+  VolumeContactModel volume_contact;  // the volume-6d and point-contact models' fields
 
   const SceneBody& free_body() const { return bodies[std::size_t(body1)]; }
   const SceneBody& fixed_body() const { return bodies[std::size_t(body2)]; }

@@ -1,0 +1,254 @@
+#include "validation/app/simulate_volume_contact.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/errors.hpp"
+#include "reference/volume_contact/volume_world.hpp"
+#include "validation/app/json_rows.hpp"
+#include "validation/app/output_files.hpp"
+#include "validation/app/progress.hpp"
+#include "validation/scenes/volume_contact_scene.hpp"
+
+namespace contactref::cli {
+namespace {
+
+namespace vc = contactref::volume_contact;
+using ojson = nlohmann::ordered_json;
+
+constexpr std::array kStates = {vc::JointState::kSeparating, vc::JointState::kStuck, vc::JointState::kSliding,
+                                vc::JointState::kRolling, vc::JointState::kRollingSliding};
+
+// What steps.csv and the statistics keep of a step (the joints and patches
+// of StepReport are not kept: a long run would hold them all).
+struct StepRow {
+  double time = 0;
+  int contacts = 0, constraints = 0, iterations = 0;
+  double residual = 0;  // the last sweep's update norm; 0 without a sweep
+  bool converged = true;
+  double max_volume = 0;
+  vc::StepTimes times;
+  std::array<int, kStates.size()> states{};  // joints per JointState, in kStates' order
+};
+
+StepRow step_row(const vc::StepReport& report) {
+  StepRow row;
+  row.time = report.time;
+  row.contacts = report.contacts;
+  row.constraints = report.constraints;
+  row.iterations = report.pgs.iterations;
+  row.residual = report.pgs.residuals.empty() ? 0.0 : report.pgs.residuals.back();
+  row.converged = report.pgs.converged;
+  row.max_volume = report.max_volume;
+  row.times = report.times;
+  for (const vc::PgsJoint& j : report.joints)
+    for (std::size_t s = 0; s < kStates.size(); ++s) row.states[s] += j.state == kStates[s];
+  return row;
+}
+
+// The state of a run at the end of its last completed step.
+struct Snapshot {
+  double time = 0;
+  std::vector<vc::RigidBody> bodies;
+};
+
+void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const Snapshot& at) {
+  for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+    const scenes::SceneBody& body = scene.bodies[k];
+    if (body.fixed) continue;
+    const vc::RigidBody& b = at.bodies[k];
+    rows.push_back(body_row(at.time, body.name, body.mass, body.I_com, scene.gravity, b.R_w_b(), b.x_w, b.v_w,
+                            b.omega_w));
+  }
+}
+
+void write_steps(const std::filesystem::path& path, const std::vector<StepRow>& steps) {
+  std::ofstream file = open_output(path);
+  file << "time,contacts,constraints,iterations,residual,converged,max_volume,detection_s,stabilisation_s,assembly_s,"
+          "solve_s,separating,stuck,sliding,rolling,rolling_sliding\n";
+  for (const StepRow& s : steps) {
+    file << fmt::format("{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{},{}\n", s.time,
+                        s.contacts, s.constraints, s.iterations, s.residual, s.converged ? 1 : 0, s.max_volume,
+                        s.times.detection, s.times.stabilisation, s.times.assembly, s.times.solve, s.states[0],
+                        s.states[1], s.states[2], s.states[3], s.states[4]);
+  }
+  close_output(file, path);
+}
+
+struct Statistics {
+  long total_iterations = 0;
+  int max_iterations = 0, unconverged = 0, max_contacts = 0;
+  double max_volume = 0;
+  vc::StepTimes seconds;
+};
+
+Statistics statistics(const std::vector<StepRow>& steps) {
+  Statistics st;
+  for (const StepRow& s : steps) {
+    st.total_iterations += s.iterations;
+    st.max_iterations = std::max(st.max_iterations, s.iterations);
+    st.unconverged += s.converged ? 0 : 1;
+    st.max_contacts = std::max(st.max_contacts, s.contacts);
+    st.max_volume = std::max(st.max_volume, s.max_volume);
+    st.seconds.detection += s.times.detection;
+    st.seconds.stabilisation += s.times.stabilisation;
+    st.seconds.assembly += s.times.assembly;
+    st.seconds.solve += s.times.solve;
+  }
+  return st;
+}
+
+ojson model_json(const scenes::Scene& scene) {
+  const scenes::VolumeContactModel& m = scene.volume_contact;
+  ojson model = {{"type", scenes::to_string(scene.model)},
+                 {"time_step", m.time_step},
+                 {"mu", m.mu},
+                 {"target_volume", m.target_volume},
+                 {"tolerance", m.tolerance},
+                 {"max_iterations", m.max_iterations},
+                 {"warm_start", m.warm_start},
+                 {"thin", m.thin},
+                 {"ground_size", m.ground_size}};
+  if (scene.model == scenes::ModelType::kVolume6d) {
+    model["linear_compliance"] = m.linear_compliance;
+    model["angular_compliance"] = m.angular_compliance;
+  } else {
+    model["touch_tolerance"] = m.touch_tolerance;
+  }
+  model["integrator"] = "semi-implicit Euler: velocities from gravity and the contact impulses, then positions";
+  return model;
+}
+
+struct Run {
+  Snapshot last;  // a failed step leaves the world part-way (free motion applied): not reported
+  bool failed = false;
+  std::string message;
+  std::vector<StepRow> steps;
+  std::vector<BodyRow> rows;
+  double wall = 0;
+};
+
+ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, const Run& run) {
+  ojson summary;
+  summary["status"] = run.failed ? "failed" : "completed";
+  summary["message"] = run.message;
+  add_run_identity(summary, scene_file, scene.name);
+  summary["model"] = model_json(scene);
+  summary["duration"] = scene.options.duration;
+  summary["end_time"] = run.last.time;
+  const Statistics st = statistics(run.steps);
+  const double steps = double(run.steps.size());
+  summary["statistics"] = {{"steps", run.steps.size()},
+                           {"total_iterations", st.total_iterations},
+                           {"mean_iterations", run.steps.empty() ? 0.0 : double(st.total_iterations) / steps},
+                           {"max_iterations", st.max_iterations},
+                           {"unconverged_steps", st.unconverged},
+                           {"max_contacts", st.max_contacts},
+                           {"max_volume", st.max_volume},
+                           {"rows", run.rows.size()},
+                           {"wall_seconds", run.wall},
+                           {"phase_seconds",
+                            {{"detection", st.seconds.detection},
+                             {"stabilisation", st.seconds.stabilisation},
+                             {"assembly", st.seconds.assembly},
+                             {"solve", st.seconds.solve}}}};
+  ojson bodies = ojson::array();
+  for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+    const scenes::SceneBody& b = scene.bodies[k];
+    const vc::RigidBody& s = run.last.bodies[k];
+    ojson body = final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w);
+    if (!b.fixed) {
+      body["final_quaternion"] = {s.q_w_b.w(), s.q_w_b.x(), s.q_w_b.y(), s.q_w_b.z()};
+      body["com_shift"] = rows(b.com_shift);
+    }
+    bodies.push_back(body);
+  }
+  summary["bodies"] = bodies;
+  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}};
+  return summary;
+}
+
+}  // namespace
+
+int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene_file,
+                            const std::filesystem::path& out, bool json) {
+  const vc::WorldOptions options = scenes::volume_contact_options(scene);
+  std::vector<vc::RigidBody> bodies = scenes::volume_contact_bodies(scene);
+  const std::size_t count = bodies.size();
+  std::optional<vc::VolumeWorld> world;
+  try {
+    world.emplace(std::move(bodies), options);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: {}", scene_file, e.what()));
+  }
+  const double duration = scene.options.duration, h = options.time_step, interval = scene.options.output_interval;
+  if (!json) {
+    std::cout << fmt::format("scene      {}\nmodel      {}, {} bodies, mu {}, h {} s, {} s\n", scene_file,
+                             scenes::to_string(scene.model), count, scene.volume_contact.mu, h, duration);
+    std::cout.flush();
+  }
+
+  // Every step advances the clock by h (volume_world.hpp), so the loop ends
+  // after about duration / h steps (at most 10^7: check_volume_contact_model)
+  // and needs no watchdog. The last step ends within h/2 of the duration.
+  Run run;
+  run.last = {world->time(), world->bodies()};
+  Progress progress(duration);
+  add_rows(run.rows, scene, run.last);
+  double next_output = interval;
+  const auto fail = [&](const std::exception& e) {
+    run.failed = true;
+    run.message = fmt::format("in the step from t = {:.6g} s: {}", run.last.time, e.what());
+  };
+  try {
+    while (world->time() < duration - h / 2) {
+      run.steps.push_back(step_row(world->step()));
+      run.last = {world->time(), world->bodies()};
+      progress(run.last.time);
+      if (interval == 0 || run.last.time >= next_output - h / 2) {  // the step ending nearest at or after it
+        add_rows(run.rows, scene, run.last);
+        while (interval > 0 && next_output <= run.last.time + h / 2) next_output += interval;
+      }
+    }
+  } catch (const ComputationError& e) {
+    fail(e);
+  } catch (const InputError& e) {
+    // The scene passed its checks and the world's: an input refused while
+    // stepping (a degenerate intersection, a non-finite impulse) comes from
+    // the state the run reached, so the run fails rather than the scene.
+    fail(e);
+  }
+  run.wall = progress.seconds();
+  if (run.rows.empty() || run.rows.back().time != run.last.time) add_rows(run.rows, scene, run.last);
+
+  write_bodies_csv(out / "bodies.csv", run.rows);
+  write_steps(out / "steps.csv", run.steps);
+  const ojson summary = summary_json(scene, scene_file, run);
+  write_json(out / "summary.json", summary);
+  if (json) {
+    std::cout << summary.dump(2) << "\n";
+  } else {
+    const ojson& st = summary["statistics"];
+    std::cout << fmt::format("status     {}{}\n", run.failed ? "failed" : "completed",
+                             run.message.empty() ? "" : ": " + run.message);
+    std::cout << fmt::format("steps      {} to t = {:.6g} s; PGS {:.3g} iterations a step (max {}), {} unconverged; "
+                             "at most {} contacts; {:.3g} s wall\n",
+                             run.steps.size(), run.last.time, st["mean_iterations"].get<double>(),
+                             st["max_iterations"].get<int>(), st["unconverged_steps"].get<int>(),
+                             st["max_contacts"].get<int>(), run.wall);
+    const ojson& phase = st["phase_seconds"];
+    std::cout << fmt::format("phases     detection {:.3g} s, stabilisation {:.3g} s, assembly {:.3g} s, solve {:.3g} s\n",
+                             phase["detection"].get<double>(), phase["stabilisation"].get<double>(),
+                             phase["assembly"].get<double>(), phase["solve"].get<double>());
+    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, summary.json)\n", out.string());
+  }
+  return run.failed ? 1 : 0;
+}
+
+}  // namespace contactref::cli

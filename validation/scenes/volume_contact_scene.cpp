@@ -1,0 +1,143 @@
+#include "validation/scenes/volume_contact_scene.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Geometry>
+#include <memory>
+
+#include "core/errors.hpp"
+#include "validation/scenes/geometry.hpp"
+#include "validation/scenes/scene.hpp"
+
+namespace contactref::scenes {
+namespace {
+
+using json = nlohmann::json;
+namespace vc = contactref::volume_contact;
+
+// The simulator's step limit, as the quasi-rigid model's max_steps: a longer
+// run is a mistake in the scene (a time step in ms given as s), not a job.
+constexpr double kMaxSteps = 1e7;
+
+// The ground's slab: a square of edge `size` (m), 1 m thick, its top face on
+// the plane z = 0 of the body frame (the point model's contacts with the
+// ground are found on that face).
+PolygonSoup ground_slab(double size, const std::string& name) {
+  PolygonSoup slab = box_soup(Vec3<double>(size, size, 1), name);
+  for (Eigen::Vector3d& x : slab.vertices) x.z() -= 0.5;  // exact: z = +-0.5 become 0 and -1
+  return slab;
+}
+
+// The shape of a polyhedral body: the polyhedron the scene built (already
+// moved to the centre of mass), not the soup as read moved again.
+std::shared_ptr<const vc::BodyShape> polyhedral_shape(const SceneBody& body) {
+  const robust_geometry::Polyhedron& p = *body.geometry.polyhedron;
+  return std::make_shared<const vc::BodyShape>(polygon_soup(body.name, p.vertices(), p.faces()));
+}
+
+}  // namespace
+
+VolumeContactModel read_volume_contact_model(const Reader& in, const json& model, bool six_d) {
+  std::vector<std::string> allowed = {"type",      "time_step",      "mu",         "target_volume", "tolerance",
+                                      "max_iterations", "warm_start", "thin",       "ground_size"};
+  if (six_d) {
+    allowed.insert(allowed.end(), {"linear_compliance", "angular_compliance"});
+  } else {
+    allowed.push_back("touch_tolerance");
+  }
+  in.fields(model, "model", allowed);
+  VolumeContactModel m;
+  if (const json* x = Reader::optional(model, "time_step")) m.time_step = in.positive(*x, "model.time_step");
+  if (const json* x = Reader::optional(model, "mu")) m.mu = in.non_negative(*x, "model.mu");
+  if (const json* x = Reader::optional(model, "target_volume"))
+    m.target_volume = in.non_negative(*x, "model.target_volume");
+  if (const json* x = Reader::optional(model, "touch_tolerance"))
+    m.touch_tolerance = in.positive(*x, "model.touch_tolerance");
+  if (const json* x = Reader::optional(model, "linear_compliance"))
+    m.linear_compliance = in.non_negative(*x, "model.linear_compliance");
+  if (const json* x = Reader::optional(model, "angular_compliance"))
+    m.angular_compliance = in.non_negative(*x, "model.angular_compliance");
+  if (const json* x = Reader::optional(model, "tolerance")) m.tolerance = in.non_negative(*x, "model.tolerance");
+  if (const json* x = Reader::optional(model, "max_iterations")) {
+    m.max_iterations = in.integer(*x, "model.max_iterations");
+    if (m.max_iterations < 1) in.fail("model.max_iterations", "must be at least 1");
+  }
+  if (const json* x = Reader::optional(model, "warm_start")) m.warm_start = in.boolean(*x, "model.warm_start");
+  if (const json* x = Reader::optional(model, "thin")) {
+    m.thin = in.number(*x, "model.thin");
+    if (!(m.thin > 0 && m.thin < 1)) in.fail("model.thin", fmt::format("must lie in (0, 1), got {}", m.thin));
+  }
+  if (const json* x = Reader::optional(model, "ground_size")) m.ground_size = in.positive(*x, "model.ground_size");
+  return m;
+}
+
+void check_volume_contact_model(const Reader& in, const Scene& scene) {
+  const double steps = scene.options.duration / scene.volume_contact.time_step;
+  if (!(steps <= kMaxSteps))
+    in.fail("model.time_step", fmt::format("a run of {} s in steps of {} s would take {:.3g} steps, more than {:.0e}",
+                                           scene.options.duration, scene.volume_contact.time_step, steps, kMaxSteps));
+}
+
+std::vector<vc::RigidBody> volume_contact_bodies(const Scene& scene) {
+  const VolumeContactModel& model = scene.volume_contact;
+  std::vector<vc::RigidBody> bodies;
+  for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
+    const SceneBody& body = scene.bodies[k];
+    const std::string path = Reader::index("bodies", k), where = path + ".geometry";
+    const bool ground = body.geometry_type == "plane";
+    if (ground && !body.fixed)
+      throw InputError(scene_error(scene, path + ".fixed", "a plane is a ground: it must be fixed (\"fixed\": true)"));
+    if (ground && body.spec.surface.has_transform)
+      throw InputError(scene_error(scene, where + ".transform",
+                                   fmt::format("the {} model places a plane by its pose only", to_string(scene.model))));
+    if (!ground && body.kind != GeometryKind::kPolyhedron)
+      throw InputError(scene_error(scene, where + ".type",
+                                   fmt::format("the {} model takes mesh, box and prism geometries, and a fixed plane "
+                                               "as the ground; not a {}",
+                                               to_string(scene.model), body.geometry_type)));
+    vc::RigidBody rigid;
+    rigid.name = body.name;
+    rigid.friction = model.mu;
+    rigid.q_w_b = Eigen::Quaterniond(body.E_w_b.rotation()).normalized();
+    rigid.x_w = body.E_w_b.translation();
+    try {  // the simulator's own checks of the shape
+      rigid.shape = ground ? std::make_shared<const vc::BodyShape>(ground_slab(model.ground_size, body.name))
+                           : polyhedral_shape(body);
+    } catch (const InputError& e) {
+      throw InputError(scene_error(scene, where, e.what()));
+    }
+    if (ground) {
+      // The half-space below the plane z = 0 of the body frame: normal R e_z,
+      // through the frame's origin (world coordinates).
+      const Eigen::Vector3d normal = body.E_w_b.rotation().col(2);
+      rigid.ground_w = robust_geometry::HalfSpace{normal, normal.dot(rigid.x_w)};
+    }
+    if (!body.fixed) {
+      rigid.mass = body.mass;
+      rigid.inertia_b = body.I_com;
+      rigid.v_w = body.v_w;
+      rigid.omega_w = body.omega_w;
+    }
+    bodies.push_back(std::move(rigid));
+  }
+  return bodies;
+}
+
+vc::WorldOptions volume_contact_options(const Scene& scene) {
+  const VolumeContactModel& m = scene.volume_contact;
+  vc::WorldOptions options;
+  options.model = scene.model == ModelType::kVolume6d ? vc::ContactModel::kVolume6d : vc::ContactModel::kPointContact;
+  options.time_step = m.time_step;
+  options.gravity = scene.gravity;
+  options.target_volume = m.target_volume;
+  options.touch_tolerance = m.touch_tolerance;
+  options.linear_compliance = m.linear_compliance;
+  options.angular_compliance = m.angular_compliance;
+  options.warm_start = m.warm_start;
+  options.pgs.tolerance = m.tolerance;
+  options.pgs.max_iterations = m.max_iterations;
+  options.patch.thin = m.thin;
+  return options;
+}
+
+}  // namespace contactref::scenes

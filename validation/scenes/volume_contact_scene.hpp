@@ -1,0 +1,56 @@
+#pragma once
+// The 6D volume-contact model of a scene and its point-contact baseline
+// (Bouchard et al., simulated by reference/volume_contact/volume_world.hpp):
+// their MODEL fields (scene.hpp documents them), and the simulator's bodies
+// and options built from a scene.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/volume_contact/rigid_body.hpp"
+#include "reference/volume_contact/volume_world.hpp"
+#include "validation/scenes/json_reader.hpp"
+
+namespace contactref::scenes {
+
+struct Scene;
+
+struct VolumeContactModel {
+  double time_step = 0.01;        // s
+  double mu = 0;                  // Coulomb's coefficient of every body
+  double target_volume = 0;       // m^3: the interpenetration post-stabilisation keeps (Section 5.7's e)
+  double touch_tolerance = 1e-3;  // m: the point model's contact distance
+  double linear_compliance = 0;   // m/N (6D joints)
+  double angular_compliance = 0;  // rad/(N m) (6D joints)
+  double tolerance = 1e-15;       // PGS's stopping criterion (Section 6.1.8): the update's 2-norm
+  int max_iterations = 1000;      // PGS sweeps per step
+  bool warm_start = true;
+  double thin = 0.1;              // the patch's limiting-case ratio (contact_patch.hpp)
+  double ground_size = 10;        // m: the edge of a plane's square slab
+};
+
+// Reads MODEL's fields but "type" for the 6D model (six_d) or the point
+// baseline; each refuses the other's own fields (compliances; touch
+// tolerance) as unknown. InputError "FILE: model.FIELD: why".
+VolumeContactModel read_volume_contact_model(const Reader& in, const nlohmann::json& model, bool six_d);
+
+// The model's fields against the scene's duration (read after them):
+// InputError at model.time_step if the run would take more than 10 million
+// steps (as the quasi-rigid model's limit).
+void check_volume_contact_model(const Reader& in, const Scene& scene);
+
+// The simulator's bodies, in the scene's order: mesh, box and prism
+// geometries (free or fixed) become BodyShapes of the polyhedron the scene
+// built (in body coordinates, already moved to the centre of mass where a
+// density gave it); a fixed plane becomes a ground: the half-space below the
+// plane z = 0 of its body frame, in world coordinates from its pose, with the
+// slab [-s/2, s/2]^2 x [-1, 0] (s = ground_size, m) as its shape for the
+// point model. Every body has the model's mu. InputError naming the scene
+// file and field: another geometry, a free or transformed plane, a shape the
+// simulator refuses.
+std::vector<volume_contact::RigidBody> volume_contact_bodies(const Scene& scene);
+
+// The simulator's options from the model and the scene's gravity.
+volume_contact::WorldOptions volume_contact_options(const Scene& scene);
+
+}  // namespace contactref::scenes
