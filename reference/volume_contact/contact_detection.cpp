@@ -86,21 +86,21 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       const RigidBody& a = bodies[std::size_t(ia)];
       const RigidBody& b = bodies[std::size_t(ib)];
       if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
-      const robust_geometry::IntersectionMoments m = pair_moments(a, b, patch_options);
-      if (!m.has_volume()) continue;
       VolumeContact c;
-      c.a = ia;
-      c.b = ib;
-      c.volume = m.volume;
       try {
+        const robust_geometry::IntersectionMoments m = pair_moments(a, b, patch_options);
+        if (!m.has_volume()) continue;
+        c.volume = m.volume;
         c.patch = contact_patch(m, patch_options);
+        c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
       } catch (const ComputationError& e) {
         throw ComputationError("contact between " + pair_name(a, b) + ": " + e.what());
       }
+      c.a = ia;
+      c.b = ib;
       const Eigen::Matrix3d R = a.R_w_b();
       c.R_w_c = R * c.patch.frame_a;
       c.x_w_c = a.x_w + R * c.patch.centre_a;
-      c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
       contacts.push_back(c);
     }
   return contacts;

@@ -142,6 +142,18 @@ void VolumeWorld::apply_wrench(int body, const Vector6d& torque_force_w) {
 }
 
 StepReport VolumeWorld::step() {
+  // All or nothing: a step that throws (the geometry's errors) leaves the
+  // world as it was.
+  const std::vector<RigidBody> saved = bodies_;
+  try {
+    return advance();
+  } catch (...) {
+    bodies_ = saved;
+    throw;
+  }
+}
+
+StepReport VolumeWorld::advance() {
   const double h = options_.time_step;
   const bool six_d = options_.model == ContactModel::kVolume6d;
   StepReport report;

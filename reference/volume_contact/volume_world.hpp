@@ -96,13 +96,15 @@ class VolumeWorld {
   // acting on a free body during the next step only (a controller calls it
   // before each step). InputError: a body out of range, a non-finite wrench.
   void apply_wrench(int body, const Vector6d& torque_force_w);
-  // ComputationError from the geometry or a non-finite state (naming the body).
+  // ComputationError from the geometry or a non-finite state (naming the
+  // body); the world is then left as it was before the step.
   StepReport step();
   const std::vector<RigidBody>& bodies() const { return bodies_; }
   double time() const { return time_; }
   const WorldOptions& options() const { return options_; }
 
  private:
+  StepReport advance();  // step() without the rollback
   std::vector<RigidBody> bodies_;
   WorldOptions options_;
   double time_ = 0;

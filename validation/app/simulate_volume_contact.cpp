@@ -52,18 +52,14 @@ StepRow step_row(const vc::StepReport& report) {
   return row;
 }
 
-// The state of a run at the end of its last completed step.
-struct Snapshot {
-  double time = 0;
-  std::vector<vc::RigidBody> bodies;
-};
-
-void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const Snapshot& at) {
+// The world's state: at the end of its last completed step (a step that
+// fails leaves the world as it was: VolumeWorld::step).
+void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const vc::VolumeWorld& world) {
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& body = scene.bodies[k];
     if (body.fixed) continue;
-    const vc::RigidBody& b = at.bodies[k];
-    rows.push_back(body_row(at.time, body.name, body.mass, body.I_com, scene.gravity, b.R_w_b(), b.x_w, b.v_w,
+    const vc::RigidBody& b = world.bodies()[k];
+    rows.push_back(body_row(world.time(), body.name, body.mass, body.I_com, scene.gravity, b.R_w_b(), b.x_w, b.v_w,
                             b.omega_w));
   }
 }
@@ -126,7 +122,8 @@ ojson model_json(const scenes::Scene& scene) {
 }
 
 struct Run {
-  Snapshot last;  // a failed step leaves the world part-way (free motion applied): not reported
+  double end_time = 0;                  // s: the end of the last completed step
+  std::vector<vc::RigidBody> final_bodies;  // the state then
   bool failed = false;
   std::string message;
   std::vector<StepRow> steps;
@@ -141,7 +138,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   add_run_identity(summary, scene_file, scene.name);
   summary["model"] = model_json(scene);
   summary["duration"] = scene.options.duration;
-  summary["end_time"] = run.last.time;
+  summary["end_time"] = run.end_time;
   const Statistics st = statistics(run.steps);
   const double steps = double(run.steps.size());
   summary["statistics"] = {{"steps", run.steps.size()},
@@ -161,7 +158,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   ojson bodies = ojson::array();
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& b = scene.bodies[k];
-    const vc::RigidBody& s = run.last.bodies[k];
+    const vc::RigidBody& s = run.final_bodies[k];
     ojson body = final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w);
     if (!b.fixed) {
       body["final_quaternion"] = {s.q_w_b.w(), s.q_w_b.x(), s.q_w_b.y(), s.q_w_b.z()};
@@ -198,22 +195,21 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   // after about duration / h steps (at most 10^7: check_volume_contact_model)
   // and needs no watchdog. The last step ends within h/2 of the duration.
   Run run;
-  run.last = {world->time(), world->bodies()};
   Progress progress(duration);
-  add_rows(run.rows, scene, run.last);
+  add_rows(run.rows, scene, *world);
   double next_output = interval;
   const auto fail = [&](const std::exception& e) {
     run.failed = true;
-    run.message = fmt::format("in the step from t = {:.6g} s: {}", run.last.time, e.what());
+    run.message = fmt::format("in the step from t = {:.6g} s: {}", world->time(), e.what());
   };
   try {
     while (world->time() < duration - h / 2) {
       run.steps.push_back(step_row(world->step()));
-      run.last = {world->time(), world->bodies()};
-      progress(run.last.time);
-      if (interval == 0 || run.last.time >= next_output - h / 2) {  // the step ending nearest at or after it
-        add_rows(run.rows, scene, run.last);
-        while (interval > 0 && next_output <= run.last.time + h / 2) next_output += interval;
+      const double t = world->time();
+      progress(t);
+      if (interval == 0 || t >= next_output - h / 2) {  // the step ending nearest at or after it
+        add_rows(run.rows, scene, *world);
+        while (interval > 0 && next_output <= t + h / 2) next_output += interval;
       }
     }
   } catch (const ComputationError& e) {
@@ -225,7 +221,9 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
     fail(e);
   }
   run.wall = progress.seconds();
-  if (run.rows.empty() || run.rows.back().time != run.last.time) add_rows(run.rows, scene, run.last);
+  run.end_time = world->time();
+  run.final_bodies = world->bodies();
+  if (run.rows.empty() || run.rows.back().time != run.end_time) add_rows(run.rows, scene, *world);
 
   write_bodies_csv(out / "bodies.csv", run.rows);
   write_steps(out / "steps.csv", run.steps);
@@ -239,7 +237,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
                              run.message.empty() ? "" : ": " + run.message);
     std::cout << fmt::format("steps      {} to t = {:.6g} s; PGS {:.3g} iterations a step (max {}), {} unconverged; "
                              "at most {} contacts; {:.3g} s wall\n",
-                             run.steps.size(), run.last.time, st["mean_iterations"].get<double>(),
+                             run.steps.size(), run.end_time, st["mean_iterations"].get<double>(),
                              st["max_iterations"].get<int>(), st["unconverged_steps"].get<int>(),
                              st["max_contacts"].get<int>(), run.wall);
     const ojson& phase = st["phase_seconds"];

@@ -318,6 +318,18 @@ TEST(VolumeWorld, TwoCubesCollidingInFreeSpaceConserveMomentumAndNeverGainEnergy
   }
 }
 
+TEST(VolumeWorld, AStepTheGeometryCannotTakeLeavesTheWorldAsItWas) {
+  // A block wholly inside a fixed box: no contact normal (contact_patch.hpp).
+  RigidBody box = solid("box", box_soup(0.5, 0.5, 0.5), 1, 0.3), block = solid("block", box_soup(0.05, 0.05, 0.05), 1, 0.3);
+  box.mass = 0;
+  block.v_w = Eigen::Vector3d(1, 2, 3);
+  VolumeWorld world({box, block}, options(ContactModel::kVolume6d, 1e-3));
+  EXPECT_TRUE(test::contains(test::error_of([&] { world.step(); }), "contact between \"box\" and \"block\""));
+  EXPECT_EQ(world.time(), 0);
+  EXPECT_EQ(world.bodies()[1].v_w, Eigen::Vector3d(1, 2, 3));  // gravity's step undone
+  EXPECT_EQ(world.bodies()[1].x_w, Eigen::Vector3d::Zero());
+}
+
 TEST(VolumeWorld, BadOptionsAndBodiesAreRefused) {
   RigidBody block = solid("block", box_soup(0.05, 0.05, 0.025), 1, 0.3);
   WorldOptions o = options(ContactModel::kVolume6d, 0);
