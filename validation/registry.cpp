@@ -12,6 +12,7 @@
 #include "validation/suites/hertz_convergence.hpp"
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
+#include "validation/suites/octagon_convergence.hpp"
 #include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
@@ -52,6 +53,11 @@ const std::vector<SuiteSpec>& suites() {
        "momentum in flight, friction never works, the angular momentum about the contact line, 5/7 g sin(theta) "
        "once rolling",
        spinning_ball_incline_suite},
+      {"octagon-convergence",
+       "Bouchard et al. Figs. 15-17, Tables 1-2: block PGS with one 6D contact per pair against point contacts: "
+       "sweeps to 1e-15 on the sliding octagon, the Coulomb slide to rest, Table 2's statistics on a stack and a "
+       "pyramid, Table 1's times per phase, MuJoCo beside them",
+       octagon_convergence_suite},
   };
   return list;
 }
@@ -102,6 +108,10 @@ const std::vector<FigureSpec>& figures() {
       {"spinning-ball-incline", "spinning-ball-incline", "spinning_ball_incline.py",
        "Fig. 8 redrawn: the spinning ball's path on the incline (side view) and its angular velocity against time",
        write_spinning_ball_incline_data},
+      {"octagon-convergence", "octagon-convergence", "octagon_convergence.py",
+       "Figs. 15-16 regenerated: the update norm of each sweep for the 6D and the point model, on the sliding "
+       "octagon and on the resting stack, from zero impulses",
+       write_octagon_convergence_data},
   };
   return list;
 }

@@ -24,22 +24,51 @@ void displace(RigidBody& body, const Eigen::Vector3d& dtheta, const Eigen::Vecto
   if (angle > 0) body.q_w_b = (Eigen::Quaterniond(Eigen::AngleAxisd(angle, dtheta / angle)) * body.q_w_b).normalized();
 }
 
-// Section 5.7: one Gauss-Seidel pass of the volume projection over the pairs.
+// Section 5.7: the pairs' pushes p_j >= 0 along their normals that bring
+// every volume to the target to first order, by projected Gauss-Seidel on
+// the linearised volumes V_j - A_j s_j (s_j the separation the pushes add at
+// pair j's patch), then applied to the bodies at once. One pass would leave
+// coupled pairs (a stack) far from the target: pushing one pair apart
+// pushes its neighbours together.
 void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>& contacts, double target) {
+  struct Pair {
+    Matrix6d J_a, J_b;
+    Vector6d da, db;  // the bodies' displacements per unit push
+    double S_nn = 0, push = 0;
+  };
+  std::vector<Pair> pairs;
   for (const VolumeContact& c : contacts) {
-    if (c.volume <= target || !(c.normal_area > 0)) continue;
-    RigidBody& a = bodies[std::size_t(c.a)];
-    RigidBody& b = bodies[std::size_t(c.b)];
-    const Matrix6d J_a = frame_jacobian(c.R_w_c, c.x_w_c, a.x_w), J_b = frame_jacobian(c.R_w_c, c.x_w_c, b.x_w);
-    const InverseMass Ma = a.inverse_mass(), Mb = b.inverse_mass();
+    const RigidBody& a = bodies[std::size_t(c.a)];
+    const RigidBody& b = bodies[std::size_t(c.b)];
+    Pair p;
+    p.J_a = frame_jacobian(c.R_w_c, c.x_w_c, a.x_w);
+    p.J_b = frame_jacobian(c.R_w_c, c.x_w_c, b.x_w);
     const Vector6d unit_push = Vector6d::Unit(5);  // along n at the patch's centre
-    const Vector6d db = Mb.apply(J_b.transpose() * unit_push), da = -Ma.apply(J_a.transpose() * unit_push);
-    const double separation_per_push = (J_b * db - J_a * da)[5];  // S_nn
-    if (!(separation_per_push > 0)) continue;
-    const double push = (c.volume - target) / (c.normal_area * separation_per_push);
-    displace(a, push * da.head<3>(), push * da.tail<3>());
-    displace(b, push * db.head<3>(), push * db.tail<3>());
+    p.db = b.inverse_mass().apply(p.J_b.transpose() * unit_push);
+    p.da = -a.inverse_mass().apply(p.J_a.transpose() * unit_push);
+    p.S_nn = (p.J_b * p.db - p.J_a * p.da)[5];
+    pairs.push_back(p);
   }
+  std::vector<Vector6d> moved(bodies.size(), Vector6d::Zero());  // (rotation vector; translation), linearised
+  const int kMaxSweeps = 200;
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double largest_change = 0;  // relative to the pair's volume
+    for (std::size_t j = 0; j < pairs.size(); ++j) {
+      const VolumeContact& c = contacts[j];
+      Pair& p = pairs[j];
+      if (!(c.normal_area > 0 && p.S_nn > 0)) continue;
+      const double separation = (p.J_b * moved[std::size_t(c.b)] - p.J_a * moved[std::size_t(c.a)])[5];
+      const double excess = c.volume - c.normal_area * separation - target;
+      const double push = std::max(0.0, p.push + excess / (c.normal_area * p.S_nn));
+      const double change = push - p.push;
+      p.push = push;
+      moved[std::size_t(c.a)] += change * p.da;
+      moved[std::size_t(c.b)] += change * p.db;
+      largest_change = std::max(largest_change, std::abs(change) * c.normal_area * p.S_nn / c.volume);
+    }
+    if (largest_change < 1e-9) break;  // the volumes' linearised excesses settled to 1e-9 of themselves
+  }
+  for (std::size_t k = 0; k < bodies.size(); ++k) displace(bodies[k], moved[k].head<3>(), moved[k].tail<3>());
 }
 
 // A bilateral joint's frame in the world: at the midpoint of its anchors,

@@ -8,10 +8,12 @@
 //   3. post-stabilisation (Section 5.7, Cline & Pai, "in the direction of the
 //      volume gradient"): each 6D pair whose intersection volume V exceeds the
 //      target V_t is pushed apart along its normal at the patch's centre, as an
-//      impulse p there would move it (delta_k = +-M_k^-1 J_k^T p n), by the p
-//      that removes the excess to first order: the separation S_nn p times the
-//      patch's area A = -dV/ds equals V - V_t (one Gauss-Seidel pass over the
-//      pairs). Pushing at the patch rather than along the full 6D gradient
+//      impulse p there would move it (delta_k = +-M_k^-1 J_k^T p n), by the
+//      pushes p_j >= 0 that remove the excesses to first order (the
+//      separation they add at pair j times its area A_j = -dV/ds equals
+//      V_j - V_t where V_j > V_t), found by projected Gauss-Seidel over the
+//      pairs (coupled pairs: a stack). Pushing at the patch rather than along
+//      the full 6D gradient
 //      keeps the gradient's angular part out: like the tangential part it is
 //      discontinuous at flush faces (contact_detection.hpp), and it would turn
 //      a stacked box by the strips' moments. The joints of this step keep the
