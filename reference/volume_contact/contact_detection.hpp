@@ -15,7 +15,9 @@
 // side faces in A's side planes, and a rotation of 1e-19 (a step's
 // round-off) puts the strip of one side face strictly inside A and the
 // opposite one outside, tilting -g_v by the strip's area over the face's
-// (0.03 rad at a 3 mm overlap of 0.1 m cubes: the stack topples). Between
+// (0.03 rad at a 3 mm overlap of 0.1 m cubes: the stack topples; Section
+// 6.1.2 meets the same "small lateral component" in a sloppy stack and
+// avoids it with a tapered one). Between
 // two meshes g_v is therefore replaced by central differences of the exact
 // volume over B's translations by +-eps along A's axes, eps = 1e-6 of the
 // ellipsoid's largest semi-axis: the gradient of the volume averaged over

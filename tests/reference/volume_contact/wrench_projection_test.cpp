@@ -12,7 +12,9 @@
 //    clamp (mu f_n sqrt(a^2 + b^2) at the patch's centre); in the easy frame
 //    and with the scene rotated (S and e in the contact frame do not change,
 //    so neither may the result);
-//  - the point contact's update: its fixed points satisfy Coulomb's law;
+//  - the cone's direction against a brute-force Euclidean projection onto
+//    the cone; the point contact's update: its fixed points satisfy
+//    Coulomb's law;
 //  - random problems: every projected impulse is feasible (compressive, in
 //    the cone, its centre of pressure in the ellipse, its spin within the
 //    bound), and each branch zeroes the velocities it claims to.
@@ -278,6 +280,36 @@ TEST(WrenchProjection, TheSpinBoundUsesTheBilinearCornerWeights) {
   EXPECT_NEAR(spin_torque_bound(Eigen::Vector2d(0, 0), Eigen::Vector2d(0, 0), 10, 0.5), 0, 0);
   EXPECT_TRUE(test::contains(test::error_of([&] { spin_torque_bound(Eigen::Vector2d(0.4, 0), ab, 1, 0.5); }),
                              "inside the rectangle"));
+}
+
+TEST(WrenchProjection, TheConeDirectionIsTheEuclideanProjectionFoundByBruteForce) {
+  // With S = blockdiag(I, I) forces and torques decouple, so Eq. 4's force
+  // is its size times q, the direction of the rigid force's Euclidean
+  // projection onto the cone: compared with the nearest point of the cone's
+  // surface found over 3,600 directions.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const double mu = 0.4;
+  int outside = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    Vector6d e;
+    e << 0, 0, 0, u(rng), u(rng), -std::abs(u(rng));  // approaching: a compressive rigid force
+    const WrenchProjection out = project_joint(Matrix6d::Identity(), e, Eigen::Vector2d(1, 1), mu);
+    const Eigen::Vector3d f = -e.tail<3>();  // (f_u, f_w, f_n)
+    if (f.head<2>().norm() <= mu * f.z()) continue;
+    ++outside;
+    Eigen::Vector3d best = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3600; ++k) {
+      const double theta = 2 * std::numbers::pi * k / 3600;
+      const Eigen::Vector3d ray = Eigen::Vector3d(mu * std::cos(theta), mu * std::sin(theta), 1).normalized();
+      const Eigen::Vector3d nearest = std::max(0.0, ray.dot(f)) * ray;
+      if ((nearest - f).norm() < (best - f).norm()) best = nearest;
+    }
+    EXPECT_EQ(out.state, JointState::kSliding);
+    EXPECT_LT((out.impulse_c.tail<3>().normalized() - best.normalized()).norm(), 2e-3);  // the grid's angular step
+    EXPECT_NEAR(out.impulse_c[5], f.z(), kSolveTolerance);  // the normal row: zero normal velocity after
+  }
+  EXPECT_GT(outside, 10);
 }
 
 TEST(PointProjection, ItsFixedPointsAreCoulombContacts) {
