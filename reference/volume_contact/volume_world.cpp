@@ -197,7 +197,7 @@ StepReport VolumeWorld::advance() {
   std::fill(external_.begin(), external_.end(), Vector6d::Zero());
 
   Clock::time_point start = Clock::now();  // 2. detection, 3. stabilisation
-  std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch);
+  std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch, six_d);
   (six_d ? report.times.detection : report.times.stabilisation) = seconds_since(start);
   for (const VolumeContact& c : volumes) report.max_volume = std::max(report.max_volume, c.volume);
   std::vector<PointContact> points;

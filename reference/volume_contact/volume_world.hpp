@@ -18,8 +18,9 @@
 //      discontinuous at flush faces (contact_detection.hpp), and it would turn
 //      a stacked box by the strips' moments. The joints of this step keep the
 //      geometry detected before that small move. The point model is
-//      stabilised the same way (its pairs' volumes are computed for this only),
-//      so that both models see the same penetrations;
+//      stabilised the same way (its pairs' volumes are computed for this
+//      only, with the exact gradient's normal: contact_detection.hpp's
+//      smooth_normals), so that both models see the same penetrations;
 //      The bilateral joints are stabilised the same way (Cline & Pai's
 //      projection of their position error: the anchors' separation, and a
 //      hinge's axes' misalignment about u and w, through S of their rows);
