@@ -318,6 +318,29 @@ TEST(VolumeWorld, TwoCubesCollidingInFreeSpaceConserveMomentumAndNeverGainEnergy
   }
 }
 
+TEST(VolumeWorld, ComplianceLetsARestingBlockGiveByTheForceTimesTheCompliance) {
+  // Section 5.7's compliance c (m/N) at a 6D joint: the normal row becomes
+  // v_n + (S_nn + c / h^2) lambda_n = 0 with v_n = -g h after gravity, so
+  // lambda_n = g h / (1/m + c / h^2) (S_nn = 1/m at the centre of the
+  // block's face) and the block keeps the velocity -c lambda_n / h^2 into
+  // the ground: it gives by c F per step, F = lambda_n / h. Without
+  // compliance it stops.
+  const double h = 1e-3, mass = 2;
+  for (const double c : {0.0, 1e-6}) {
+    RigidBody block = solid("block", box_soup(0.05, 0.05, 0.025), mass, 0.5);
+    rest_on(block, Eigen::Matrix3d::Identity(), 0.025 - 1e-5);  // already in contact
+    WorldOptions o = options(ContactModel::kVolume6d, h);
+    o.linear_compliance = c;
+    o.target_volume = 1;  // no stabilisation: the compliance's give alone
+    VolumeWorld world({ground(Eigen::Matrix3d::Identity(), 0.5), block}, o);
+    const StepReport report = world.step();
+    ASSERT_EQ(report.joints.size(), 1u);
+    const double lambda_n = kG * h / (1 / mass + c / (h * h));
+    EXPECT_NEAR(report.joints[0].impulse[5], lambda_n, 1e-12 * lambda_n);
+    EXPECT_NEAR(world.bodies()[1].v_w.z(), -c * lambda_n / (h * h), 1e-12);
+  }
+}
+
 TEST(VolumeWorld, AStepTheGeometryCannotTakeLeavesTheWorldAsItWas) {
   // A block wholly inside a fixed box: no contact normal (contact_patch.hpp).
   RigidBody box = solid("box", box_soup(0.5, 0.5, 0.5), 1, 0.3), block = solid("block", box_soup(0.05, 0.05, 0.05), 1, 0.3);
