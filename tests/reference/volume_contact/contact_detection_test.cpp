@@ -19,18 +19,13 @@
 #include <cmath>
 
 #include "tests/kit/errors.hpp"
+#include "validation/fixtures/volume_contact_scenes.hpp"
 
 namespace contactref::volume_contact {
 namespace {
 
-PolygonSoup box_soup(double hx, double hy, double hz) {
-  PolygonSoup soup;
-  soup.name = "box";
-  for (int k = 0; k < 8; ++k)
-    soup.vertices.emplace_back((k & 1 ? hx : -hx), (k & 2 ? hy : -hy), (k & 4 ? hz : -hz));
-  soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  return soup;
-}
+// The box [-hx, hx] x [-hy, hy] x [-hz, hz].
+PolygonSoup box_soup(double hx, double hy, double hz) { return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box"); }
 
 RigidBody box_body(const std::string& name, double hx, double hy, double hz, double mass) {
   RigidBody body;

@@ -52,14 +52,8 @@ PolygonSoup prism_soup(int sides, double radius, double height, double phase) {
   return soup;
 }
 
-PolygonSoup box_soup(double hx, double hy, double hz) {
-  PolygonSoup soup;
-  soup.name = "box";
-  for (int k = 0; k < 8; ++k)
-    soup.vertices.emplace_back((k & 1 ? hx : -hx), (k & 2 ? hy : -hy), (k & 4 ? hz : -hz));
-  soup.faces = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  return soup;
-}
+// The box [-hx, hx] x [-hy, hy] x [-hz, hz].
+PolygonSoup box_soup(double hx, double hy, double hz) { return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box"); }
 
 RigidBody solid(const std::string& name, PolygonSoup soup, double mass, double mu) {
   RigidBody body;

@@ -69,6 +69,13 @@ Body box(double hx, double hy, double hz, double mass) {
   return b;
 }
 
+Body solid_sphere(double radius, double mass) {
+  Body b;
+  b.mass = mass;
+  b.inertia_b = 0.4 * mass * radius * radius * Eigen::Matrix3d::Identity();
+  return b;
+}
+
 TEST(ContactJacobian, MatchesTheFiniteDifferenceVelocityOfTheContactFrameAndTheKineticEnergy) {
   std::mt19937 rng(7);
   std::normal_distribution<double> g;
@@ -186,10 +193,7 @@ TEST(WrenchProjection, AFrictionlessSphereOnAnInclineGetsNoTorque) {
   // re-solved wrench has no torque and the sphere slides without rolling.
   for (const Eigen::Matrix3d& R : frames()) {
     const double radius = 0.1, mass = 1;
-    Body sphere;
-    sphere.mass = mass;
-    sphere.inertia_b = 0.4 * mass * radius * radius * Eigen::Matrix3d::Identity();
-    Scene scene{R, sphere, Eigen::Vector3d(0, 0, -radius)};
+    Scene scene{R, solid_sphere(radius, mass), Eigen::Vector3d(0, 0, -radius)};
     const Joint j = scene.make(Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 0.3, -0.5));
     const WrenchProjection out = project_joint(j.S, j.e, Eigen::Vector2d(0.01, 0.01), 0);
     EXPECT_EQ(out.state, JointState::kSliding);
@@ -234,10 +238,7 @@ TEST(WrenchProjection, ATallBoxTipsAboutTheEllipsesEdge) {
 TEST(WrenchProjection, ARollingSphereKeepsRollingThroughAPointContactAtThePatchsEdge) {
   for (const Eigen::Matrix3d& R : frames()) {
     const double radius = 0.1, mass = 1;
-    Body sphere;
-    sphere.mass = mass;
-    sphere.inertia_b = 0.4 * mass * radius * radius * Eigen::Matrix3d::Identity();
-    Scene scene{R, sphere, Eigen::Vector3d(0, 0, -radius)};
+    Scene scene{R, solid_sphere(radius, mass), Eigen::Vector3d(0, 0, -radius)};
     const Eigen::Vector3d omega(0, 2, 0);
     const Eigen::Vector3d v = omega.cross(Eigen::Vector3d(0, 0, radius)) + Eigen::Vector3d(0, 0, -0.01);
     const Joint j = scene.make(omega, v);
