@@ -38,8 +38,7 @@ RigidPose<double> translated(const RigidPose<double>& pose, const Eigen::Vector3
 // The moments of a (a mesh) with b (a mesh or a ground), in a's frame;
 // between two meshes with the gradient's tangential part smoothed (see the
 // header).
-robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b,
-                                                  const PatchOptions& patch_options, bool smooth_normals) {
+robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b, bool smooth_normals) {
   if (b.ground_w) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
@@ -52,7 +51,7 @@ robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const Rigi
   robust_geometry::IntersectionMoments m =
       robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, pose, options);
   if (!m.has_volume() || !smooth_normals) return m;
-  const double step = 1e-6 * contact_patch(m, patch_options).ellipsoid_semi_axes.maxCoeff();
+  const double step = 1e-6 * m.ellipsoid_semi_axes.maxCoeff();
   for (int k = 0; k < 3; ++k) {
     const auto volume = [&](double s) {
       return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles,
@@ -88,7 +87,7 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
       VolumeContact c;
       try {
-        const robust_geometry::IntersectionMoments m = pair_moments(a, b, patch_options, smooth_normals);
+        const robust_geometry::IntersectionMoments m = pair_moments(a, b, smooth_normals);
         if (!m.has_volume()) continue;
         c.volume = m.volume;
         c.patch = contact_patch(m, patch_options);

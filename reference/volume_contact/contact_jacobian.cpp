@@ -1,6 +1,6 @@
 #include "reference/volume_contact/contact_jacobian.hpp"
 
-#include "reference/spatial/so3.hpp"
+#include "reference/spatial/adjoint.hpp"
 
 namespace contactref::volume_contact {
 namespace {
@@ -14,13 +14,10 @@ Matrix6d inverse_mass_matrix(const InverseMass& mass) {
 
 }  // namespace
 
-Matrix6d frame_jacobian(const Eigen::Matrix3d& R_w_c, const Eigen::Vector3d& x_c_w, const Eigen::Vector3d& com_w) {
-  const Eigen::Matrix3d r_cross = spatial::skew<double>(x_c_w - com_w);
-  Matrix6d J = Matrix6d::Zero();
-  J.topLeftCorner<3, 3>() = R_w_c.transpose();
-  J.bottomLeftCorner<3, 3>() = -R_w_c.transpose() * r_cross;
-  J.bottomRightCorner<3, 3>() = R_w_c.transpose();
-  return J;
+Matrix6d frame_jacobian(const Eigen::Matrix3d& R_w_c, const Eigen::Vector3d& x_w_c, const Eigen::Vector3d& com_w) {
+  // Ad_c_g for the frame g at the centre of mass with world axes: E_c_g =
+  // (R^T, R^T (com - x_c)), so [p] Theta = -R^T [x_c - com] (the header's J).
+  return spatial::adjoint<double>(spatial::make_pose<double>(R_w_c.transpose(), R_w_c.transpose() * (com_w - x_w_c)));
 }
 
 Matrix6d schur_complement(const Matrix6d& J_a, const InverseMass& mass_a, const Matrix6d& J_b,

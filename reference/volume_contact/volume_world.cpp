@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "reference/spatial/adjoint.hpp"
 
 namespace contactref::volume_contact {
 namespace {
@@ -114,14 +115,13 @@ void stabilise_joints(std::vector<RigidBody>& bodies, const std::vector<Bilatera
   }
 }
 
-// A wrench (torque; force) given at frame 1 expressed at frame 2 (both world poses).
+// A wrench (torque; force) given at frame 1 expressed at frame 2 (both world
+// poses): Ad_2_1^-T with E_2_1 = E_w_2^-1 E_w_1 (Eq. 7 with the change of axes).
 Vector6d move_wrench(const Vector6d& wrench_1, const Eigen::Matrix3d& R_w_1, const Eigen::Vector3d& x_1,
                      const Eigen::Matrix3d& R_w_2, const Eigen::Vector3d& x_2) {
-  const Eigen::Vector3d f_w = R_w_1 * wrench_1.tail<3>();
-  const Eigen::Vector3d tau_w = R_w_1 * wrench_1.head<3>() - (x_2 - x_1).cross(f_w);  // Eq. 7
-  Vector6d out;
-  out << R_w_2.transpose() * tau_w, R_w_2.transpose() * f_w;
-  return out;
+  const Eigen::Matrix4d E_2_1 = spatial::pose_inverse<double>(spatial::make_pose<double>(R_w_2, x_2)) *
+                                spatial::make_pose<double>(R_w_1, x_1);
+  return spatial::transform_wrench<double>(E_2_1, wrench_1);
 }
 
 void check_options(const WorldOptions& o) {
@@ -194,7 +194,6 @@ StepReport VolumeWorld::advance() {
     const Eigen::Matrix3d I_w = body.inertia_w();
     body.omega_w += h * I_w.ldlt().solve(wrench.head<3>() - body.omega_w.cross(I_w * body.omega_w));
   }
-  std::fill(external_.begin(), external_.end(), Vector6d::Zero());
 
   Clock::time_point start = Clock::now();  // 2. detection, 3. stabilisation
   std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch, six_d);
@@ -289,6 +288,7 @@ StepReport VolumeWorld::advance() {
                              std::to_string(time_ + h) + " s");
   }
   time_ += h;
+  std::fill(external_.begin(), external_.end(), Vector6d::Zero());  // they acted on this step
   report.time = time_;
   report.contacts = int(contact_count);
   report.constraints = six_d ? 6 * report.contacts : 3 * report.contacts;

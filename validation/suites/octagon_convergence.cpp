@@ -187,11 +187,8 @@ vc::StepTimes sphere_times(vc::ContactModel model, int steps) {
   fixtures::VolumeContactBody sphere;
   const double r = 0.1;
   sphere.surface_b = fixtures::triangulated_sphere(24, r);
-  robust_geometry::TriangleSolid solid;
-  solid.vertices = sphere.surface_b.vertices;
-  for (const auto& f : sphere.surface_b.faces) solid.triangles.push_back({f[0], f[1], f[2]});
   sphere.mass = 1;
-  sphere.inertia_b = vc::uniform_mass_properties(solid, 1.0).inertia;
+  sphere.inertia_b = vc::uniform_mass_properties(vc::BodyShape(sphere.surface_b).triangles, 1.0).inertia;
   sphere.com_w = Eigen::Vector3d(0, 0, r);
   sphere.velocity_w = Eigen::Vector3d(1, 0, 0);
   sphere.omega_w = Eigen::Vector3d(0, 1 / r, 0);
