@@ -12,6 +12,14 @@
 // e_free) (C the compliance), a point's is one update of project_point from
 // lambda_j, a bilateral joint's solves its rows of (S + C) lambda' = -e_free;
 // the bodies receive delta = lambda' - lambda_j.
+// A contact whose bodies carry bilateral joints (a finger on its hinge) is
+// updated together with the bilateral joints reachable from its movable
+// bodies through movable bodies: those are eliminated exactly (their rows'
+// equations solved for the contact's impulse, block_pgs.cpp), so that the
+// contact is projected with the mobility the joints leave. Without it, a
+// light body between a hinge and a contact makes Gauss-Seidel converge at a
+// rate set by the mass ratio (a 20 g finger holding a 50 g ruler: thousands
+// of sweeps, and a grip that slips before it converges).
 // The stopping criterion is Section 6.1.8's: the 2-norm of the update vector
 // (all deltas of one sweep, stacked) below the tolerance.
 #include <Eigen/Core>

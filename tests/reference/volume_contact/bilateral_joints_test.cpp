@@ -5,9 +5,12 @@
 //    T = 2 pi sqrt(I_p / (m g d)) (1 + theta0^2/16 + ...);
 //  - a door on a hinge keeps only the spin about its axis, with the
 //    scheme's predicted anchor drift and O(h^2) loss of spin;
-//  - a force applied with apply_wrench accelerates a free body by F/m.
+//  - a force applied with apply_wrench accelerates a free body by F/m;
+//  - a stuck contact on a light hinged body, solved by block PGS, against
+//    the dense solve of all its rows.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <cmath>
 #include <numbers>
@@ -133,6 +136,81 @@ TEST(BilateralJoints, AnAppliedForceAcceleratesAFreeBodyForOneStep) {
   bad.a = 0;
   bad.b = 0;
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({b}, o, {bad}); }), "two different bodies"));
+}
+
+// A light finger (10 g) on a hinge pressing a heavy block (2 kg) with a stuck
+// 6D contact: with their rows all equalities, the impulses solve the dense
+// KKT system G M^-1 G^T lambda = -G v0 (G: the contact's 6 rows and the
+// hinge's 5, for both bodies; built here from the Jacobians, independently of
+// block_pgs.cpp's couplings). Plain Gauss-Seidel between the contact and the
+// hinge converges at a rate set by the mass ratio (thousands of sweeps here);
+// the hinge eliminated in the contact's block (block_pgs.hpp) takes a few.
+TEST(BilateralJoints, ALightFingerOnAHingeStopsAHeavyBlockAsTheDenseSolveInAFewSweeps) {
+  const InverseMass hand;  // fixed
+  InverseMass finger, block;
+  finger.inverse_mass = 1 / 0.01;
+  finger.inverse_inertia_w = Eigen::Vector3d(1 / 4e-7, 1 / 5e-7, 1 / 6e-7).asDiagonal();
+  block.inverse_mass = 1 / 2.0;
+  block.inverse_inertia_w = Eigen::Vector3d(1 / 0.02, 1 / 0.03, 1 / 0.025).asDiagonal();
+  const Eigen::Vector3d finger_com_w(0, 0.01, 0), block_com_w(0.03, -0.05, 0.01);
+  PgsJoint contact;  // block (a) under the finger (b), normal +y: axes (u, w, n) = (z, x, y)
+  contact.kind = JointKind::kVolume6d;
+  contact.a = 2;
+  contact.b = 1;
+  contact.R_w_c << Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY();
+  contact.x_w_c = Eigen::Vector3d(0.001, 0, -0.002);
+  contact.semi_axes = Eigen::Vector2d(0.2, 0.15);
+  contact.mu = 100;  // stuck
+  PgsJoint hinge;  // hand (a) to finger (b), axis x 0.1 m above: axes (u, w, n) = (y, z, x)
+  hinge.kind = JointKind::kHinge;
+  hinge.a = 0;
+  hinge.b = 1;
+  hinge.R_w_c << Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX();
+  hinge.x_w_c = Eigen::Vector3d(0, 0.01, 0.1);
+  const std::vector<InverseMass> masses{hand, finger, block};
+  const std::vector<Eigen::Vector3d> com_w{Eigen::Vector3d::Zero(), finger_com_w, block_com_w};
+  for (PgsJoint* j : {&contact, &hinge}) {
+    j->J_a = frame_jacobian(j->R_w_c, j->x_w_c, com_w[std::size_t(j->a)]);
+    j->J_b = frame_jacobian(j->R_w_c, j->x_w_c, com_w[std::size_t(j->b)]);
+    j->S = schur_complement(j->J_a, masses[std::size_t(j->a)], j->J_b, masses[std::size_t(j->b)]);
+  }
+  std::vector<Vector6d> velocities(3, Vector6d::Zero());
+  velocities[1] << 2, 0.1, -0.3, 0.05, -0.2, 0.01;  // the finger swings down onto the block
+  velocities[2] << 0.1, 0.2, -0.1, 0.01, 0.02, 0.03;
+  // Dense: the finger's and the block's 12 velocities, 11 rows.
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(11, 12), M_inv = Eigen::MatrixXd::Zero(12, 12);
+  G.block<6, 6>(0, 0) = contact.J_b;
+  G.block<6, 6>(0, 6) = -contact.J_a;
+  G.block<5, 6>(6, 0) = hinge.J_b(bilateral_rows(JointKind::kHinge), Eigen::all);
+  for (int k = 0; k < 2; ++k)
+    for (int c = 0; c < 6; ++c) M_inv.block<6, 1>(6 * k, 6 * k + c) = masses[std::size_t(k + 1)].apply(Vector6d::Unit(c));
+  Eigen::VectorXd v0(12);
+  v0 << velocities[1], velocities[2];
+  const Eigen::MatrixXd S_dense = G * M_inv * G.transpose();
+  const Eigen::VectorXd lambda = S_dense.ldlt().solve(-G * v0);
+  // Either solve carries round-off of the order of eps times S's condition number.
+  const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S_dense).eigenvalues();
+  const double round_off = 1e-16 * eigenvalues.maxCoeff() / eigenvalues.minCoeff();
+  const Eigen::VectorXd v = v0 + M_inv * G.transpose() * lambda;
+  // The dense solution is a stuck contact (so Algorithm 1 keeps it): compressive, inside the cone and the ellipse.
+  const Vector6d paper = to_paper_order(Vector6d(lambda.head<6>()));
+  ASSERT_GT(paper[0], 0);
+  ASSERT_LT(paper.segment<2>(1).norm(), contact.mu * paper[0]);
+  ASSERT_LT(std::hypot(paper[4] / contact.semi_axes.y(), paper[5] / contact.semi_axes.x()), paper[0]);
+
+  std::vector<PgsJoint> joints{contact, hinge};
+  PgsOptions options;
+  options.tolerance = 1e-11;  // the first sweep's update is 0.1 N s; round-off leaves ~1e-12
+  options.max_iterations = 100;
+  const PgsResult result = solve_block_pgs(joints, velocities, masses, options);
+  ASSERT_TRUE(result.converged);
+  EXPECT_LE(result.iterations, 3);
+  EXPECT_EQ(joints[0].state, JointState::kStuck);
+  EXPECT_LT((joints[0].impulse - lambda.head<6>()).norm(), 10 * round_off * lambda.norm());
+  EXPECT_LT((joints[1].impulse(bilateral_rows(JointKind::kHinge)) - lambda.tail<5>()).norm(),
+            10 * round_off * lambda.norm());
+  EXPECT_LT((velocities[1] - v.head<6>()).norm(), 10 * round_off * v0.norm());
+  EXPECT_LT((velocities[2] - v.tail<6>()).norm(), 10 * round_off * v0.norm());
 }
 
 }  // namespace
