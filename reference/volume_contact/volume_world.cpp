@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -161,7 +162,31 @@ VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& opti
       throw InputError("volume-contact world: joint " + std::to_string(k) +
                        " must be spherical or a hinge between two different bodies, with finite anchors and "
                        "non-zero axes");
+    const HingeDrive& d = j.drive;
+    const bool driven = d.stiffness != 0 || d.damping != 0;
+    if (!(std::isfinite(d.stiffness) && d.stiffness >= 0 && std::isfinite(d.damping) && d.damping >= 0 &&
+          std::abs(d.angle) <= std::numbers::pi) ||
+        (driven && j.kind != JointKind::kHinge)) {
+      std::ostringstream os;
+      os << "volume-contact world: joint " << k << "'s drive needs a hinge, finite gains >= 0 and an angle in "
+         << "[-pi, pi]; got a " << (j.kind == JointKind::kHinge ? "hinge" : "spherical joint") << ", stiffness "
+         << d.stiffness << " N m/rad, damping " << d.damping << " N m s/rad, angle " << d.angle << " rad";
+      throw InputError(os.str());
+    }
+    rest_a_b_.push_back(bodies_[std::size_t(j.a)].q_w_b.conjugate() * bodies_[std::size_t(j.b)].q_w_b);
   }
+}
+
+double VolumeWorld::hinge_angle(int joint) const {
+  if (joint < 0 || joint >= int(bilateral_.size()) || bilateral_[std::size_t(joint)].kind != JointKind::kHinge)
+    throw InputError("volume-contact world: hinge_angle needs the index of a hinge joint, got " +
+                     std::to_string(joint));
+  const BilateralJoint& j = bilateral_[std::size_t(joint)];
+  const Eigen::Quaterniond q_a_b =
+      bodies_[std::size_t(j.a)].q_w_b.conjugate() * bodies_[std::size_t(j.b)].q_w_b;
+  const Eigen::Quaterniond turn_a = q_a_b * rest_a_b_[std::size_t(joint)].conjugate();  // in a's axes
+  const double angle = 2 * std::atan2(turn_a.vec().dot(j.axis_a.normalized()), turn_a.w());
+  return std::remainder(angle, 2 * std::numbers::pi);  // the quaternion's double cover: (-2 pi, 2 pi] to (-pi, pi]
 }
 
 void VolumeWorld::apply_wrench(int body, const Vector6d& torque_force_w) {
@@ -172,12 +197,15 @@ void VolumeWorld::apply_wrench(int body, const Vector6d& torque_force_w) {
 
 StepReport VolumeWorld::step() {
   // All or nothing: a step that throws (the geometry's errors) leaves the
-  // world as it was.
+  // world as it was (with the external wrenches given for it, without the
+  // drives' that advance adds to them).
   const std::vector<RigidBody> saved = bodies_;
+  const std::vector<Vector6d> saved_external = external_;
   try {
     return advance();
   } catch (...) {
     bodies_ = saved;
+    external_ = saved_external;
     throw;
   }
 }
@@ -186,6 +214,17 @@ StepReport VolumeWorld::advance() {
   const double h = options_.time_step;
   const bool six_d = options_.model == ContactModel::kVolume6d;
   StepReport report;
+  for (std::size_t k = 0; k < bilateral_.size(); ++k) {  // the hinges' drives join the external wrenches
+    const BilateralJoint& j = bilateral_[k];
+    if (j.drive.stiffness == 0 && j.drive.damping == 0) continue;
+    const Eigen::Vector3d axis_w = bodies_[std::size_t(j.a)].R_w_b() * j.axis_a.normalized();
+    const double rate = (bodies_[std::size_t(j.b)].omega_w - bodies_[std::size_t(j.a)].omega_w).dot(axis_w);
+    const double torque =
+        j.drive.stiffness * std::remainder(j.drive.angle - hinge_angle(int(k)), 2 * std::numbers::pi) -
+        j.drive.damping * rate;
+    external_[std::size_t(j.b)].head<3>() += torque * axis_w;
+    external_[std::size_t(j.a)].head<3>() -= torque * axis_w;
+  }
   for (std::size_t k = 0; k < bodies_.size(); ++k) {  // 1. free motion
     RigidBody& body = bodies_[k];
     if (body.fixed()) continue;

@@ -35,6 +35,7 @@
 // A pair's friction is the larger of its bodies' coefficients (as MuJoCo's
 // default combination).
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <vector>
 
 #include "reference/volume_contact/block_pgs.hpp"
@@ -77,6 +78,20 @@ struct StepReport {
   std::vector<VolumeContact> volume_contacts;  // 6D: the patches the joints use
 };
 
+// A hinge's drive (Section 6.1.6's fingers: "a simple proportional
+// derivative control"): the torque stiffness (angle - theta) - damping
+// theta_dot about the hinge's axis on b, and its opposite on a, with theta
+// the turn of b relative to a about the axis since the world was built
+// (VolumeWorld::hinge_angle) and theta_dot its rate. It is evaluated at the
+// start of each step and acts through it like apply_wrench's (explicit:
+// stable while h^2 stiffness and h damping stay well below the inertia
+// about the axis). Zero gains: no drive.
+struct HingeDrive {
+  double stiffness = 0;  // N m/rad
+  double damping = 0;    // N m s/rad
+  double angle = 0;      // rad: the target, in (-pi, pi]
+};
+
 // A bilateral joint between bodies a and b (Section 3's "rotary joints and
 // spherical joints"): the anchor points and, for a hinge, its axis, fixed in
 // each body's frame (they should coincide in the world; post-stabilisation
@@ -86,6 +101,7 @@ struct BilateralJoint {
   int a = -1, b = -1;
   Eigen::Vector3d anchor_a = Eigen::Vector3d::Zero(), anchor_b = Eigen::Vector3d::Zero();  // m, body frames
   Eigen::Vector3d axis_a = Eigen::Vector3d::UnitZ(), axis_b = Eigen::Vector3d::UnitZ();    // unit, body frames
+  HingeDrive drive;  // hinges only
 };
 
 class VolumeWorld {
@@ -93,7 +109,8 @@ class VolumeWorld {
   // InputError: a bad body (check_body), time_step not finite and > 0, a
   // negative or non-finite target volume, tolerance or compliance, non-finite
   // gravity; a joint that is not bilateral, names bodies out of range or one
-  // body twice, or has a non-finite anchor or a zero axis.
+  // body twice, or has a non-finite anchor or a zero axis; a drive that is
+  // not a hinge's, or has negative or non-finite gains or angle.
   VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options, std::vector<BilateralJoint> joints = {});
   // Adds a wrench (torque N m, about the centre of mass; force N), world axes,
   // acting on a free body during the next step only (a controller calls it
@@ -102,6 +119,9 @@ class VolumeWorld {
   // ComputationError from the geometry or a non-finite state (naming the
   // body); the world is then left as it was before the step.
   StepReport step();
+  // A hinge's turn theta (rad, in (-pi, pi]): b's rotation relative to a
+  // about a's axis since the world was built. InputError: not a hinge.
+  double hinge_angle(int joint) const;
   const std::vector<RigidBody>& bodies() const { return bodies_; }
   double time() const { return time_; }
   const WorldOptions& options() const { return options_; }
@@ -112,6 +132,7 @@ class VolumeWorld {
   WorldOptions options_;
   double time_ = 0;
   std::vector<BilateralJoint> bilateral_;
+  std::vector<Eigen::Quaterniond> rest_a_b_;  // per joint: b's orientation in a's frame when built
   std::vector<Vector6d> external_;  // per body: (torque; force) for the next step
   std::vector<PgsJoint> previous_;
   BrepIndexCache indices_;

@@ -1,7 +1,11 @@
 #include "reference/volume_contact/wrench_projection.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <array>
 #include <cmath>
+#include <optional>
+#include <vector>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -13,6 +17,11 @@ namespace {
 
 // Forces here are in the paper's contact axes (n, u, w): index 0 is normal.
 enum class ConeSide { kInside, kOutside, kPolar };
+
+// Step 5's re-solve: at most this many rounds, until the spin at the centre
+// of pressure is at the bound there to this relative tolerance.
+constexpr int kSpinRounds = 8;
+constexpr double kSpinTolerance = 1e-12;
 
 ConeSide cone_side(const Eigen::Vector3d& f, double mu) {
   const double f_t = f.tail<2>().norm();
@@ -37,6 +46,40 @@ double size_along(const Eigen::Matrix3d& K, const Eigen::Vector3d& e, const Eige
   if (!(k > 0)) return 0;
   const double s = -e[0] / k;
   return s > 0 ? s : 0;
+}
+
+// Step 5's re-solve (wrench_projection.hpp), in the paper's order: the
+// branch's other equations with the torque about n at p held at `spin`
+// (tau_n = spin + (r x f)_n, r = p - c: linear in the unknowns). Stuck (q
+// null): the unknowns are the five other components and the five other
+// velocity rows vanish. Sliding: the unknowns are the force's size along q
+// and tau_u, tau_w, and Eq. 4's rows but the spin's vanish (the normal and
+// the tangential angular velocity). Nothing when the system is singular.
+std::optional<Vector6d> solve_with_spin_at(const Matrix6d& S, const Vector6d& e, double spin,
+                                           const Eigen::Vector2d& p, const Eigen::Vector3d* q) {
+  // lambda = G x + spin e_3; row 3 of G: tau_n's part (r x f)_n = p_u f_w - p_w f_u.
+  Eigen::Matrix<double, 6, Eigen::Dynamic> G;
+  std::vector<int> rows;
+  if (!q) {
+    rows = {0, 1, 2, 4, 5};
+    G = Eigen::Matrix<double, 6, 5>::Zero();
+    for (int k = 0; k < 5; ++k) G(rows[std::size_t(k)], k) = 1;
+    G(3, 1) = -p.y();
+    G(3, 2) = p.x();
+  } else {
+    rows = {0, 4, 5};
+    G = Eigen::Matrix<double, 6, 3>::Zero();
+    G.col(0).head<3>() = *q;
+    G(3, 0) = p.x() * (*q)[2] - p.y() * (*q)[1];
+    G(4, 1) = G(5, 2) = 1;
+  }
+  const Eigen::MatrixXd M = (S * G)(rows, Eigen::all);
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(M);
+  if (!lu.isInvertible()) return std::nullopt;
+  const Eigen::VectorXd x = lu.solve(-(e + S.col(3) * spin)(rows));
+  Vector6d lambda = G * x;
+  lambda[3] += spin;
+  return lambda;
 }
 
 void check_arguments(const Eigen::Vector2d& semi_axes, double mu, const char* what) {
@@ -103,6 +146,7 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
 
   const Eigen::Matrix3d S_ll = S.topLeftCorner<3, 3>(), S_la = S.topRightCorner<3, 3>();
   const Eigen::Matrix3d S_al = S.bottomLeftCorner<3, 3>(), S_aa = S.bottomRightCorner<3, 3>();
+  Eigen::Vector3d q;  // sliding: the force's direction
   switch (cone_side(lambda.head<3>(), mu)) {
     case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
     case ConeSide::kInside: break;
@@ -110,7 +154,7 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
       // Eq. 4, R S Q lambda' = -R e, with the torques eliminated through S_aa
       // (a principal block of S: positive definite): the normal row of the
       // reduced K = S_ll - S_la S_aa^-1 S_al gives the size along q.
-      const Eigen::Vector3d q = cone_direction(lambda.head<3>(), mu);
+      q = cone_direction(lambda.head<3>(), mu);
       const Eigen::LLT<Eigen::Matrix3d> aa(S_aa);
       const Eigen::Matrix3d K = S_ll - S_la * aa.solve(S_al);
       const Eigen::Vector3d e_reduced = e.head<3>() - S_la * aa.solve(e.tail<3>());
@@ -128,12 +172,42 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
   out.pressure_point = projected.point;
   const Eigen::Vector3d r(0, projected.point.x(), projected.point.y());  // p - c in (n, u, w)
   if (projected.inside) {
-    // Step 5, Eqs. 11-13: the torque about n at p is tau_n - (r x f)_n.
-    const double spin_at_p = lambda[3] - r.cross(lambda.head<3>())[0];
+    // Step 5, Eqs. 11-13: the torque about n at p (p = d here) is tau_n - (r x f)_n.
+    const auto spin_at = [](const Vector6d& l, const Eigen::Vector2d& p) {
+      return l[3] - (p.x() * l[2] - p.y() * l[1]);  // tau_n - (r x f)_n, r = (0, p_u, p_w)
+    };
+    const double spin = spin_at(lambda, projected.point);
     const double bound = spin_torque_bound(projected.point, semi_axes, lambda[0], mu);
-    if (std::abs(spin_at_p) > bound) {
-      lambda[3] += std::copysign(bound, spin_at_p) - spin_at_p;
+    if (std::abs(spin) > bound) {
+      const double sign = std::copysign(1.0, spin);
+      lambda[3] += sign * bound - spin;  // Algorithm 1's clamp
       out.spin_clamped = true;
+      // The re-solve with the spin at its bound: p and f_n move with the
+      // solution and the bound with them, so it is repeated from the new
+      // centre of pressure until the spin there is at the bound there.
+      Eigen::Vector2d p = projected.point;
+      Vector6d candidate = lambda;
+      for (int round = 0; round < kSpinRounds && !out.spin_resolved; ++round) {
+        const std::optional<Vector6d> solved =
+            solve_with_spin_at(S, e, sign * spin_torque_bound(p, semi_axes, candidate[0], mu), p,
+                               out.state == JointState::kSliding ? &q : nullptr);
+        if (!solved || !((*solved)[0] > 0)) break;
+        candidate = *solved;
+        if (out.state == JointState::kStuck && cone_side(candidate.head<3>(), mu) != ConeSide::kInside) break;
+        if (out.state == JointState::kSliding && !(candidate.head<3>().dot(q) > 0)) break;
+        // The spin torque must oppose the relative spin it leaves (friction does no positive work).
+        if (sign * (e + S * candidate)[3] > 0) break;
+        const EllipseProjection moved =
+            project_onto_ellipse(centre_of_pressure(candidate[0], candidate.segment<2>(4)), semi_axes);
+        if (!moved.inside) break;
+        p = moved.point;
+        const double at_p = spin_at(candidate, p), bound_p = spin_torque_bound(p, semi_axes, candidate[0], mu);
+        out.spin_resolved = std::abs(at_p - sign * bound_p) <= kSpinTolerance * bound_p;
+      }
+      if (out.spin_resolved) {
+        lambda = candidate;
+        out.pressure_point = p;
+      }
     }
     out.impulse_c = from_paper_order(lambda);
     return out;
@@ -150,10 +224,10 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
     case ConeSide::kPolar: return out.state = JointState::kSeparating, out;
     case ConeSide::kInside: break;
     case ConeSide::kOutside: {
-      const Eigen::Vector3d q = cone_direction(f, mu);
-      const double size = size_along(S_p, e_p, q);  // Eq. 10
+      const Eigen::Vector3d q_p = cone_direction(f, mu);
+      const double size = size_along(S_p, e_p, q_p);  // Eq. 10
       if (size == 0) return out.state = JointState::kSeparating, out;
-      f = size * q;
+      f = size * q_p;
       out.state = JointState::kRollingSliding;
     }
   }

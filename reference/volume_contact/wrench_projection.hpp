@@ -37,6 +37,19 @@
 //      Eqs. 11-13 (spin_torque_bound). With d outside the spin torque at p is
 //      zero already ("no spinning torque if the center of pressure was
 //      outside the patch").
+//      Departure: Algorithm 1 stops at the clamp, which changes tau_n alone.
+//      Where S couples the spin with the other rows (the patch away from the
+//      bodies' centres of mass), the other rows then no longer hold: in the
+//      pinch grasp (Section 6.1.6) a ruler whose spin slips at both pads
+//      also slid through the stuck fingers, turning about its own centre of
+//      mass rather than about the pinch (validation/fixtures/scenes/
+//      pinch_grasp.json; tests/validation/pinch_grasp_scene_test.cpp). So a
+//      clamp is followed by a re-solve of the branch's other equations with
+//      tau_n held (stuck: the five other velocity rows zero; sliding: Eq. 4
+//      without its spin row), then the clamp at the new f_n and p (a second
+//      order change); a re-solve that separates or leaves the cone or the
+//      ellipse is not taken (Algorithm 1's clamp stands; block PGS's next
+//      sweep starts again from the rigid joint).
 // Algorithm 1's tests "mu lambda_n <= |lambda_t|" are read as "outside the
 // cone": |f_t| > mu f_n.
 #include <Eigen/Core>
@@ -60,6 +73,7 @@ struct WrenchProjection {
   JointState state = JointState::kSeparating;
   Eigen::Vector2d pressure_point = Eigen::Vector2d::Zero();  // m: p in (u, w) (d when inside)
   bool spin_clamped = false;  // step 5 reduced the spin torque
+  bool spin_resolved = false;  // and re-solved the branch's other equations with it
 };
 
 // Eqs. 11-13: the spin torque bound mu f_n sum_i w_i |c_i - p| for the force

@@ -129,6 +129,68 @@ TEST(VolumeContactScene, BadModelFieldsAreRefusedNamingTheField) {
              "a run of 1 s in steps of 1e-08 s would take 1e+08 steps, more than 1e+07");
 }
 
+// "joints": a hinge given in the world at the initial poses arrives in each
+// body's frame (its anchor and axis map back to the world ones), with its
+// drive; bad joints are refused naming the field.
+TEST(VolumeContactScene, JointsAreReadInTheBodiesFramesAndBadOnesAreRefused) {
+  json d = document("volume-6d");
+  d["bodies"][1]["pose"]["rotate"] = {0.4, {1, 2, 3}};
+  const json hinge = {{"type", "hinge"},
+                      {"body1", "floor"},
+                      {"body2", "block"},
+                      {"anchor", {0.05, -0.1, 0.3}},
+                      {"axis", {0, 0, 2}},
+                      {"drive", {{"stiffness", 10}, {"damping", 0.1}, {"angle", -0.5}}}};
+  d["joints"] = {hinge, {{"type", "spherical"}, {"body1", "block"}, {"body2", "floor"}, {"anchor", {0, 0, 0.3}}}};
+  const Scene scene = parse(d);
+  ASSERT_EQ(scene.joints.size(), 2u);
+  const vc::BilateralJoint& j = scene.joints[0];
+  EXPECT_EQ(j.kind, vc::JointKind::kHinge);
+  EXPECT_EQ(j.a, 0);
+  EXPECT_EQ(j.b, 1);
+  const SceneBody& block = scene.bodies[1];
+  EXPECT_LT((block.E_w_b.rotation() * j.anchor_b + block.E_w_b.translation() - Eigen::Vector3d(0.05, -0.1, 0.3)).norm(),
+            4 * kEps);
+  EXPECT_LT((j.anchor_a - Eigen::Vector3d(0.05, -0.1, 0.3)).norm(), kEps);  // the floor's frame is the world's
+  EXPECT_LT((block.E_w_b.rotation() * j.axis_b - Eigen::Vector3d::UnitZ()).norm(), 4 * kEps);
+  EXPECT_EQ(j.drive.stiffness, 10);
+  EXPECT_EQ(j.drive.damping, 0.1);
+  EXPECT_EQ(j.drive.angle, -0.5);
+  EXPECT_EQ(scene.joints[1].kind, vc::JointKind::kSpherical);
+  EXPECT_EQ(scene.joints[1].a, 1);
+
+  const auto expect_bad = [&](const json& change, const std::string& field, const std::string& words) {
+    json bad = d;
+    bad["joints"][0].update(change);
+    test::expect_scene_error(bad, kFile, field, words);
+  };
+  expect_bad({{"type", "slider"}}, "joints[0].type", "unknown joint type \"slider\" (known: hinge, spherical)");
+  expect_bad({{"body2", "hand"}}, "joints[0].body2", "no body named \"hand\"");
+  expect_bad({{"body2", "floor"}}, "joints[0].body2", "must be different bodies");
+  expect_bad({{"anchor", {0, 0}}}, "joints[0].anchor", "expected an array of 3");
+  expect_bad({{"axis", {0, 0, 0}}}, "joints[0].axis", "must be a non-zero vector");
+  expect_bad({{"drive", {{"stiffness", -1}}}}, "joints[0].drive.stiffness", "must be >= 0");
+  expect_bad({{"drive", {{"angle", 4}}}}, "joints[0].drive.angle", "must lie in [-pi, pi], got 4");
+  expect_bad({{"drive", {{"gain", 1}}}}, "joints[0].drive.gain", "unknown field");
+  expect_bad({{"limit", 1}}, "joints[0].limit", "unknown field");
+  json spherical_with_axis = d;
+  spherical_with_axis["joints"][1]["axis"] = {1, 0, 0};
+  test::expect_scene_error(spherical_with_axis, kFile, "joints[1].axis", "only a hinge has an axis and a drive");
+  json no_axis = d;
+  no_axis["joints"][0].erase("axis");
+  test::expect_scene_error(no_axis, kFile, "joints[0].axis", "missing (required)");
+  json both_fixed = d;
+  both_fixed["bodies"][1] = {{"name", "block"}, {"geometry", {{"type", "box"}, {"size", {0.1, 0.2, 0.3}}}}, {"fixed", true}};
+  test::expect_scene_error(both_fixed, kFile, "joints[0]", "are both fixed");
+  json not_array = d;
+  not_array["joints"] = hinge;
+  test::expect_scene_error(not_array, kFile, "joints", "expected an array of joints");
+  json smooth = json::parse(R"({"bodies": [{"name": "a", "geometry": {"type": "plane"}, "fixed": true}]})");
+  smooth["model"] = {{"type", "quasi-rigid"}};
+  smooth["joints"] = json::array();
+  test::expect_scene_error(smooth, kFile, "joints", "the quasi-rigid model takes no joints");
+}
+
 TEST(VolumeContactScene, APlaneIsAGroundHalfSpacePlacedByItsPose) {
   json d = document("point-contact");
   const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 0).normalized(), position(0.1, -0.2, 0.3);

@@ -21,7 +21,7 @@ inline scenes::Scene example_scene(const std::string& file_name) {
 inline volume_contact::VolumeWorld scene_world(const scenes::Scene& scene, volume_contact::ContactModel model) {
   volume_contact::WorldOptions options = scenes::volume_contact_options(scene);
   options.model = model;
-  return volume_contact::VolumeWorld(scenes::volume_contact_bodies(scene), options);
+  return volume_contact::VolumeWorld(scenes::volume_contact_bodies(scene), options, scene.joints);
 }
 
 // Kinetic plus potential energy (J) of the free bodies, gravity g (m/s^2).

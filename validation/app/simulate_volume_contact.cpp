@@ -124,6 +124,7 @@ ojson model_json(const scenes::Scene& scene) {
 struct Run {
   double end_time = 0;                  // s: the end of the last completed step
   std::vector<vc::RigidBody> final_bodies;  // the state then
+  std::vector<double> final_angles;         // per joint: a hinge's turn then (rad), 0 for a spherical joint
   bool failed = false;
   std::string message;
   std::vector<StepRow> steps;
@@ -167,6 +168,20 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
     bodies.push_back(body);
   }
   summary["bodies"] = bodies;
+  ojson joints = ojson::array();
+  for (std::size_t k = 0; k < scene.joints.size(); ++k) {
+    const vc::BilateralJoint& j = scene.joints[k];
+    const bool hinge = j.kind == vc::JointKind::kHinge;
+    ojson joint = {{"type", hinge ? "hinge" : "spherical"},
+                   {"body1", scene.bodies[std::size_t(j.a)].name},
+                   {"body2", scene.bodies[std::size_t(j.b)].name}};
+    if (hinge) {
+      joint["drive"] = {{"stiffness", j.drive.stiffness}, {"damping", j.drive.damping}, {"angle", j.drive.angle}};
+      joint["final_angle"] = run.final_angles[k];
+    }
+    joints.push_back(joint);
+  }
+  summary["joints"] = joints;
   summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}};
   return summary;
 }
@@ -180,7 +195,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   const std::size_t count = bodies.size();
   std::optional<vc::VolumeWorld> world;
   try {
-    world.emplace(std::move(bodies), options);
+    world.emplace(std::move(bodies), options, scene.joints);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", scene_file, e.what()));
   }
@@ -223,6 +238,8 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   run.wall = progress.seconds();
   run.end_time = world->time();
   run.final_bodies = world->bodies();
+  for (std::size_t k = 0; k < scene.joints.size(); ++k)
+    run.final_angles.push_back(scene.joints[k].kind == vc::JointKind::kHinge ? world->hinge_angle(int(k)) : 0.0);
   if (run.rows.empty() || run.rows.back().time != run.end_time) add_rows(run.rows, scene, *world);
 
   write_bodies_csv(out / "bodies.csv", run.rows);

@@ -208,9 +208,12 @@ void read_integrator(const Reader& in, const json& value, dynamics::SimulationOp
   }
 }
 
-int find_body(const Reader& in, const Scene& scene, const json& contact, const char* key) {
-  const std::string path = std::string("contact.") + key;
-  const std::string name = in.string(in.required(contact, "contact", key), path);
+}  // namespace
+
+int find_body(const Reader& in, const Scene& scene, const json& object, const std::string& path_to_object,
+              const char* key) {
+  const std::string path = Reader::child(path_to_object, key);
+  const std::string name = in.string(in.required(object, path_to_object, key), path);
   std::vector<std::string> names;
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     if (scene.bodies[k].name == name) return int(k);
@@ -218,6 +221,8 @@ int find_body(const Reader& in, const Scene& scene, const json& contact, const c
   }
   in.fail(path, fmt::format("no body named \"{}\" (bodies: {})", name, join(names)));
 }
+
+namespace {
 
 dynamics::Vec5<double> to_vec5(const std::vector<double>& x) {
   dynamics::Vec5<double> v;
@@ -318,8 +323,8 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
 
   const json& contact = in.required(document, "", "contact");
   in.fields(contact, "contact", {"body1", "body2", "patch1", "patch2", "q", "qdot"});
-  scene.body1 = find_body(in, scene, contact, "body1");
-  scene.body2 = find_body(in, scene, contact, "body2");
+  scene.body1 = find_body(in, scene, contact, "contact", "body1");
+  scene.body2 = find_body(in, scene, contact, "contact", "body2");
   if (scene.body1 == scene.body2) in.fail("contact.body2", "body1 and body2 must be different bodies");
   if (scene.free_body().fixed)
     in.fail("contact.body1", fmt::format("body \"{}\" is fixed; body1 must be the free body", scene.free_body().name));
@@ -367,7 +372,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   const json document = parse_json(text, file.string());
   in.fields(document, "",
             {"name", "description", "gravity", "model", "bodies", "contact", "friction", "integrator", "duration",
-             "output"});
+             "output", "joints"});
   Scene scene;
   scene.file = file;
   scene.name = file.stem().string();
@@ -406,8 +411,14 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   }
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
   if (scene.model == ModelType::kQuasiRigid) check_quasi_rigid_model(in, scene);
-  if (scene.model == ModelType::kVolume6d || scene.model == ModelType::kPointContact)
-    check_volume_contact_model(in, scene);
+  const bool volume_contact = scene.model == ModelType::kVolume6d || scene.model == ModelType::kPointContact;
+  if (volume_contact) check_volume_contact_model(in, scene);
+  if (const json* j = Reader::optional(document, "joints")) {
+    if (!volume_contact)
+      in.fail("joints", fmt::format("the {} model takes no joints (the volume-6d and point-contact models do)",
+                                    to_string(scene.model)));
+    scene.joints = read_volume_contact_joints(in, *j, scene);
+  }
   return scene;
 }
 

@@ -13,6 +13,8 @@
 //   "duration": 3.0,                 optional, s, >= 0; default 1
 //   "output": {"interval": 0.01},    optional; s between output rows, >= 0 (0: every
 //                                    accepted step); default 0.01
+//   "joints": [ JOINT, ... ],        optional, volume-6d and point-contact only: bilateral
+//                                    joints (below)
 //   the smooth model's fields (refused by the other models):
 //   "contact": CONTACT,              required
 //   "friction": FRICTION,            optional; default frictionless
@@ -105,6 +107,19 @@
 //   placed by its pose; no "transform"). A pair's friction is the larger of its bodies'
 //   (all mu here). A free body's frame is at its centre of mass: give a density, or mass
 //   and inertia with the vertices in centre-of-mass coordinates.
+//   JOINT (Section 6.1.6's "rotary joints", reference/volume_contact/volume_world.hpp):
+//     "type": "hinge"          required: "hinge" (turns about its axis only) or "spherical"
+//                              (turns freely about its anchor)
+//     "body1": "hand", "body2": "finger"  required: two different bodies, not both fixed;
+//                              a drive turns body2 relative to body1
+//     "anchor": [x, y, z]      required, m: the pivot, world coordinates at the initial poses
+//     "axis": [ax, ay, az]     hinge: required, non-zero, world axes at the initial poses
+//     "drive": {"stiffness": 10, "damping": 0.1, "angle": 0.03}
+//                              hinge, optional: the PD torque stiffness (angle - theta) -
+//                              damping theta_dot about the axis (N m/rad >= 0, N m s/rad >= 0,
+//                              rad in [-pi, pi], each optional, default 0), theta body2's turn
+//                              relative to body1 from the initial poses (right-handed about
+//                              the axis)
 //
 // BODY:
 //   "name": "top"                    required, non-empty, unique
@@ -265,6 +280,7 @@ struct Scene {
   dynamics::SimulationOptions<double> options;
   QuasiRigidModel quasi_rigid;  // the quasi-rigid model's fields
   VolumeContactModel volume_contact;  // the volume-6d and point-contact models' fields
+  std::vector<volume_contact::BilateralJoint> joints;  // and their "joints", in the bodies' frames
 
   const SceneBody& free_body() const { return bodies[std::size_t(body1)]; }
   const SceneBody& fixed_body() const { return bodies[std::size_t(body2)]; }
@@ -290,6 +306,11 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
 // `where` naming the source of q ("scene.json: contact.q", "--q").
 void check_contact_point(const Scene& scene, int patch1, int patch2, const dynamics::Vec5<double>& q,
                          const std::string& where);
+
+// The index of the body that object[key] names (required). InputError
+// "FILE: PATH.KEY: no body named ..." listing the bodies.
+int find_body(const Reader& in, const Scene& scene, const nlohmann::json& object, const std::string& path,
+              const char* key);
 
 // "FILE: FIELD: why", the prefix of every scene error.
 std::string scene_error(const Scene& scene, const std::string& field, const std::string& why);

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <Eigen/Geometry>
+#include <cmath>
 #include <memory>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "validation/scenes/geometry.hpp"
@@ -69,6 +71,56 @@ VolumeContactModel read_volume_contact_model(const Reader& in, const json& model
   }
   if (const json* x = Reader::optional(model, "ground_size")) m.ground_size = in.positive(*x, "model.ground_size");
   return m;
+}
+
+std::vector<vc::BilateralJoint> read_volume_contact_joints(const Reader& in, const json& joints, const Scene& scene) {
+  if (!joints.is_array()) in.fail("joints", fmt::format("expected an array of joints, got {}", show(joints)));
+  std::vector<vc::BilateralJoint> out;
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const json& joint = joints[k];
+    const std::string path = Reader::index("joints", k);
+    in.fields(joint, path, {"type", "body1", "body2", "anchor", "axis", "drive"});
+    vc::BilateralJoint j;
+    const std::string type = in.string(in.required(joint, path, "type"), path + ".type");
+    if (type == "hinge")
+      j.kind = vc::JointKind::kHinge;
+    else if (type == "spherical")
+      j.kind = vc::JointKind::kSpherical;
+    else
+      in.fail(path + ".type", fmt::format("unknown joint type \"{}\" (known: hinge, spherical)", type));
+    j.a = find_body(in, scene, joint, path, "body1");
+    j.b = find_body(in, scene, joint, path, "body2");
+    const SceneBody& a = scene.bodies[std::size_t(j.a)];
+    const SceneBody& b = scene.bodies[std::size_t(j.b)];
+    if (j.a == j.b) in.fail(path + ".body2", "body1 and body2 must be different bodies");
+    if (a.fixed && b.fixed) in.fail(path, fmt::format("bodies \"{}\" and \"{}\" are both fixed", a.name, b.name));
+    const Eigen::Vector3d anchor_w = in.vec3(in.required(joint, path, "anchor"), path + ".anchor");
+    j.anchor_a = a.E_w_b.rotation().transpose() * (anchor_w - a.E_w_b.translation());
+    j.anchor_b = b.E_w_b.rotation().transpose() * (anchor_w - b.E_w_b.translation());
+    const bool hinge = j.kind == vc::JointKind::kHinge;
+    for (const char* field : {"axis", "drive"})
+      if (!hinge && joint.contains(field))
+        in.fail(Reader::child(path, field), "only a hinge has an axis and a drive");
+    if (hinge) {
+      const Eigen::Vector3d axis_w = in.vec3(in.required(joint, path, "axis"), path + ".axis");
+      if (!(axis_w.norm() > 0)) in.fail(path + ".axis", "must be a non-zero vector");
+      j.axis_a = a.E_w_b.rotation().transpose() * axis_w.normalized();
+      j.axis_b = b.E_w_b.rotation().transpose() * axis_w.normalized();
+    }
+    if (const json* d = Reader::optional(joint, "drive")) {
+      const std::string where = path + ".drive";
+      in.fields(*d, where, {"stiffness", "damping", "angle"});
+      if (const json* x = Reader::optional(*d, "stiffness")) j.drive.stiffness = in.non_negative(*x, where + ".stiffness");
+      if (const json* x = Reader::optional(*d, "damping")) j.drive.damping = in.non_negative(*x, where + ".damping");
+      if (const json* x = Reader::optional(*d, "angle")) {
+        j.drive.angle = in.number(*x, where + ".angle");
+        if (!(std::abs(j.drive.angle) <= std::numbers::pi))
+          in.fail(where + ".angle", fmt::format("must lie in [-pi, pi], got {}", j.drive.angle));
+      }
+    }
+    out.push_back(j);
+  }
+  return out;
 }
 
 void check_volume_contact_model(const Reader& in, const Scene& scene) {

@@ -39,6 +39,12 @@ VolumeContactModel read_volume_contact_model(const Reader& in, const nlohmann::j
 // steps (as the quasi-rigid model's limit).
 void check_volume_contact_model(const Reader& in, const Scene& scene);
 
+// The scene's "joints" (read after its bodies; scene.hpp documents JOINT):
+// the anchors and axes given in the world at the initial poses, in each
+// body's frame. InputError "FILE: joints[k].FIELD: why".
+std::vector<volume_contact::BilateralJoint> read_volume_contact_joints(const Reader& in, const nlohmann::json& joints,
+                                                                       const Scene& scene);
+
 // The simulator's bodies, in the scene's order: mesh, box and prism
 // geometries (free or fixed) become BodyShapes of the polyhedron the scene
 // built (in body coordinates, already moved to the centre of mass where a

@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -272,6 +273,48 @@ TEST(WrenchProjection, TheSpinTorqueIsClampedToTheFourCornerBound) {
   }
 }
 
+// A bar (30 x 3 x 0.5 cm, 54 g) on a small patch 3.5 cm from its centre of
+// mass (the pinch grasp's ruler on one pad, Section 6.1.6), whose rigid
+// joint would need a spin torque twice the bound mu f_n sqrt(a^2 + b^2) with
+// the centre of pressure at the patch's centre (e = -S lambda* for that
+// rigid impulse lambda*), the force inside the cone (stuck) or outside it
+// (sliding). Algorithm 1's clamp alone changes tau_n and, through S's
+// coupling of the spin with the force rows (the patch far from the centre of
+// mass), leaves the stuck patch sliding; the re-solve keeps the branch's
+// other rows: stuck, the five other velocity rows zero; sliding, Eq. 4's
+// normal and tangential angular rows zero. Both with the spin at the bound.
+TEST(WrenchProjection, TheClampedSpinKeepsTheOtherRowsOfItsBranch) {
+  const Eigen::Vector2d patch(0.002, 0.002);
+  const double mu = 0.8, f_n = 2, bound = mu * f_n * patch.norm();
+  const Scene scene{Eigen::Matrix3d::Identity(), box(0.15, 0.015, 0.0025, 0.054),
+                    Eigen::Vector3d(-0.035, 0, -0.0025)};
+  const Matrix6d S = scene.make(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()).S;
+  for (const bool sliding : {false, true}) {
+    const Vector6d rigid = wrench(0, 0, 2 * bound, sliding ? 2.0 : 0.5, 0.3, f_n);
+    const Vector6d e = -S * rigid;
+    const WrenchProjection out = project_joint(S, e, patch, mu);
+    EXPECT_EQ(out.state, sliding ? JointState::kSliding : JointState::kStuck);
+    ASSERT_TRUE(out.spin_clamped && out.spin_resolved);
+    const Vector6d& l = out.impulse_c;
+    const Vector6d after = e + S * l;
+    const Eigen::Vector2d p = out.pressure_point;
+    const double spin_at_p = l[2] - (p.x() * l[4] - p.y() * l[3]);
+    EXPECT_NEAR(std::abs(spin_at_p), spin_torque_bound(p, patch, l[5], mu), 1e-12 * std::abs(spin_at_p));
+    EXPECT_LT(spin_at_p * after[2], 0);  // the spin slips against its torque
+    if (sliding) {
+      EXPECT_LT(std::abs(after[5]) + after.head<2>().norm(), kSolveTolerance);
+      EXPECT_NEAR(l.segment<2>(3).norm(), mu * l[5], kSolveTolerance);
+    } else {
+      EXPECT_LT(after(std::array<int, 5>{0, 1, 3, 4, 5}).norm(), kSolveTolerance);
+      EXPECT_LT(l.segment<2>(3).norm(), mu * l[5]);
+      // Algorithm 1's clamp alone leaves the patch sliding at cm/s.
+      Vector6d clamped = rigid;
+      clamped[2] = bound;
+      EXPECT_GT((e + S * clamped).segment<2>(3).norm(), 1e-2);
+    }
+  }
+}
+
 TEST(WrenchProjection, TheSpinBoundUsesTheBilinearCornerWeights) {
   // At a corner the whole force sits there: no torque; at the middle of the
   // edge u = a: half at each of the two corners (a, +-b), distance b.
@@ -358,7 +401,7 @@ TEST(PointProjection, ItsFixedPointsAreCoulombContacts) {
 TEST(WrenchProjection, EveryProjectedImpulseIsFeasibleAndZeroesWhatItsBranchConstrains) {
   std::mt19937 rng(11);
   std::normal_distribution<double> g;
-  int count[5] = {};
+  int count[5] = {}, resolved = 0;
   for (int trial = 0; trial < 4000; ++trial) {
     Matrix6d A;
     for (int i = 0; i < 36; ++i) A.data()[i] = g(rng);
@@ -385,16 +428,30 @@ TEST(WrenchProjection, EveryProjectedImpulseIsFeasibleAndZeroesWhatItsBranchCons
     const double spin_at_d = l[2] - r.cross(l.tail<3>()).z();
     EXPECT_LE(std::abs(spin_at_d), spin_torque_bound(out.pressure_point, semi, f_n, mu) * (1 + 1e-12) + 1e-15);
     const double scale = 1e-10 * (1 + e.norm());
+    // A re-solved spin clamp: the spin torque at its bound opposes the relative spin left.
+    const std::array<int, 5> all_but_spin = {0, 1, 3, 4, 5};
+    if (out.spin_resolved) {
+      ++resolved;
+      EXPECT_NEAR(std::abs(spin_at_d), spin_torque_bound(out.pressure_point, semi, f_n, mu),
+                  1e-11 * (1 + std::abs(spin_at_d)));
+      EXPECT_LE(spin_at_d * after[2], 1e-12);
+    }
     switch (out.state) {
-      case JointState::kStuck:
+      case JointState::kStuck:  // Eq. 1 (or its five other rows after a re-solved spin clamp)
         if (!out.spin_clamped) {
           EXPECT_LT(after.norm(), scale);
         }
+        if (out.spin_resolved) {
+          EXPECT_LT(after(all_but_spin).norm(), scale);
+        }
         break;
-      case JointState::kSliding:  // Eq. 4: normal and angular velocity zero (unless the spin was clamped after)
-        if (!out.spin_clamped) {
+      case JointState::kSliding:  // Eq. 4: normal and angular velocity zero (the spin's after a clamp: not)
+        if (!out.spin_clamped || out.spin_resolved) {
           EXPECT_LT(std::abs(after[5]), scale);
-          EXPECT_LT(after.head<3>().norm(), scale);
+          EXPECT_LT(after.head<2>().norm(), scale);
+        }
+        if (!out.spin_clamped) {
+          EXPECT_LT(std::abs(after[2]), scale);
         }
         break;
       case JointState::kRolling:  // Eq. 8: the velocity of the point p is zero
@@ -411,6 +468,8 @@ TEST(WrenchProjection, EveryProjectedImpulseIsFeasibleAndZeroesWhatItsBranchCons
     }
   }
   for (int state = 0; state < 5; ++state) EXPECT_GT(count[state], 50) << to_string(static_cast<JointState>(state));
+  // Random S rarely clamp a stuck joint's spin (TheClampedSpinKeepsTheOtherRowsOfItsBranch covers it).
+  EXPECT_GT(resolved, 0);
 }
 
 TEST(WrenchProjection, BadInputIsRefused) {
