@@ -23,8 +23,10 @@
 // ellipsoid's largest semi-axis: the gradient of the volume averaged over
 // that scale. Where V is smooth the two agree to O(eps^2); at a flush face
 // the difference quotient sees both sides of the kink and gives their mean.
-// (Six more exact intersections per pair; the half-space path has no flush
-// side faces and keeps its exact gradient.)
+// (Six more exact intersections per pair, taken only for meshes with a pair
+// of faces within 1e-3 rad of parallel: elsewhere V is smooth on scales far
+// above eps and the exact gradient is kept, as on the half-space path, which
+// has no flush side faces.)
 //
 #include <Eigen/Core>
 #include <memory>

@@ -7,6 +7,8 @@
 //    exact route) and against a ground (the half-space route);
 //  - two stacked boxes of one footprint, turned by 1e-13 rad: the smoothed
 //    normal stays vertical where the exact gradient's tilts by 0.03 rad;
+//  - two boxes at general angles: the exact gradient is kept, and central
+//    differences of the exact volume agree with it;
 //  - a box pressed into the ground: the patch frame, centre and normal
 //    (from the box into the ground) in world coordinates;
 //  - the point model's contacts for that box: its four bottom corners, with
@@ -120,6 +122,40 @@ TEST(ContactDetection, StackedBoxesOfOneFootprintGetAVerticalNormalDespiteTheirF
   const std::vector<VolumeContact> contacts = detect_volume_contacts({a, b});
   ASSERT_EQ(contacts.size(), 1u);
   EXPECT_LT(std::acos(std::min(1.0, contacts[0].R_w_c.col(2).z())), 1e-8);
+}
+
+TEST(ContactDetection, AwayFromParallelFacesTheExactGradientIsKeptAndCentralDifferencesAgree) {
+  // Two boxes at general angles (no face of one within 1e-3 rad of parallel
+  // to a face of the other): V is smooth in the translation, the detection
+  // keeps the exact gradient (the same normal as without smoothing), and
+  // that gradient matches central differences of the exact volume over
+  // +-1e-7 m (truncation ~ eps^2 V''' and the volume's round-off over 2 eps).
+  RigidBody a = box_body("a", 0.2, 0.15, 0.1, 1), b = box_body("b", 0.1, 0.1, 0.1, 2);
+  a.x_w = Eigen::Vector3d(0.3, -0.2, 0.1);
+  a.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()));
+  b.x_w = a.x_w + Eigen::Vector3d(0.05, 0.03, 0.17);
+  b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(-1, 2, 1).normalized()));
+  const std::vector<VolumeContact> smoothed = detect_volume_contacts({a, b});
+  const std::vector<VolumeContact> exact = detect_volume_contacts({a, b}, {}, false);
+  ASSERT_EQ(smoothed.size(), 1u);
+  ASSERT_EQ(exact.size(), 1u);
+  EXPECT_EQ(smoothed[0].R_w_c, exact[0].R_w_c);
+  // The gradient in a's frame against differences of b's translation along a's axes.
+  const Eigen::Matrix3d R_a_w = a.R_w_b().transpose();
+  const auto moments = [&](const Eigen::Vector3d& shift_a) {
+    Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
+    E.topLeftCorner<3, 3>() = R_a_w * b.R_w_b();
+    E.topRightCorner<3, 1>() = R_a_w * (b.x_w - a.x_w) + shift_a;
+    return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles,
+                                                 RigidPose<double>::from_matrix(E, "pose"));
+  };
+  const Eigen::Vector3d gradient = moments(Eigen::Vector3d::Zero()).gradient.tail<3>();
+  const double step = 1e-7;
+  for (int k = 0; k < 3; ++k) {
+    const double difference = (moments(step * Eigen::Vector3d::Unit(k)).volume -
+                               moments(-step * Eigen::Vector3d::Unit(k)).volume) / (2 * step);
+    EXPECT_NEAR(difference, gradient[k], 1e-6 * gradient.norm()) << "axis " << k;
+  }
 }
 
 TEST(ContactDetection, ABoxPressedIntoTheGroundHasItsPatchAndCornersInWorldCoordinates) {
