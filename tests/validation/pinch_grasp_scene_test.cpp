@@ -65,8 +65,7 @@ TEST(PinchGrasp, TheSpinTorquesHoldTheRulerAndItCreepsByTheAngularCompliance) {
   VolumeWorld world = test::scene_world(scene, ContactModel::kVolume6d);
   const double h = world.options().time_step, c = world.options().angular_compliance, mu = scene.volume_contact.mu;
   const RigidBody& ruler = world.bodies()[1];
-  // Two exact intersections a step (20 ms; ~5x that sanitized): the sanitized build runs a few.
-  const int steps = test::kSanitized ? 3 : 25, settled = test::kSanitized ? 1 : 15;
+  const int steps = 25, settled = 15;
   int checked = 0;
   for (int k = 0; k < steps; ++k) {
     const StepReport report = world.step();
@@ -115,7 +114,7 @@ void expect_turns_against_the_clamped_spin(const scenes::Scene& scene, int steps
 }
 
 TEST(PinchGrasp, ALongerLeverTurnsTheRulerAgainstTheClampedSpinTorques) {
-  if (test::kSanitized) GTEST_SKIP() << "exact intersections: slow sanitized";
+  if (test::kSanitized) GTEST_SKIP() << "exact intersections, slow sanitized: the hold runs there";
   scenes::Scene scene = test::example_scene("pinch_grasp.json");
   scene.bodies[1].E_w_b = RigidPose<double>::from_axis_angle(0, Eigen::Vector3d::UnitZ(), Eigen::Vector3d(0.035, 0, 0),
                                                              "ruler");
@@ -123,7 +122,7 @@ TEST(PinchGrasp, ALongerLeverTurnsTheRulerAgainstTheClampedSpinTorques) {
 }
 
 TEST(PinchGrasp, ASmallerTargetVolumeGivesSmallerPatchesThatLetTheRulerTurn) {
-  if (test::kSanitized) GTEST_SKIP() << "exact intersections: slow sanitized";
+  if (test::kSanitized) GTEST_SKIP() << "exact intersections, slow sanitized: the hold runs there";
   scenes::Scene scene = test::example_scene("pinch_grasp.json");
   scene.volume_contact.target_volume = 1e-9;
   expect_turns_against_the_clamped_spin(scene, 40);
