@@ -828,6 +828,36 @@ TEST(CliSimulate, QuasiRigidBallRunsAndWritesItsFiles) {
   std::filesystem::remove_all(dir);
 }
 
+// A body given as a point cloud file (validation/fixtures/scenes/
+// points_on_box.json: a ball of 500 samples dropped 1 mm onto a sampled box
+// table) runs: it first touches within the nearest-sample window of the
+// test above (its samples are about 8 mm apart too) and bounces back up.
+TEST(CliSimulate, APointCloudBallFromAFileDropsOntoABoxAndBounces) {
+  if (contactref::test::kSanitized) GTEST_SKIP() << "500 contact steps: slow sanitized (the path runs above)";
+  const std::string file = (contactref::test::source_dir() / "validation/fixtures/scenes/points_on_box.json").string();
+  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_points_on_box";
+  std::filesystem::remove_all(dir);
+  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json summary = nlohmann::json::parse(r.output);
+  EXPECT_EQ(summary["status"], "completed");
+  const double first_contact = summary["statistics"]["first_contacts"][0].get<double>();
+  EXPECT_GT(first_contact, std::sqrt(2 * (0.001 - 0.008 * 0.008 / 0.1) / 9.81));
+  EXPECT_LT(first_contact, std::sqrt(2 * (0.001 + 0.008 * 0.008 / 0.1) / 9.81) + 1e-4);
+  std::ifstream bodies(dir / "bodies.csv");
+  std::string line;
+  std::getline(bodies, line);
+  double rising_after_contact = 0;
+  while (std::getline(bodies, line)) {
+    std::vector<double> x;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) x.push_back(cell == "ball" ? 0.0 : std::atof(cell.c_str()));
+    if (x[0] > first_contact) rising_after_contact = std::max(rising_after_contact, x[11]);  // vz
+  }
+  EXPECT_GT(rising_after_contact, 0.1);  // it left at about its landing speed, sqrt(2 g 1 mm) = 0.14 m/s
+  std::filesystem::remove_all(dir);
+}
+
 // A failed run exits 1 with its reason; bad quasi-rigid fields exit 2 naming
 // the file and field.
 TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
