@@ -198,36 +198,44 @@ std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std
   return column;
 }
 
-template <class Emit>
-void SurfaceSampling::assemble(const std::vector<int>& rows, const std::vector<int>& nodes,
-                               const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
-                               double near, const Emit& emit) const {
+Eigen::ArrayXd SurfaceSampling::far_kernel(const std::vector<int>& rows, int j, const ResponseKernel& kernel) const {
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  std::vector<double> inside_mass(nodes.size());
+  const Eigen::Vector3d& q_j = points[static_cast<std::size_t>(j)];
+  Eigen::ArrayXd f(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const double r = (points[static_cast<std::size_t>(rows[k])] - q_j).norm();
+    f(static_cast<Eigen::Index>(k)) = rows[k] == j ? 0.0 : kernel.times_r(r) / r;
+  }
+  return f;
+}
+
+template <class Visit>
+void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                 const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
+                                 double near, const Visit& visit) const {
+  if (nodes.empty()) return;
+  const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
+  std::vector<Eigen::Vector3d> node_points;
+  for (int j : nodes) node_points.push_back(points[static_cast<std::size_t>(j)]);
+  const PointIndex node_index(std::move(node_points));
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const int i = rows[row];
-    const double disk = near * spacing_(i);  // near_field_radius is at most this
     const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
-    std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
-    // The quadrature only where a column's kernel reaches the disk (a row far
-    // from every column is the midpoint rule alone).
-    const bool reached = std::any_of(nodes.begin(), nodes.end(), [&](int j) {
-      return (points[static_cast<std::size_t>(j)] - q_i).norm() < disk + largest_support_;
-    });
-    if (reached) {
-      for (const NearEntry& entry : *near_row(i, kernel, near)) {
-        const auto found = column.find(entry.j);
-        if (found == column.end()) continue;
-        emit(row, found->second, kernel.compliance * entry.integral);
-        inside_mass[static_cast<std::size_t>(found->second)] = entry.mass;
+    // The quadrature only where a column's kernel reaches the disk
+    // (near_field_radius is at most near h_i): a row far from every column
+    // is the midpoint rule alone.
+    const double reach = near * spacing_(i) + largest_support_;
+    if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
+    for (const NearEntry& entry : *near_row(i, kernel, near)) {
+      const auto found = column.find(entry.j);
+      if (found == column.end()) continue;
+      // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
+      double far = 0;
+      if (entry.j != i) {
+        const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
+        far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
       }
-    }
-    for (std::size_t c = 0; c < nodes.size(); ++c) {
-      const int j = nodes[c];
-      if (j == i) continue;  // its mass lies in the disk (near >= support)
-      const double r = (points[static_cast<std::size_t>(j)] - q_i).norm();
-      const double outside = std::max(0.0, areas_(j) - inside_mass[c]);
-      emit(row, static_cast<Eigen::Index>(c), kernel.times_r(r) / r * outside);
+      visit(row, found->second, kernel.compliance * entry.integral, far);
     }
   }
 }
@@ -235,9 +243,13 @@ void SurfaceSampling::assemble(const std::vector<int>& rows, const std::vector<i
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
   const std::unordered_map<int, Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
-  assemble(rows, nodes, column, kernel, near,
-           [&](std::size_t row, Eigen::Index c, double value) { R(static_cast<Eigen::Index>(row), c) += value; });
+  Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  for (std::size_t c = 0; c < nodes.size(); ++c) {
+    R.col(static_cast<Eigen::Index>(c)) = areas_(nodes[c]) * far_kernel(rows, nodes[c], kernel);
+  }
+  near_field(rows, nodes, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+    R(static_cast<Eigen::Index>(row), c) = near_value + far;
+  });
   return R;
 }
 
@@ -259,11 +271,17 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   }
   std::unordered_map<int, Eigen::Index> column;
   for (std::size_t c = 0; c < loaded.size(); ++c) column.emplace(loaded[c], static_cast<Eigen::Index>(c));
-  Eigen::VectorXd u = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size()));
-  assemble(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double value) {
-    u(static_cast<Eigen::Index>(row)) += value * p[static_cast<std::size_t>(c)];
+  Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(rows, loaded[c], kernel);
+  // The near field replaces the midpoint rule's f(r) / r a_j there.
+  near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+    const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];
+    const double r = (surface_->samples().points[static_cast<std::size_t>(j)] -
+                      surface_->samples().points[static_cast<std::size_t>(i)]).norm();
+    const double whole = i == j ? 0.0 : kernel.times_r(r) / r * areas_(j);
+    u(static_cast<Eigen::Index>(row)) += p[static_cast<std::size_t>(c)] * (near_value + far - whole);
   });
-  return u;
+  return u.matrix();
 }
 
 }  // namespace contactref::quasi_rigid
