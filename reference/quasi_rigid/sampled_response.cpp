@@ -200,11 +200,12 @@ std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std
 
 Eigen::ArrayXd SurfaceSampling::far_kernel(const std::vector<int>& rows, int j, const ResponseKernel& kernel) const {
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  const Eigen::Vector3d& q_j = points[static_cast<std::size_t>(j)];
+  const Eigen::Vector3d q_j = points[static_cast<std::size_t>(j)];
+  const ResponseKernel f_r = kernel;  // a local copy: the writes to f cannot alias its constants
   Eigen::ArrayXd f(static_cast<Eigen::Index>(rows.size()));
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const double r = (points[static_cast<std::size_t>(rows[k])] - q_j).norm();
-    f(static_cast<Eigen::Index>(k)) = rows[k] == j ? 0.0 : kernel.times_r(r) / r;
+    f(static_cast<Eigen::Index>(k)) = rows[k] == j ? 0.0 : f_r.times_r(r) / r;
   }
   return f;
 }
