@@ -202,10 +202,14 @@ Eigen::ArrayXd SurfaceSampling::far_kernel(const std::vector<int>& rows, int j, 
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
   const Eigen::Vector3d q_j = points[static_cast<std::size_t>(j)];
   const ResponseKernel f_r = kernel;  // a local copy: the writes to f cannot alias its constants
-  Eigen::ArrayXd f(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const double r = (points[static_cast<std::size_t>(rows[k])] - q_j).norm();
-    f(static_cast<Eigen::Index>(k)) = rows[k] == j ? 0.0 : f_r.times_r(r) / r;
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  Eigen::ArrayXd r(n), f(n);
+  // The distances first, then the kernel: the gathers and the square roots
+  // stay out of the loop around exp.
+  for (Eigen::Index k = 0; k < n; ++k) r(k) = (points[static_cast<std::size_t>(rows[static_cast<std::size_t>(k)])] - q_j).norm();
+  for (Eigen::Index k = 0; k < n; ++k) f(k) = f_r.times_r(r(k)) / r(k);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (rows[static_cast<std::size_t>(k)] == j) f(k) = 0;
   }
   return f;
 }
