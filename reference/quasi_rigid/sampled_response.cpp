@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 #include <sstream>
 #include <unordered_map>
 
@@ -65,7 +66,7 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   surface_->index().within(q, radius + largest_support_, near);
   const std::size_t count = near.size();
   std::vector<Eigen::Vector2d> at(count);
-  std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0), omega(count);
+  std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0);
   for (std::size_t k = 0; k < count; ++k) {
     const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(near[k].index)] - q;
     at[k] = {d.dot(t_u), d.dot(t_v)};
@@ -73,47 +74,63 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     s2[k] = 2 * s * s;
     rho2[k] = rho * rho;
   }
-  // The projected samples binned in square cells as wide as the largest
-  // support: the kernels that reach a point are in its cell's 3 x 3 block.
-  const double reach = radius + largest_support_, cell = largest_support_;
-  const int cells = static_cast<int>(std::ceil(2 * reach / cell)) + 1;
-  const auto cell_of = [&](double coordinate) {
-    return std::clamp(static_cast<int>(std::floor((coordinate + reach) / cell)), 0, cells - 1);
-  };
-  std::vector<std::vector<std::size_t>> binned(static_cast<std::size_t>(cells * cells));
-  for (std::size_t k = 0; k < count; ++k) {
-    binned[static_cast<std::size_t>(cell_of(at[k].x()) * cells + cell_of(at[k].y()))].push_back(k);
-  }
-  std::vector<std::size_t> reached;
-
+  // The radial points are the same on every ray: their r, weight and g(r) once.
   const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
   const double d_theta = 2 * std::numbers::pi / shepard_.angles;
+  std::vector<double> r_at, w_at, g_at;
+  for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
+    r_at.push_back(r);
+    w_at.push_back(radial_weight * d_theta);
+    g_at.push_back(g(r));
+  });
+  // The points by increasing r, to find those within a kernel's reach.
+  std::vector<std::size_t> by_r(r_at.size());
+  std::iota(by_r.begin(), by_r.end(), std::size_t{0});
+  std::sort(by_r.begin(), by_r.end(), [&](std::size_t x, std::size_t y) { return r_at[x] < r_at[y]; });
+  std::vector<double> r_sorted;
+  for (std::size_t m : by_r) r_sorted.push_back(r_at[m]);
+  std::vector<double> sum(r_at.size());
+  std::vector<std::size_t> points;
+  struct Reach {
+    std::size_t point, k;
+    double omega;
+  };
+  std::vector<Reach> reaches;  // on one ray: grouped by kernel, each kernel's points in the rule's order
   for (int a = 0; a < shepard_.angles; ++a) {
     const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
-    for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
-      const double w = radial_weight * d_theta;
-      const Eigen::Vector2d x = r * e;
-      double sum = 0;
-      reached.clear();
-      const int cx = cell_of(x.x()), cy = cell_of(x.y());
-      for (int bx = std::max(cx - 1, 0); bx <= std::min(cx + 1, cells - 1); ++bx) {
-        for (int by = std::max(cy - 1, 0); by <= std::min(cy + 1, cells - 1); ++by) {
-          for (std::size_t k : binned[static_cast<std::size_t>(bx * cells + by)]) {
-            const double d2 = (at[k] - x).squaredNorm();
-            if (d2 >= rho2[k]) continue;
-            omega[k] = std::exp(-d2 / s2[k]);
-            sum += omega[k];
-            reached.push_back(k);
-          }
-        }
+    std::fill(sum.begin(), sum.end(), 0.0);
+    reaches.clear();
+    for (std::size_t k = 0; k < count; ++k) {
+      // Kernel k's disk meets the ray where |r - t| < sqrt(rho^2 - p^2) (t
+      // along it, p across): the points there, with a slack far above the
+      // round-off of p^2 = |q_k|^2 - t^2; the exact test below decides.
+      const double t = at[k].dot(e), slack = 1e-9 * (at[k].squaredNorm() + rho2[k]);
+      const double half2 = rho2[k] - (at[k].squaredNorm() - t * t) + slack;
+      if (!(half2 > 0)) continue;
+      const double half = std::sqrt(half2);
+      points.clear();
+      for (auto sorted = static_cast<std::size_t>(std::lower_bound(r_sorted.begin(), r_sorted.end(), t - half) -
+                                                  r_sorted.begin());
+           sorted < r_sorted.size() && r_sorted[sorted] < t + half; ++sorted) {
+        points.push_back(by_r[sorted]);
       }
-      if (!(sum > 0)) return;  // no kernel covers x
-      const double w_g = w * g(r) / sum, w_mass = w * r / sum;
-      for (std::size_t k : reached) {
-        integral[k] += w_g * omega[k];
-        mass[k] += w_mass * omega[k];
+      // In the rule's order, as a sum over the points of the ray adds them.
+      std::sort(points.begin(), points.end());
+      for (std::size_t m : points) {
+        const Eigen::Vector2d x = r_at[m] * e;
+        const double d2 = (at[k] - x).squaredNorm();
+        if (d2 >= rho2[k]) continue;
+        const double omega = std::exp(-d2 / s2[k]);
+        sum[m] += omega;
+        reaches.push_back({m, k, omega});
       }
-    });
+    }
+    for (const Reach& reach : reaches) {
+      const std::size_t m = reach.point;
+      const double w_g = w_at[m] * g_at[m] / sum[m], w_mass = w_at[m] * r_at[m] / sum[m];
+      integral[reach.k] += w_g * reach.omega;
+      mass[reach.k] += w_mass * reach.omega;
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     if (mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
