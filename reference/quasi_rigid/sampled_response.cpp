@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <numeric>
 #include <sstream>
 #include <unordered_map>
 
@@ -83,14 +82,10 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     w_at.push_back(radial_weight * d_theta);
     g_at.push_back(g(r));
   });
-  // The points by increasing r, to find those within a kernel's reach.
-  std::vector<std::size_t> by_r(r_at.size());
-  std::iota(by_r.begin(), by_r.end(), std::size_t{0});
-  std::sort(by_r.begin(), by_r.end(), [&](std::size_t x, std::size_t y) { return r_at[x] < r_at[y]; });
-  std::vector<double> r_sorted;
-  for (std::size_t m : by_r) r_sorted.push_back(r_at[m]);
+  // The rule visits the segments in order, each segment's points together.
+  const double length = radius / segments;
+  const std::size_t per_segment = r_at.size() / static_cast<std::size_t>(segments);
   std::vector<double> sum(r_at.size());
-  std::vector<std::size_t> points;
   struct Reach {
     std::size_t point, k;
     double omega;
@@ -108,15 +103,14 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
       const double half2 = rho2[k] - (at[k].squaredNorm() - t * t) + slack;
       if (!(half2 > 0)) continue;
       const double half = std::sqrt(half2);
-      points.clear();
-      for (auto sorted = static_cast<std::size_t>(std::lower_bound(r_sorted.begin(), r_sorted.end(), t - half) -
-                                                  r_sorted.begin());
-           sorted < r_sorted.size() && r_sorted[sorted] < t + half; ++sorted) {
-        points.push_back(by_r[sorted]);
-      }
-      // In the rule's order, as a sum over the points of the ray adds them.
-      std::sort(points.begin(), points.end());
-      for (std::size_t m : points) {
+      // The segments the chord meets, their points in the rule's order (as a
+      // sum over the ray's points adds them).
+      const double first = std::max(0.0, std::floor((t - half) / length));
+      const double last = std::min(static_cast<double>(segments - 1), std::floor((t + half) / length));
+      if (first > last) continue;
+      const std::size_t end = (static_cast<std::size_t>(last) + 1) * per_segment;
+      for (std::size_t m = static_cast<std::size_t>(first) * per_segment; m < end; ++m) {
+        if (!(std::abs(r_at[m] - t) < half)) continue;
         const Eigen::Vector2d x = r_at[m] * e;
         const double d2 = (at[k] - x).squaredNorm();
         if (d2 >= rho2[k]) continue;
