@@ -209,15 +209,24 @@ std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std
   return column;
 }
 
-Eigen::ArrayXd SurfaceSampling::far_kernel(const std::vector<int>& rows, int j, const ResponseKernel& kernel) const {
-  const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  const Eigen::Vector3d q_j = points[static_cast<std::size_t>(j)];
+Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const {
+  Eigen::ArrayX3d at(static_cast<Eigen::Index>(rows.size()), 3);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    at.row(static_cast<Eigen::Index>(k)) = surface_->samples().points[static_cast<std::size_t>(rows[k])].transpose().array();
+  }
+  return at;
+}
+
+Eigen::ArrayXd SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
+                                           const ResponseKernel& kernel) const {
+  const Eigen::Vector3d q_j = surface_->samples().points[static_cast<std::size_t>(j)];
   const ResponseKernel f_r = kernel;  // a local copy: the writes to f cannot alias its constants
   const auto n = static_cast<Eigen::Index>(rows.size());
-  Eigen::ArrayXd r(n), f(n);
-  // The distances first, then the kernel: the gathers and the square roots
-  // stay out of the loop around exp.
-  for (Eigen::Index k = 0; k < n; ++k) r(k) = (points[static_cast<std::size_t>(rows[static_cast<std::size_t>(k)])] - q_j).norm();
+  // The distances first (|q_i - q_j| as Vector3d::norm adds the squares),
+  // then the kernel: the square roots stay out of the loop around exp.
+  const Eigen::ArrayXd r =
+      ((at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square()).sqrt();
+  Eigen::ArrayXd f(n);
   for (Eigen::Index k = 0; k < n; ++k) f(k) = f_r.times_r(r(k)) / r(k);
   for (Eigen::Index k = 0; k < n; ++k) {
     if (rows[static_cast<std::size_t>(k)] == j) f(k) = 0;
@@ -260,8 +269,9 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
                                           const ResponseKernel& kernel, double near) const {
   const std::unordered_map<int, Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
   Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  const Eigen::ArrayX3d at = row_points(rows);
   for (std::size_t c = 0; c < nodes.size(); ++c) {
-    R.col(static_cast<Eigen::Index>(c)) = areas_(nodes[c]) * far_kernel(rows, nodes[c], kernel);
+    R.col(static_cast<Eigen::Index>(c)) = areas_(nodes[c]) * far_kernel(at, rows, nodes[c], kernel);
   }
   near_field(rows, nodes, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     R(static_cast<Eigen::Index>(row), c) = near_value + far;
@@ -288,7 +298,8 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   std::unordered_map<int, Eigen::Index> column;
   for (std::size_t c = 0; c < loaded.size(); ++c) column.emplace(loaded[c], static_cast<Eigen::Index>(c));
   Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(rows, loaded[c], kernel);
+  const Eigen::ArrayX3d at = row_points(rows);
+  for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(at, rows, loaded[c], kernel);
   // The near field replaces the midpoint rule's f(r) / r a_j there.
   near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];

@@ -103,7 +103,10 @@ class SurfaceSampling {
   // The midpoint rule's f(r) / r from every row's sample to sample j (zero
   // where the row is j itself), column by column: R is column-major: R's far-field column
   // j is this times a_j, less the near field's share (near_field).
-  Eigen::ArrayXd far_kernel(const std::vector<int>& rows, int j, const ResponseKernel& kernel) const;
+  Eigen::ArrayXd far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
+                            const ResponseKernel& kernel) const;
+  // The rows' samples, one coordinate a column (far_kernel's `at`).
+  Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
   // The near field of every row that a column's kernel reaches:
   // visit(row, column, near, far), R's entry there being
   // near + far (the quadrature, and the midpoint rule's f(r) / r (a_j - m_ij))
