@@ -20,7 +20,7 @@ constexpr double kFullTolerance = 1e-13;
 // M_FF z = b by BiCGSTAB with a block-Jacobi preconditioner, from `guess`,
 // to the relative residual `tolerance`; nothing when it does not get within
 // ten times that (the LU takes over).
-std::optional<Eigen::VectorXd> iterative_solve(const Eigen::MatrixXd& M_FF, const Eigen::VectorXd& b,
+std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
                                                const Eigen::VectorXd& guess, double tolerance) {
   Eigen::BiCGSTAB<Eigen::MatrixXd, BlockJacobi> solver;
   solver.setTolerance(tolerance);
@@ -55,6 +55,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   int best = n + 1, stalled = 0;
   bool screening = options.screening > 0;
   const T q_scale = q.cwiseAbs().maxCoeff(), M_scale = M.cwiseAbs().maxCoeff();
+  std::vector<T> M_FF_storage;  // kept: a new M_FF each pivot costs page faults as many as its copy's
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
       std::ostringstream os;
@@ -69,7 +70,8 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     VectorX<T> previous = VectorX<T>::Zero(n);
     previous.swap(solution.z);  // the last iterate (zero at the start); solution.z is zero again
     if (m > 0) {
-      MatrixX<T> M_FF(m, m);
+      if (M_FF_storage.size() < std::size_t(m) * std::size_t(m)) M_FF_storage.resize(std::size_t(m) * std::size_t(m));
+      Eigen::Map<MatrixX<T>> M_FF(M_FF_storage.data(), m, m);
       VectorX<T> q_F(m);
       for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
       for (int b = 0; b < m; ++b) {  // column by column: M is column-major
@@ -99,7 +101,9 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    solution.w = M * solution.z + q;
+    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
+    solution.w = q;
+    for (int b : F) solution.w += solution.z(b) * M.col(b);
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so
     // there only beyond 100 times the screening tolerance (the full solve
