@@ -101,8 +101,8 @@ class SurfaceSampling {
   std::unordered_map<int, Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
                                                         const ResponseKernel& kernel, double near) const;
   // The midpoint rule's f(r) / r from every row's sample to sample j (zero
-  // where the row is j itself), column by column: R is column-major: R's far-field column
-  // j is this times a_j, less the near field's share (near_field).
+  // where the row is j itself): times a_j, R's column for j where the near
+  // field does not cover it (near_field); by columns, as R is column-major.
   Eigen::ArrayXd far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
                             const ResponseKernel& kernel) const;
   // The rows' samples, one coordinate a column (far_kernel's `at`).
