@@ -8,21 +8,26 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/block_jacobi.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
 
-// M_FF z = b by BiCGSTAB with a Jacobi preconditioner, from `guess`, to a
-// relative residual of 1e-13 (the LU's round-off for the orders it replaces,
-// some thousands); nothing when it does not get there (the LU takes over).
-std::optional<Eigen::VectorXd> iterative_solve(const Eigen::MatrixXd& M_FF, const Eigen::VectorXd& b,
-                                               const Eigen::VectorXd& guess) {
-  Eigen::BiCGSTAB<Eigen::MatrixXd, Eigen::DiagonalPreconditioner<double>> solver;
-  solver.setTolerance(1e-13);
+// The full solves' relative residual: the LU's round-off for the orders
+// the iterative solve replaces (some thousands).
+constexpr double kFullTolerance = 1e-13;
+
+// M_FF z = b by BiCGSTAB with a block-Jacobi preconditioner, from `guess`,
+// to the relative residual `tolerance`; nothing when it does not get within
+// ten times that (the LU takes over).
+std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
+                                               const Eigen::VectorXd& guess, double tolerance) {
+  Eigen::BiCGSTAB<Eigen::MatrixXd, BlockJacobi> solver;
+  solver.setTolerance(tolerance);
   solver.setMaxIterations(std::max<Eigen::Index>(200, M_FF.rows() / 4));
   solver.compute(M_FF);
   const Eigen::VectorXd z = solver.solveWithGuess(b, guess);
-  if (solver.info() != Eigen::Success || !z.allFinite() || !((M_FF * z - b).norm() <= 1e-12 * b.norm())) {
+  if (solver.info() != Eigen::Success || !z.allFinite() || !((M_FF * z - b).norm() <= 10 * tolerance * b.norm())) {
     return std::nullopt;
   }
   return z;
@@ -40,10 +45,17 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     throw InputError("LCP (n = " + std::to_string(n) + "): an initial free set of " +
                      std::to_string(options.initial_free.size()) + " entries");
   }
+  if (options.initial_z.size() != 0 && options.initial_z.size() != n) {
+    throw InputError("LCP (n = " + std::to_string(n) + "): an initial z of " +
+                     std::to_string(options.initial_z.size()) + " entries");
+  }
   std::vector<bool> free = options.initial_free.empty() ? std::vector<bool>(std::size_t(n), false) : options.initial_free;
   LcpSolution<T> solution;
-  solution.z = VectorX<T>::Zero(n);
+  solution.z = options.initial_z.size() == n ? VectorX<T>(options.initial_z.cast<T>()) : VectorX<T>::Zero(n);
   int best = n + 1, stalled = 0;
+  bool screening = options.screening > 0;
+  const T q_scale = q.cwiseAbs().maxCoeff(), M_scale = M.cwiseAbs().maxCoeff();
+  std::vector<T> M_FF_storage;  // kept: a new M_FF each pivot costs page faults as many as its copy's
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
       std::ostringstream os;
@@ -54,10 +66,12 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     for (int i = 0; i < n; ++i)
       if (free[std::size_t(i)]) F.push_back(i);
     const int m = int(F.size());
+    bool screened = false;  // z solved only to the screening tolerance
     VectorX<T> previous = VectorX<T>::Zero(n);
     previous.swap(solution.z);  // the last iterate (zero at the start); solution.z is zero again
     if (m > 0) {
-      MatrixX<T> M_FF(m, m);
+      if (M_FF_storage.size() < std::size_t(m) * std::size_t(m)) M_FF_storage.resize(std::size_t(m) * std::size_t(m));
+      Eigen::Map<MatrixX<T>> M_FF(M_FF_storage.data(), m, m);
       VectorX<T> q_F(m);
       for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
       for (int b = 0; b < m; ++b) {  // column by column: M is column-major
@@ -69,7 +83,8 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
           // The last iterate's values on F start the iterative solve.
           VectorX<T> guess(m);
           for (int a = 0; a < m; ++a) guess(a) = previous(F[std::size_t(a)]);
-          z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess);
+          z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, screening ? options.screening : kFullTolerance);
+          screened = screening && z_F;
         }
       }
       if (!z_F) {
@@ -86,20 +101,32 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    solution.w = M * solution.z + q;
-    // Infeasible beyond the solves' round-off (64 n eps of each vector's scale).
+    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
+    solution.w = q;
+    for (int b : F) solution.w += solution.z(b) * M.col(b);
+    // Infeasible beyond the solves' round-off (64 n eps of each vector's
+    // scale); a screened z errs by up to cond(M_FF) times its residual, so
+    // there only beyond 100 times the screening tolerance (the full solve
+    // settles the indices in between).
     const T z_scale = solution.z.cwiseAbs().maxCoeff();
-    const T w_scale = q.cwiseAbs().maxCoeff() + M.cwiseAbs().maxCoeff() * z_scale;
-    const T z_floor = T(64 * n) * epsilon<T>() * z_scale, w_floor = T(64 * n) * epsilon<T>() * w_scale;
+    const T w_scale = q_scale + M_scale * z_scale;
+    const T floor = screened ? T(100 * options.screening) : T(64 * n) * epsilon<T>();
+    const T z_floor = floor * z_scale, w_floor = floor * w_scale;
     std::vector<int> infeasible;
     for (int i = 0; i < n; ++i) {
       const bool bad = free[std::size_t(i)] ? solution.z(i) < -z_floor : solution.w(i) < -w_floor;
       if (bad) infeasible.push_back(i);
     }
-    if (infeasible.empty()) break;
+    if (infeasible.empty()) {
+      if (!screened) break;
+      screening = false;  // the same F again, solved in full
+      continue;
+    }
     const int count = int(infeasible.size());
     if (count < best) {
       best = count, stalled = 0;
+    } else if (screened) {  // screening ends where it stalls: Murty's rule below needs exact solves
+      screening = false, best = n + 1, stalled = 0;
     } else {
       ++stalled;
     }

@@ -20,12 +20,19 @@ struct BlockPivotingOptions {
   int patience = 3;
   int max_iterations = 0;          // 0: 10 n + 100
   std::vector<bool> initial_free;  // the first F (a warm start), or empty: F empty
-  // In double, M_FF z_F = -q_F is solved by BiCGSTAB (Jacobi-preconditioned,
-  // from the last iterate, to a relative residual of 1e-13) once F has this
+  Eigen::VectorXd initial_z;       // a guess of z (the first iterative solve starts there), or empty: 0
+  // In double, M_FF z_F = -q_F is solved by BiCGSTAB (block_jacobi.hpp's
+  // preconditioner, from the last iterate, to a relative residual of 1e-13) once F has this
   // many indices, by the LU below it or when BiCGSTAB does not converge: the
   // LU's m^3 dominates the contact of a foot's thousands of active samples,
   // while the elastic responses are well conditioned.
   int iterative_from = 1000;
+  // The iterative solves only screen the free sets (to this relative
+  // residual, 0: no screening) until one is feasible; that F is solved again
+  // to 1e-13 and checked, and the pivoting goes on from it with full solves
+  // if it is not feasible at that accuracy: a screened set only chooses the
+  // next F, the solution is always the full solve of a feasible F.
+  double screening = 1e-6;
 };
 
 // InputError as solve_lcp_lemke, and an initial_free of another size than q.

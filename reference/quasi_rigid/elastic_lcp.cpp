@@ -6,10 +6,11 @@
 namespace contactref::quasi_rigid {
 
 ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
-                                     const std::vector<bool>& initial_free) {
+                                     const std::vector<bool>& initial_free, const Eigen::VectorXd& initial_p) {
   try {
     BlockPivotingOptions options;
     options.initial_free = initial_free;
+    options.initial_z = initial_p;
     return {solve_lcp_block_pivoting<double>(R, q, options), false};
   } catch (const ComputationError&) {
     return {solve_lcp_lemke<double>(R, q), true};

@@ -51,7 +51,16 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
   for (std::size_t k = 0; k < nodes.size(); ++k) by_sample(nodes[k]) = values(static_cast<Eigen::Index>(k));
   const double reach = shepard.support * coarse.sampling().spacing().maxCoeff();
   std::vector<Neighbour> near;
+  // The field vanishes where no node with a value reaches: only the fine
+  // samples within reach of one are summed.
+  std::vector<char> reached(at.points.size(), 0);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    if (values(static_cast<Eigen::Index>(k)) == 0) continue;
+    fine.surface().index().within(coarse.surface().samples().points[static_cast<std::size_t>(nodes[k])], reach, near);
+    for (const Neighbour& n : near) reached[static_cast<std::size_t>(n.index)] = 1;
+  }
   for (std::size_t i = 0; i < at.points.size(); ++i) {
+    if (!reached[i]) continue;
     coarse.surface().index().within(at.points[i], reach, near);
     double sum = 0, weighted = 0;
     for (const Neighbour& n : near) {

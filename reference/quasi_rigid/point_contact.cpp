@@ -279,9 +279,11 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         const Eigen::VectorXd undeformed_gap = out.separation - R * out.traction;
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
         std::vector<bool> initial_free;
+        Eigen::VectorXd initial_p;  // where the iterative solves start
         if (iteration > 0) {
           // The last iteration's contact: the next one moves it a little.
           for (Eigen::Index k = 0; k < out.traction.size(); ++k) initial_free.push_back(out.traction(k) > 0);
+          initial_p = out.traction;
         } else if (guess.size() > 0) {
           // The interpolation smears a coarse level's tractions a kernel
           // width past its contact's edge: samples guessed below a fifth of
@@ -291,8 +293,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
           double largest = 0;
           for (int s : out.active) largest = std::max(largest, guess(s));
           for (int s : out.active) initial_free.push_back(guess(s) > 0.2 * largest);
+          initial_p = guess(out.active);
         }
-        const ElasticLcpSolution solved = solve_elastic_lcp(R, undeformed_gap, initial_free);
+        const ElasticLcpSolution solved = solve_elastic_lcp(R, undeformed_gap, initial_free, initial_p);
         out.traction = solved.lcp.z;
         out.pivots += solved.lcp.pivots;
         out.lemke_solves += solved.lemke ? 1 : 0;

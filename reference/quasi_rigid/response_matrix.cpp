@@ -100,12 +100,6 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
 
 }  // namespace
 
-double ResponseKernel::times_r(double r) const {
-  if (kind == Kind::kBoussinesq) return compliance;
-  const double beta = std::sqrt(std::numbers::pi / 2) / sigma;
-  return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
-}
-
 void ResponseKernel::check(const std::string& where) const {
   if (!(compliance > 0 && std::isfinite(compliance)) ||
       (kind == Kind::kVolumePreserving && !(sigma > 0 && std::isfinite(sigma)))) {

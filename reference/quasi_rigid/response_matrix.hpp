@@ -20,6 +20,8 @@
 // the rows keep the partition of unity exactly: sum_j R_ij is the quadrature
 // of f over the covered part of S.
 #include <Eigen/Core>
+#include <cmath>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +34,13 @@ struct ResponseKernel {
   double compliance = 0;  // c = (1 - nu) / (2 pi G), m^3/N (displacement per force over distance)
   double sigma = 0;       // m: the volume-preserving kernel's width (kVolumePreserving only)
 
-  // f(r) r, the integrand's bounded factor (m^2/N ... times the traction).
-  double times_r(double r) const;
+  // f(r) r, the integrand's bounded factor (m^2/N ... times the traction);
+  // inline: the response's far field evaluates it for every pair of samples.
+  double times_r(double r) const {
+    if (kind == Kind::kBoussinesq) return compliance;
+    const double beta = std::sqrt(std::numbers::pi / 2) / sigma;
+    return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
+  }
   // InputError ("WHERE: ...") unless the compliance is finite and > 0 and,
   // for the volume-preserving kernel, sigma is finite and > 0.
   void check(const std::string& where) const;

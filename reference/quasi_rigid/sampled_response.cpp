@@ -65,7 +65,7 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   surface_->index().within(q, radius + largest_support_, near);
   const std::size_t count = near.size();
   std::vector<Eigen::Vector2d> at(count);
-  std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0), omega(count);
+  std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0);
   for (std::size_t k = 0; k < count; ++k) {
     const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(near[k].index)] - q;
     at[k] = {d.dot(t_u), d.dot(t_v)};
@@ -73,47 +73,58 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     s2[k] = 2 * s * s;
     rho2[k] = rho * rho;
   }
-  // The projected samples binned in square cells as wide as the largest
-  // support: the kernels that reach a point are in its cell's 3 x 3 block.
-  const double reach = radius + largest_support_, cell = largest_support_;
-  const int cells = static_cast<int>(std::ceil(2 * reach / cell)) + 1;
-  const auto cell_of = [&](double coordinate) {
-    return std::clamp(static_cast<int>(std::floor((coordinate + reach) / cell)), 0, cells - 1);
-  };
-  std::vector<std::vector<std::size_t>> binned(static_cast<std::size_t>(cells * cells));
-  for (std::size_t k = 0; k < count; ++k) {
-    binned[static_cast<std::size_t>(cell_of(at[k].x()) * cells + cell_of(at[k].y()))].push_back(k);
-  }
-  std::vector<std::size_t> reached;
-
+  // The radial points are the same on every ray: their r, weight and g(r) once.
   const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
   const double d_theta = 2 * std::numbers::pi / shepard_.angles;
+  std::vector<double> r_at, w_at, g_at;
+  for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
+    r_at.push_back(r);
+    w_at.push_back(radial_weight * d_theta);
+    g_at.push_back(g(r));
+  });
+  // The rule visits the segments in order, each segment's points together.
+  const double length = radius / segments;
+  const std::size_t per_segment = r_at.size() / static_cast<std::size_t>(segments);
+  std::vector<double> sum(r_at.size());
+  struct Reach {
+    std::size_t point, k;
+    double omega;
+  };
+  std::vector<Reach> reaches;  // on one ray: grouped by kernel, each kernel's points in the rule's order
   for (int a = 0; a < shepard_.angles; ++a) {
     const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
-    for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
-      const double w = radial_weight * d_theta;
-      const Eigen::Vector2d x = r * e;
-      double sum = 0;
-      reached.clear();
-      const int cx = cell_of(x.x()), cy = cell_of(x.y());
-      for (int bx = std::max(cx - 1, 0); bx <= std::min(cx + 1, cells - 1); ++bx) {
-        for (int by = std::max(cy - 1, 0); by <= std::min(cy + 1, cells - 1); ++by) {
-          for (std::size_t k : binned[static_cast<std::size_t>(bx * cells + by)]) {
-            const double d2 = (at[k] - x).squaredNorm();
-            if (d2 >= rho2[k]) continue;
-            omega[k] = std::exp(-d2 / s2[k]);
-            sum += omega[k];
-            reached.push_back(k);
-          }
-        }
+    std::fill(sum.begin(), sum.end(), 0.0);
+    reaches.clear();
+    for (std::size_t k = 0; k < count; ++k) {
+      // Kernel k's disk meets the ray where |r - t| < sqrt(rho^2 - p^2) (t
+      // along it, p across): the points there, with a slack far above the
+      // round-off of p^2 = |q_k|^2 - t^2; the exact test below decides.
+      const double t = at[k].dot(e), slack = 1e-9 * (at[k].squaredNorm() + rho2[k]);
+      const double half2 = rho2[k] - (at[k].squaredNorm() - t * t) + slack;
+      if (!(half2 > 0)) continue;
+      const double half = std::sqrt(half2);
+      // The segments the chord meets, their points in the rule's order (as a
+      // sum over the ray's points adds them).
+      const double first = std::max(0.0, std::floor((t - half) / length));
+      const double last = std::min(static_cast<double>(segments - 1), std::floor((t + half) / length));
+      if (first > last) continue;
+      const std::size_t end = (static_cast<std::size_t>(last) + 1) * per_segment;
+      for (std::size_t m = static_cast<std::size_t>(first) * per_segment; m < end; ++m) {
+        if (!(std::abs(r_at[m] - t) < half)) continue;
+        const Eigen::Vector2d x = r_at[m] * e;
+        const double d2 = (at[k] - x).squaredNorm();
+        if (d2 >= rho2[k]) continue;
+        const double omega = std::exp(-d2 / s2[k]);
+        sum[m] += omega;
+        reaches.push_back({m, k, omega});
       }
-      if (!(sum > 0)) return;  // no kernel covers x
-      const double w_g = w * g(r) / sum, w_mass = w * r / sum;
-      for (std::size_t k : reached) {
-        integral[k] += w_g * omega[k];
-        mass[k] += w_mass * omega[k];
-      }
-    });
+    }
+    for (const Reach& reach : reaches) {
+      const std::size_t m = reach.point;
+      const double w_g = w_at[m] * g_at[m] / sum[m], w_mass = w_at[m] * r_at[m] / sum[m];
+      integral[reach.k] += w_g * reach.omega;
+      mass[reach.k] += w_mass * reach.omega;
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     if (mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
@@ -198,36 +209,58 @@ std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std
   return column;
 }
 
-template <class Emit>
-void SurfaceSampling::assemble(const std::vector<int>& rows, const std::vector<int>& nodes,
-                               const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
-                               double near, const Emit& emit) const {
+Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const {
+  Eigen::ArrayX3d at(static_cast<Eigen::Index>(rows.size()), 3);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    at.row(static_cast<Eigen::Index>(k)) = surface_->samples().points[static_cast<std::size_t>(rows[k])].transpose().array();
+  }
+  return at;
+}
+
+Eigen::ArrayXd SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
+                                           const ResponseKernel& kernel) const {
+  const Eigen::Vector3d q_j = surface_->samples().points[static_cast<std::size_t>(j)];
+  const ResponseKernel f_r = kernel;  // a local copy: the writes to f cannot alias its constants
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  // The distances first (|q_i - q_j| as Vector3d::norm adds the squares),
+  // then the kernel: the square roots stay out of the loop around exp.
+  const Eigen::ArrayXd r =
+      ((at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square()).sqrt();
+  Eigen::ArrayXd f(n);
+  for (Eigen::Index k = 0; k < n; ++k) f(k) = f_r.times_r(r(k)) / r(k);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (rows[static_cast<std::size_t>(k)] == j) f(k) = 0;
+  }
+  return f;
+}
+
+template <class Visit>
+void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                 const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
+                                 double near, const Visit& visit) const {
+  if (nodes.empty()) return;
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
-  std::vector<double> inside_mass(nodes.size());
+  std::vector<Eigen::Vector3d> node_points;
+  for (int j : nodes) node_points.push_back(points[static_cast<std::size_t>(j)]);
+  const PointIndex node_index(std::move(node_points));
   for (std::size_t row = 0; row < rows.size(); ++row) {
     const int i = rows[row];
-    const double disk = near * spacing_(i);  // near_field_radius is at most this
     const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
-    std::fill(inside_mass.begin(), inside_mass.end(), 0.0);
-    // The quadrature only where a column's kernel reaches the disk (a row far
-    // from every column is the midpoint rule alone).
-    const bool reached = std::any_of(nodes.begin(), nodes.end(), [&](int j) {
-      return (points[static_cast<std::size_t>(j)] - q_i).norm() < disk + largest_support_;
-    });
-    if (reached) {
-      for (const NearEntry& entry : *near_row(i, kernel, near)) {
-        const auto found = column.find(entry.j);
-        if (found == column.end()) continue;
-        emit(row, found->second, kernel.compliance * entry.integral);
-        inside_mass[static_cast<std::size_t>(found->second)] = entry.mass;
+    // The quadrature only where a column's kernel reaches the disk
+    // (near_field_radius is at most near h_i): a row far from every column
+    // is the midpoint rule alone.
+    const double reach = near * spacing_(i) + largest_support_;
+    if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
+    for (const NearEntry& entry : *near_row(i, kernel, near)) {
+      const auto found = column.find(entry.j);
+      if (found == column.end()) continue;
+      // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
+      double far = 0;
+      if (entry.j != i) {
+        const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
+        far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
       }
-    }
-    for (std::size_t c = 0; c < nodes.size(); ++c) {
-      const int j = nodes[c];
-      if (j == i) continue;  // its mass lies in the disk (near >= support)
-      const double r = (points[static_cast<std::size_t>(j)] - q_i).norm();
-      const double outside = std::max(0.0, areas_(j) - inside_mass[c]);
-      emit(row, static_cast<Eigen::Index>(c), kernel.times_r(r) / r * outside);
+      visit(row, found->second, kernel.compliance * entry.integral, far);
     }
   }
 }
@@ -235,9 +268,14 @@ void SurfaceSampling::assemble(const std::vector<int>& rows, const std::vector<i
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
   const std::unordered_map<int, Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
-  assemble(rows, nodes, column, kernel, near,
-           [&](std::size_t row, Eigen::Index c, double value) { R(static_cast<Eigen::Index>(row), c) += value; });
+  Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  const Eigen::ArrayX3d at = row_points(rows);
+  for (std::size_t c = 0; c < nodes.size(); ++c) {
+    R.col(static_cast<Eigen::Index>(c)) = areas_(nodes[c]) * far_kernel(at, rows, nodes[c], kernel);
+  }
+  near_field(rows, nodes, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+    R(static_cast<Eigen::Index>(row), c) = near_value + far;
+  });
   return R;
 }
 
@@ -259,11 +297,18 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   }
   std::unordered_map<int, Eigen::Index> column;
   for (std::size_t c = 0; c < loaded.size(); ++c) column.emplace(loaded[c], static_cast<Eigen::Index>(c));
-  Eigen::VectorXd u = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size()));
-  assemble(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double value) {
-    u(static_cast<Eigen::Index>(row)) += value * p[static_cast<std::size_t>(c)];
+  Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
+  const Eigen::ArrayX3d at = row_points(rows);
+  for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(at, rows, loaded[c], kernel);
+  // The near field replaces the midpoint rule's f(r) / r a_j there.
+  near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+    const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];
+    const double r = (surface_->samples().points[static_cast<std::size_t>(j)] -
+                      surface_->samples().points[static_cast<std::size_t>(i)]).norm();
+    const double whole = i == j ? 0.0 : kernel.times_r(r) / r * areas_(j);
+    u(static_cast<Eigen::Index>(row)) += p[static_cast<std::size_t>(c)] * (near_value + far - whole);
   });
-  return u;
+  return u.matrix();
 }
 
 }  // namespace contactref::quasi_rigid

@@ -100,12 +100,21 @@ class SurfaceSampling {
   // positions by sample.
   std::unordered_map<int, Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
                                                         const ResponseKernel& kernel, double near) const;
-  // R's entries row by row: emit(row, column, value), the near field's then
-  // the midpoint rule's (a column may be emitted twice: add them).
-  template <class Emit>
-  void assemble(const std::vector<int>& rows, const std::vector<int>& columns,
-                const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel, double near,
-                const Emit& emit) const;
+  // The midpoint rule's f(r) / r from every row's sample to sample j (zero
+  // where the row is j itself): times a_j, R's column for j where the near
+  // field does not cover it (near_field); by columns, as R is column-major.
+  Eigen::ArrayXd far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
+                            const ResponseKernel& kernel) const;
+  // The rows' samples, one coordinate a column (far_kernel's `at`).
+  Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
+  // The near field of every row that a column's kernel reaches:
+  // visit(row, column, near, far), R's entry there being
+  // near + far (the quadrature, and the midpoint rule's f(r) / r (a_j - m_ij))
+  // where far_kernel's column gives f(r) / r a_j.
+  template <class Visit>
+  void near_field(const std::vector<int>& rows, const std::vector<int>& columns,
+                  const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel, double near,
+                  const Visit& visit) const;
 
   const MlsSurface* surface_;
   SampledShepard shepard_;

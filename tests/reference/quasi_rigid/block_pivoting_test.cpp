@@ -72,13 +72,29 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   // 1e3 here) times 64 n eps.
   EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), 1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
   // The same with every free set solved by BiCGSTAB instead of the LU: its
-  // 1e-13 residual, times the condition, is inside the same bound.
+  // 1e-13 residual, times the condition, is inside the same bound; without
+  // screening, through the same free sets.
   BlockPivotingOptions iterative;
   iterative.iterative_from = 1;
+  iterative.screening = 0;
   const LcpSolution<double> by_bicgstab = solve_lcp_block_pivoting<double>(R, q, iterative);
   EXPECT_LE((by_bicgstab.z - reference.z).cwiseAbs().maxCoeff(),
             1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
   EXPECT_EQ(by_bicgstab.pivots, fast.pivots);
+  // Screened (the default): the free sets chosen by rough solves, the last
+  // one solved in full, so Lemke's solution within the same bound; and from
+  // a guess of z (Lemke's, perturbed by 10%), the same again.
+  iterative.screening = BlockPivotingOptions{}.screening;
+  const LcpSolution<double> screened = solve_lcp_block_pivoting<double>(R, q, iterative);
+  EXPECT_LE((screened.z - reference.z).cwiseAbs().maxCoeff(),
+            1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  iterative.initial_z = 1.1 * reference.z;
+  const LcpSolution<double> guessed = solve_lcp_block_pivoting<double>(R, q, iterative);
+  EXPECT_LE((guessed.z - reference.z).cwiseAbs().maxCoeff(),
+            1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  iterative.initial_z = Eigen::VectorXd::Zero(3);
+  EXPECT_TRUE(test::contains(test::error_of([&] { solve_lcp_block_pivoting<double>(R, q, iterative); }),
+                             "an initial z of 3 entries"));
   std::cout << "[block pivoting] Hertz LCP, n = " << q.size() << ": " << fast.pivots << " iterations (Lemke: "
             << reference.pivots << " pivots); |z - z_Lemke| / max z = "
             << (fast.z - reference.z).cwiseAbs().maxCoeff() / reference.z.maxCoeff() << "\n";

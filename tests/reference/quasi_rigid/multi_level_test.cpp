@@ -88,6 +88,36 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
     EXPECT_NEAR(constant(k), 2.5, 1e-12);
   }
   EXPECT_GT(reached, constant.size() * 9 / 10);
+  // A field at a few nodes (the rest zero) is Eq. 5-6 summed over every
+  // coarse sample at every fine sample (the interpolation sums only near the
+  // nodes with values: the direct sum checks that it leaves out nothing).
+  std::vector<int> few;
+  Eigen::VectorXd few_values(5);
+  for (int k = 0; k < 5; ++k) {
+    few.push_back(static_cast<int>(every.size()) / 2 + 3 * k);
+    few_values(k) = 1.0 + k;
+  }
+  const Eigen::VectorXd local = interpolate_field(mid, few, few_values, sphere.levels()[2]);
+  const SurfaceSamples& coarse_samples = mid.surface().samples();
+  const SampledShepard& shepard = mid.sampling().shepard();
+  int nonzero = 0;
+  for (std::size_t i = 0; i < sphere.levels()[2].surface().samples().points.size(); ++i) {
+    const Eigen::Vector3d& x = sphere.levels()[2].surface().samples().points[i];
+    double sum = 0, weighted = 0;
+    for (std::size_t j = 0; j < coarse_samples.points.size(); ++j) {
+      const double h = mid.sampling().spacing()(static_cast<Eigen::Index>(j)), d2 = (x - coarse_samples.points[j]).squaredNorm();
+      if (d2 >= shepard.support * h * shepard.support * h) continue;
+      const double omega = std::exp(-d2 / (2 * shepard.width * h * shepard.width * h));
+      sum += omega;
+      for (std::size_t k = 0; k < few.size(); ++k) {
+        if (few[k] == static_cast<int>(j)) weighted += omega * few_values(static_cast<Eigen::Index>(k));
+      }
+    }
+    const double expected = sum > 0 ? weighted / sum : 0.0;
+    nonzero += expected != 0 ? 1 : 0;
+    EXPECT_NEAR(local(static_cast<Eigen::Index>(i)), expected, 1e-14 * 5);  // the same terms, in another order
+  }
+  EXPECT_GT(nonzero, 5);
 
   // max_levels stops the descent: one level is the coarsest's solve.
   const MultiLevelContact first = resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 0.0, {}, 1);

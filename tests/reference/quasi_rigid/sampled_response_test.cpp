@@ -13,6 +13,7 @@
 //  - bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <numbers>
@@ -140,6 +141,29 @@ TEST(SampledResponse, DisplacementIsTheResponseTimesTheTractions) {
   EXPECT_LE((u - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
   EXPECT_TRUE(contains(error_of([&] { sampling.displacement(rows, columns, Eigen::VectorXd::Zero(2), kernel); }),
                        "2 tractions for"));
+}
+
+// R is assembled column by column (the midpoint rule) and then corrected
+// row by row (the near fields): any rows and columns, in any order, are the
+// entries of the whole response at those samples (the independent reference:
+// the whole matrix, whose rows and columns are all the samples, in order).
+TEST(SampledResponse, ABlockInAnyOrderIsTheWholeResponsesEntries) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 6));
+  const SurfaceSampling sampling(plane);
+  const std::vector<int> all = within(plane.samples(), 1.0);
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+  const Eigen::MatrixXd whole = sampling.response(all, kernel);
+  std::vector<int> rows = within(plane.samples(), 0.045), columns = within(plane.samples(), 0.025);
+  std::reverse(rows.begin(), rows.end());
+  std::rotate(columns.begin(), columns.begin() + 5, columns.end());
+  const Eigen::MatrixXd block = sampling.response(rows, columns, kernel);
+  double largest = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      largest = std::max(largest, std::abs(block(Eigen::Index(r), Eigen::Index(c)) - whole(rows[r], columns[c])));
+    }
+  }
+  EXPECT_LE(largest, 1e-14 * whole.cwiseAbs().maxCoeff());  // the same sums, in the same order
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
