@@ -19,6 +19,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <utility>
 
 #include "tests/kit/errors.hpp"
 #include "validation/fixtures/volume_contact_scenes.hpp"
@@ -84,12 +85,19 @@ void expect_normal_area_matches_differences(const std::vector<RigidBody>& bodies
   EXPECT_GT(c.normal_area, 0);
 }
 
-TEST(ContactDetection, ThePatchAreaIsTheVolumesRateAlongTheNormalBetweenTwoMeshes) {
+// Two overlapping boxes, turned so that no face of one is within 1e-3 rad of
+// parallel to a face of the other.
+std::pair<RigidBody, RigidBody> boxes_at_general_angles() {
   RigidBody a = box_body("a", 0.2, 0.15, 0.1, 1), b = box_body("b", 0.1, 0.1, 0.1, 2);
   a.x_w = Eigen::Vector3d(0.3, -0.2, 0.1);
   a.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()));
   b.x_w = a.x_w + Eigen::Vector3d(0.05, 0.03, 0.17);
   b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(-1, 2, 1).normalized()));
+  return {a, b};
+}
+
+TEST(ContactDetection, ThePatchAreaIsTheVolumesRateAlongTheNormalBetweenTwoMeshes) {
+  const auto [a, b] = boxes_at_general_angles();
   expect_normal_area_matches_differences({a, b});
 }
 
@@ -130,11 +138,7 @@ TEST(ContactDetection, AwayFromParallelFacesTheExactGradientIsKeptAndCentralDiff
   // keeps the exact gradient (the same normal as without smoothing), and
   // that gradient matches central differences of the exact volume over
   // +-1e-7 m (truncation ~ eps^2 V''' and the volume's round-off over 2 eps).
-  RigidBody a = box_body("a", 0.2, 0.15, 0.1, 1), b = box_body("b", 0.1, 0.1, 0.1, 2);
-  a.x_w = Eigen::Vector3d(0.3, -0.2, 0.1);
-  a.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()));
-  b.x_w = a.x_w + Eigen::Vector3d(0.05, 0.03, 0.17);
-  b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(-1, 2, 1).normalized()));
+  const auto [a, b] = boxes_at_general_angles();
   const std::vector<VolumeContact> smoothed = detect_volume_contacts({a, b});
   const std::vector<VolumeContact> exact = detect_volume_contacts({a, b}, {}, false);
   ASSERT_EQ(smoothed.size(), 1u);
