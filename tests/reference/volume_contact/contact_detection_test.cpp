@@ -97,7 +97,8 @@ std::pair<RigidBody, RigidBody> boxes_at_general_angles() {
 }
 
 TEST(ContactDetection, ThePatchAreaIsTheVolumesRateAlongTheNormalBetweenTwoMeshes) {
-  const auto [a, b] = boxes_at_general_angles();
+  const std::pair<RigidBody, RigidBody> boxes = boxes_at_general_angles();
+  const RigidBody &a = boxes.first, &b = boxes.second;
   expect_normal_area_matches_differences({a, b});
 }
 
@@ -138,7 +139,8 @@ TEST(ContactDetection, AwayFromParallelFacesTheExactGradientIsKeptAndCentralDiff
   // keeps the exact gradient (the same normal as without smoothing), and
   // that gradient matches central differences of the exact volume over
   // +-1e-7 m (truncation ~ eps^2 V''' and the volume's round-off over 2 eps).
-  const auto [a, b] = boxes_at_general_angles();
+  const std::pair<RigidBody, RigidBody> boxes = boxes_at_general_angles();
+  const RigidBody &a = boxes.first, &b = boxes.second;
   const std::vector<VolumeContact> smoothed = detect_volume_contacts({a, b});
   const std::vector<VolumeContact> exact = detect_volume_contacts({a, b}, {}, false);
   ASSERT_EQ(smoothed.size(), 1u);
