@@ -163,10 +163,9 @@ VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& opti
                        " must be spherical or a hinge between two different bodies, with finite anchors and "
                        "non-zero axes");
     const HingeDrive& d = j.drive;
-    const bool driven = d.stiffness != 0 || d.damping != 0;
     if (!(std::isfinite(d.stiffness) && d.stiffness >= 0 && std::isfinite(d.damping) && d.damping >= 0 &&
           std::abs(d.angle) <= std::numbers::pi) ||
-        (driven && j.kind != JointKind::kHinge)) {
+        (d.driven() && j.kind != JointKind::kHinge)) {
       std::ostringstream os;
       os << "volume-contact world: joint " << k << "'s drive needs a hinge, finite gains >= 0 and an angle in "
          << "[-pi, pi]; got a " << (j.kind == JointKind::kHinge ? "hinge" : "spherical joint") << ", stiffness "
@@ -216,7 +215,7 @@ StepReport VolumeWorld::advance() {
   StepReport report;
   for (std::size_t k = 0; k < bilateral_.size(); ++k) {  // the hinges' drives join the external wrenches
     const BilateralJoint& j = bilateral_[k];
-    if (j.drive.stiffness == 0 && j.drive.damping == 0) continue;
+    if (!j.drive.driven()) continue;
     const Eigen::Vector3d axis_w = bodies_[std::size_t(j.a)].R_w_b() * j.axis_a.normalized();
     const double rate = (bodies_[std::size_t(j.b)].omega_w - bodies_[std::size_t(j.a)].omega_w).dot(axis_w);
     const double torque =

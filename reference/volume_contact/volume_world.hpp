@@ -90,6 +90,7 @@ struct HingeDrive {
   double stiffness = 0;  // N m/rad
   double damping = 0;    // N m s/rad
   double angle = 0;      // rad: the target, in (-pi, pi]
+  bool driven() const { return stiffness != 0 || damping != 0; }
 };
 
 // A bilateral joint between bodies a and b (Section 3's "rotary joints and

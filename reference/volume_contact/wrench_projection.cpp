@@ -5,8 +5,8 @@
 #include <array>
 #include <cmath>
 #include <optional>
-#include <vector>
 #include <sstream>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "reference/spatial/so3.hpp"
