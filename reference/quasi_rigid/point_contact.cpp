@@ -318,7 +318,8 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     if (options.grow_active && loaded && growth < options.max_growth) continue;
     result.rim_loaded = loaded;
     for (Side* side : {&a, &b}) {
-      if (side->out.active.empty()) continue;
+      // A rigid body (E = 0: no share of the approach) displaces nothing.
+      if (side->out.active.empty() || side->body.material().E == 0) continue;
       displaced_field(side->body, kernel, (side == &a ? c_a : c_b) / c, options.near, side->out);
     }
     wrench(A, E_w_a, result.a);

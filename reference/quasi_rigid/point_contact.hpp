@@ -72,7 +72,7 @@ struct BodyContact {
   // volume-preserving kernel, those within 5 sigma of a loaded one; their
   // displacements (m, this body's share, inward); the displaced volume
   // sum a_k u_k (m^3; Eq. 3 makes it vanish for the volume-preserving
-  // kernel) and sum a_k |u_k|.
+  // kernel) and sum a_k |u_k|. Empty on a rigid body (E = 0).
   std::vector<int> displaced;
   Eigen::VectorXd displaced_u;
   double displaced_volume = 0, displaced_absolute_volume = 0;

@@ -114,8 +114,14 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
     const QuasiRigidContact contact = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>(), options);
     if (&c == &cases.front()) wide = contact;
     EXPECT_FALSE(contact.rim_loaded) << c.name;
-    for (const BodyContact* body : {&contact.a, &contact.b}) {
-      if (body->displaced_absolute_volume == 0) continue;  // the rigid one
+    for (const QuasiRigidBody* body_in : {&sphere, &ground}) {
+      const BodyContact* body = body_in == &sphere ? &contact.a : &contact.b;
+      if (body_in->material().E == 0) {  // a rigid body displaces nothing, though it carries the load
+        EXPECT_TRUE(body->displaced.empty() && body->displaced_u.size() == 0 && body->displaced_volume == 0) << c.name;
+        EXPECT_GT(body->load, 0) << c.name;
+        continue;
+      }
+      EXPECT_FALSE(body->displaced.empty()) << c.name;
       std::cout << c.name << ": displaced volume " << body->displaced_volume << " of " << body->displaced_absolute_volume
                 << ", " << body->displaced.size() << " displaced samples, " << body->active.size() << " active, "
                 << contact.growth_rounds << " growth rounds, min u " << body->displaced_u.minCoeff() << "\n";
