@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
-#include <unordered_map>
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/radial_rule.hpp"
@@ -180,9 +179,8 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const R
   return response(nodes, nodes, kernel, near);
 }
 
-std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std::vector<int>& rows,
-                                                                       const std::vector<int>& nodes,
-                                                                       const ResponseKernel& kernel, double near) const {
+std::vector<Eigen::Index> SurfaceSampling::checked_columns(const std::vector<int>& rows, const std::vector<int>& nodes,
+                                                           const ResponseKernel& kernel, double near) const {
   kernel.check("sampled response");
   if (!(std::isfinite(near) && near >= shepard_.support)) {
     throw InputError("sampled response: the near field's radius (" + std::to_string(near) +
@@ -190,15 +188,15 @@ std::unordered_map<int, Eigen::Index> SurfaceSampling::checked_columns(const std
                      std::to_string(shepard_.support) + ")");
   }
   const int sample_count = surface_->index().size();
-  std::unordered_map<int, Eigen::Index> column;
+  std::vector<Eigen::Index> column(static_cast<std::size_t>(sample_count), -1);
   for (std::size_t c = 0; c < nodes.size(); ++c) {
     if (nodes[c] < 0 || nodes[c] >= sample_count) {
       throw InputError("sampled response: node " + std::to_string(nodes[c]) + " is not a sample (0.." +
                        std::to_string(sample_count - 1) + ")");
     }
-    if (!column.emplace(nodes[c], static_cast<Eigen::Index>(c)).second) {
-      throw InputError("sampled response: sample " + std::to_string(nodes[c]) + " is named twice");
-    }
+    Eigen::Index& position = column[static_cast<std::size_t>(nodes[c])];
+    if (position >= 0) throw InputError("sampled response: sample " + std::to_string(nodes[c]) + " is named twice");
+    position = static_cast<Eigen::Index>(c);
   }
   for (int i : rows) {
     if (i < 0 || i >= sample_count) {
@@ -236,7 +234,7 @@ Eigen::ArrayXd SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, const std:
 
 template <class Visit>
 void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector<int>& nodes,
-                                 const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel,
+                                 const std::vector<Eigen::Index>& column, const ResponseKernel& kernel,
                                  double near, const Visit& visit) const {
   if (nodes.empty()) return;
   const std::vector<Eigen::Vector3d>& points = surface_->samples().points;
@@ -252,22 +250,22 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
     const double reach = near * spacing_(i) + largest_support_;
     if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
     for (const NearEntry& entry : *near_row(i, kernel, near)) {
-      const auto found = column.find(entry.j);
-      if (found == column.end()) continue;
+      const Eigen::Index c = column[static_cast<std::size_t>(entry.j)];
+      if (c < 0) continue;
       // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
       double far = 0;
       if (entry.j != i) {
         const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
         far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
       }
-      visit(row, found->second, kernel.compliance * entry.integral, far);
+      visit(row, c, kernel.compliance * entry.integral, far);
     }
   }
 }
 
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
-  const std::unordered_map<int, Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
+  const std::vector<Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
   Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
   const Eigen::ArrayX3d at = row_points(rows);
   for (std::size_t c = 0; c < nodes.size(); ++c) {
@@ -295,8 +293,8 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
     loaded.push_back(nodes[c]);
     p.push_back(traction(static_cast<Eigen::Index>(c)));
   }
-  std::unordered_map<int, Eigen::Index> column;
-  for (std::size_t c = 0; c < loaded.size(); ++c) column.emplace(loaded[c], static_cast<Eigen::Index>(c));
+  std::vector<Eigen::Index> column(surface_->samples().points.size(), -1);
+  for (std::size_t c = 0; c < loaded.size(); ++c) column[static_cast<std::size_t>(loaded[c])] = static_cast<Eigen::Index>(c);
   Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
   const Eigen::ArrayX3d at = row_points(rows);
   for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(at, rows, loaded[c], kernel);

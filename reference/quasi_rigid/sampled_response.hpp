@@ -97,8 +97,8 @@ class SurfaceSampling {
   using NearRow = std::vector<NearEntry>;
   std::shared_ptr<const NearRow> near_row(int i, const ResponseKernel& kernel, double near) const;
   // InputError for a bad kernel, near radius, row or column; the columns'
-  // positions by sample.
-  std::unordered_map<int, Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
+  // positions by sample (-1: not a column).
+  std::vector<Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
                                                         const ResponseKernel& kernel, double near) const;
   // The midpoint rule's f(r) / r from every row's sample to sample j (zero
   // where the row is j itself): times a_j, R's column for j where the near
@@ -113,7 +113,7 @@ class SurfaceSampling {
   // where far_kernel's column gives f(r) / r a_j.
   template <class Visit>
   void near_field(const std::vector<int>& rows, const std::vector<int>& columns,
-                  const std::unordered_map<int, Eigen::Index>& column, const ResponseKernel& kernel, double near,
+                  const std::vector<Eigen::Index>& column, const ResponseKernel& kernel, double near,
                   const Visit& visit) const;
 
   const MlsSurface* surface_;
