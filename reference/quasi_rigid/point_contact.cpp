@@ -21,8 +21,9 @@ void check_options(const ContactOptions& options, const QuasiRigidBody& A, const
     bad << "quasi-rigid contact: the volume-preserving kernel needs a finite sigma > 0 (m), got " << options.sigma;
   } else if (!(std::isfinite(options.active_range) && options.active_range > 0)) {
     bad << "quasi-rigid contact: active_range must be finite and > 0 (spacings), got " << options.active_range;
-  } else if (options.iterations < 1) {
-    bad << "quasi-rigid contact: iterations must be >= 1, got " << options.iterations;
+  } else if (options.iterations < 1 || options.iterations > kMaxIterations) {
+    bad << "quasi-rigid contact: iterations must be in [1, " << kMaxIterations << "] (the paper's: 3), got "
+        << options.iterations;
   } else if ((options.initial_traction_a.size() > 0 &&
               options.initial_traction_a.size() != static_cast<Eigen::Index>(A.surface().samples().points.size())) ||
              (options.initial_traction_b.size() > 0 &&
@@ -75,21 +76,43 @@ void overlapping_leaves(const ClusterHierarchy& a, const RigidPose<double>& E_b_
 void find_active(const Side& side, const std::vector<char>& leaves, double range, int max_active) {
   const ClusterHierarchy& hierarchy = side.body.hierarchy();
   const SurfaceSamples& samples = side.body.surface().samples();
+  const SurfaceSamples& other = side.other.surface().samples();
   std::vector<char> active(samples.points.size(), 0);
   std::vector<Neighbour> near;
-  int penetrating = 0;
+  int penetrating = 0, met = 0;  // inside the other surface; inside or on it
+  double facing = 0;             // the sum of n . n_other over the samples met
   for (std::size_t c = 0; c < leaves.size(); ++c) {
     if (!leaves[c]) continue;
     const Cluster& cluster = hierarchy.clusters()[c];
     for (int k = cluster.first; k < cluster.first + cluster.count; ++k) {
       const int s = hierarchy.order()[static_cast<std::size_t>(k)];
       const Eigen::Vector3d& p = samples.points[static_cast<std::size_t>(s)];
-      if (side.other.surface().nearest_sample_distance(side.E_other_here * p).distance >= 0) continue;
+      const SampleDistance d = side.other.surface().nearest_sample_distance(side.E_other_here * p);
+      if (d.distance > 0) continue;
+      ++met;
+      const Eigen::Vector3d n_other_here = side.E_other_here.rotation() * samples.normals[static_cast<std::size_t>(s)];
+      facing += n_other_here.dot(other.normals[static_cast<std::size_t>(d.sample)]);
+      if (d.distance == 0) continue;  // touching
       ++penetrating;
       side.body.surface().index().within(p, range * side.body.sampling().spacing()(s), near);
       active[static_cast<std::size_t>(s)] = 1;
       for (const Neighbour& n : near) active[static_cast<std::size_t>(n.index)] = 1;
     }
+  }
+  // A displacement u along -n moves a sample's distance from the other
+  // surface by -u n . n_other: deformation resolves penetration where the
+  // normals oppose. Where the samples inside (or on) the other surface face,
+  // on the whole, the same way as it, the body's surface lies inside the
+  // other body: nested, coincident surfaces (every sample on the other's, as
+  // a body and its copy at the same pose), or an overlap too deep (past the
+  // other's centre of curvature), not a contact.
+  if (met > 0 && facing > 0) {
+    std::ostringstream os;
+    os << "quasi-rigid contact: the " << met << " samples of " << side.body.name() << " inside or on "
+       << side.other.name() << " face, on the whole, the same way as its surface there (mean n . n_other "
+       << facing / met
+       << "): one body lies inside the other, their surfaces nearly coincide, or they overlap too deeply";
+    throw ComputationError(os.str());
   }
   side.out.penetrating = penetrating;
   for (std::size_t s = 0; s < active.size(); ++s) {

@@ -6,7 +6,15 @@
 // 1. Detection (Section 4.1): the two clustering hierarchies, traversed
 //    together, keep the leaf clusters whose bounding spheres come within a
 //    margin (active_range spacings) of the other body's; their samples with a
-//    negative nearest-sample distance to the other surface penetrate.
+//    negative nearest-sample distance to the other surface penetrate. A
+//    displacement u along -n changes a sample's distance by -u n . n_other
+//    (n_other at its nearest sample of the other body): deformation resolves
+//    penetration where the normals oppose. A body whose samples inside or on
+//    the other surface face it the same way on the whole (the mean of
+//    n . n_other over them positive) lies inside it, nested, with coincident
+//    surfaces or too deep: refused. (Single samples may agree: a side face at
+//    a contact's edge, or the nearest sample of a coarse level lying on the
+//    far side of a thin part.)
 // 2. Active samples: the penetrating ones and every sample within
 //    active_range spacings of one (the paper's range query).
 // 3. Gaps: each active sample's MLS signed distance to the other surface.
@@ -38,11 +46,15 @@
 
 namespace contactref::quasi_rigid {
 
+// The split scheme's iterations settle in a few (the paper: three); more
+// than this is a mistaken option, not a finer answer.
+constexpr int kMaxIterations = 100;
+
 struct ContactOptions {
   ResponseKernel::Kind kernel = ResponseKernel::Kind::kBoussinesq;
   double sigma = 0;          // m: the volume-preserving kernel's width
   double active_range = 3;   // spacings about each penetrating sample
-  int iterations = 3;        // LCP solves per body
+  int iterations = 3;        // LCP solves per body, in [1, kMaxIterations]
   double near = 4;           // the response's near field, in spacings
   int max_active = 6000;     // active samples per body (the response is dense)
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
@@ -94,11 +106,13 @@ struct QuasiRigidContact {
 
 // E_w_a, E_w_b: the bodies' poses in the world. InputError: both bodies rigid,
 // sigma not finite and > 0 for the volume-preserving kernel, active_range not
-// finite and > 0, iterations below 1, near below the kernels' support,
+// finite and > 0, iterations outside [1, kMaxIterations], near below the kernels' support,
 // max_active below 1, an initial traction of another size than the body's
 // samples. ComputationError: more than max_active active samples
-// on a body (naming it and the count), an MLS projection that fails, an LCP
-// that neither solver solves.
+// on a body (naming it and the count), a body whose samples inside or on the
+// other face the same way as its surface on the whole (one body inside the
+// other, coincident surfaces, too deep an overlap; step 1 above), an MLS
+// projection that fails, an LCP that neither solver solves.
 QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,
                                   const RigidPose<double>& E_w_b, const ContactOptions& options = {});
 

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/mesh_io.hpp"
 #include "reference/quasi_rigid/point_contact.hpp"
+#include "reference/quasi_rigid/point_samples.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
@@ -204,6 +206,64 @@ TEST(PointContact, BodiesApartHaveNoActiveSamples) {
   EXPECT_EQ(contact.a.force_w, Eigen::Vector3d::Zero());
 }
 
+// Configurations the model cannot resolve, refused by name: a displacement u
+// along -n changes a penetrating sample's distance from the other surface by
+// -u n . n_other, so a body whose samples inside the other face its surface
+// the same way (on the whole) cannot be pushed out. Each case below is such
+// by construction (concentric, or coincident, surfaces: n . n_other near 1);
+// the controls, a shallow overlap and a slightly tilted box pressed
+// flat (some samples agree with the other's normal: its side faces at the
+// contact's edge, n . n_other = sin 0.01), resolve.
+TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
+  const double h = 8e-3;
+  const QuasiRigidBody big(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
+  const QuasiRigidBody small(sample_sphere(Eigen::Vector3d::Zero(), 0.03, h), {kE, kNu});
+  const RigidPose<double> I;
+  const auto shifted = [](double x) { return RigidPose<double>::from_translation({x, 0, 0}); };
+  struct Case {
+    const char* what;
+    const QuasiRigidBody* b;
+    RigidPose<double> E_w_b;
+  };
+  for (const Case& c :
+       {Case{"concentric: the small sphere inside, apart from the big one's surface", &small, I},
+        Case{"the small sphere inside, touching the big one's surface from within", &small, shifted(0.021)},
+        Case{"two equal spheres 1 mm apart: nearly coincident", &big, shifted(0.001)},
+        Case{"a sphere and its copy at the same pose: every sample on the other surface", &big, I}}) {
+    const std::string error = error_of([&] { resolve_contact(big, I, *c.b, c.E_w_b); });
+    EXPECT_TRUE(contains(error, "face, on the whole, the same way as its surface there") &&
+                contains(error, "one body lies inside the other"))
+        << c.what << ": " << error;
+  }
+  // The control: equal spheres overlapping by 1 cm resolve, the two loads
+  // agreeing (Newton's third law, which the split scheme does not impose).
+  const QuasiRigidContact lens = resolve_contact(big, I, big, shifted(0.09));
+  EXPECT_TRUE(lens.a.load > 0 && lens.b.load > 0);
+  EXPECT_GT(lens.iterations.back().min_separation_a, lens.iterations.front().min_separation_a);
+
+  // A 2 cm box tilted by 0.01 rad about y, pressed 1 mm into a plane patch
+  // under its bottom face (the box's MLS does not converge beside its sharp
+  // edges): both bottom edges sink, and the side face on the raised side
+  // faces up by sin 0.01 (penetrating samples whose normal is nearly
+  // perpendicular: refusing single samples would refuse the box).
+  const double s = 0.01;
+  const PolygonSoup cube = polygon_soup(
+      "cube", {{-s, -s, -s}, {s, -s, -s}, {s, s, -s}, {-s, s, -s}, {-s, -s, s}, {s, -s, s}, {s, s, s}, {-s, s, s}},
+      {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}});
+  const double spacing = 1.5e-3;
+  const QuasiRigidBody box(sample_mesh(cube, spacing), {kE, kNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(spacing, 0.008 / spacing), {0, 0});
+  const auto E_w_box = RigidPose<double>::from_axis_angle(0.01, Eigen::Vector3d::UnitY(), {0, 0, s - 1e-3}, "box");
+  int upward_below = 0;  // the construction's: side-face samples below the plane, facing up
+  for (std::size_t k = 0; k < box.surface().samples().points.size(); ++k) {
+    const Eigen::Vector3d n_w = E_w_box.rotation() * box.surface().samples().normals[k];
+    if ((E_w_box * box.surface().samples().points[k]).z() < 0 && n_w.z() > 0) ++upward_below;
+  }
+  EXPECT_GT(upward_below, 0);
+  const QuasiRigidContact flat = resolve_contact(box, E_w_box, ground, I);
+  EXPECT_TRUE(flat.a.load > 0 && flat.b.load > 0);
+}
+
 TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   const double h = 2.5e-4;
   const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2e-3 / h), {kE, kNu});
@@ -215,8 +275,10 @@ TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   options.kernel = ResponseKernel::Kind::kVolumePreserving;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "needs a finite sigma > 0"));
   options = {};
-  options.iterations = 0;
-  EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "iterations must be >= 1"));
+  for (int iterations : {0, kMaxIterations + 1}) {
+    options.iterations = iterations;
+    EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "iterations must be in [1, "));
+  }
   options = {};
   options.active_range = -1;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "active_range must be"));
