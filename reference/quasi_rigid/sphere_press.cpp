@@ -54,6 +54,14 @@ SpherePress press_sphere(const SpherePressOptions& options) {
            (options.plane_E > 0 ? (1 - options.plane_nu * options.plane_nu) / options.plane_E : 0));
   // Hertz's radius, to place the nodes only.
   const double a_hertz = std::cbrt(3 * options.load * options.radius / (4 * out.composite_modulus));
+  if (!(options.extent * a_hertz < options.radius)) {
+    // The gaps are the sphere's own: the grid must lie on it.
+    std::ostringstream os;
+    os << "sphere press: the load gives a Hertz contact radius of " << a_hertz << " m, and the grid out to "
+       << options.extent << " times it does not fit on the sphere of radius " << options.radius
+       << " m (Hertz's theory needs a << R): lower the load, or stiffen the materials";
+    throw InputError(os.str());
+  }
   const double h = a_hertz / options.nodes_per_radius;
   out.spacing = h;
   const std::vector<Eigen::Vector2d> nodes = square_grid_nodes(h, options.extent * options.nodes_per_radius);

@@ -40,7 +40,9 @@ struct SpherePress {
 // InputError naming the option: a radius, modulus or load not finite and > 0,
 // a Poisson's ratio outside [0, 0.5), nodes_per_radius < 2 or > 16 (the response is
 // dense: about 1800 nodes at 16), extent
-// <= 1, width or support not positive, support below width.
+// <= 1, width or support not positive, support below width, a load so large
+// (or materials so soft) that the grid, extent times Hertz's contact radius,
+// does not fit on the sphere.
 SpherePress press_sphere(const SpherePressOptions& options);
 
 }  // namespace contactref::quasi_rigid

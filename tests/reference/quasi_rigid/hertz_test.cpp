@@ -90,6 +90,14 @@ TEST(Hertz, BadOptionsAreNamed) {
   EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "nodes per contact radius"));
   o.nodes_per_radius = 17;  // about 2000 nodes: refused before a dense response of 30 MB is built
   EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "must be in 2..16"));
+  // Hertz's a reaches R / extent at F = 4 E* R^2 / (3 extent^3): a load that
+  // large, or larger, puts the grid off the sphere (its gaps would be NaN).
+  o = soft_sphere();
+  const double E_star = o.E / (1 - o.nu * o.nu);
+  o.load = 1.001 * 4 * E_star * o.radius * o.radius / (3 * std::pow(o.extent, 3));
+  EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "does not fit on the sphere"));
+  o.load /= 1.01;
+  EXPECT_GT(press_sphere(o).approach, 0);
 }
 
 }  // namespace
