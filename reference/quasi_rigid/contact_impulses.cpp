@@ -71,26 +71,47 @@ void energy_slope(const ContactParty& party, const PartyImpulse& impulse, double
 }  // namespace
 
 ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
-                                       double mu, double damping, double dt) {
+                                       double mu, double damping, double dt, DampingRate rate) {
   std::vector<LoadedSample> loaded;
   collect(*a.body, *a.state, contact.a, -1, loaded);
   collect(*b.body, *b.state, contact.b, +1, loaded);
   ContactImpulses out;
   out.loaded = static_cast<int>(loaded.size());
 
-  // Normal impulses (with Hunt and Crossley's damping at the step's start).
-  PartyImpulse normal_a, normal_b;
-  for (LoadedSample& s : loaded) {
-    const double approach_rate = (velocity_at(a, s.x_w) - velocity_at(b, s.x_w)).dot(s.nu_w);
-    s.f_n *= std::max(0.0, 1 - damping * approach_rate);
-    out.load += s.f_n;
-    out.normal_impulse_w += s.f_n * dt * s.nu_w;
-    add(a, +1, s.x_w, s.f_n * dt * s.nu_w, normal_a);
-    add(b, -1, s.x_w, s.f_n * dt * s.nu_w, normal_b);
-  }
+  // Normal impulses: f_i max(0, 1 - d rate_i) dt nu_i, with the rates read
+  // before the impulses (kBefore) or after their elastic part (kAfterElastic).
   const double K0 = kinetic_energy(a, b);
-  apply(a, normal_a, 1);
-  apply(b, normal_b, 1);
+  const auto damping_factors = [&] {
+    std::vector<double> factor(loaded.size());
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+      const double rate_i = (velocity_at(a, loaded[i].x_w) - velocity_at(b, loaded[i].x_w)).dot(loaded[i].nu_w);
+      factor[i] = std::max(0.0, 1 - damping * rate_i);
+    }
+    return factor;
+  };
+  // Applies sum_i scale_i f_i dt nu_i on A (and its opposite on B).
+  const auto push = [&](const std::vector<double>& scale) {
+    PartyImpulse on_a, on_b;
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+      add(a, +1, loaded[i].x_w, scale[i] * loaded[i].f_n * dt * loaded[i].nu_w, on_a);
+      add(b, -1, loaded[i].x_w, scale[i] * loaded[i].f_n * dt * loaded[i].nu_w, on_b);
+    }
+    apply(a, on_a, 1);
+    apply(b, on_b, 1);
+  };
+  std::vector<double> factor = rate == DampingRate::kBefore ? damping_factors() : std::vector<double>(loaded.size(), 1);
+  push(factor);
+  if (rate == DampingRate::kAfterElastic && damping > 0) {
+    factor = damping_factors();
+    std::vector<double> damping_part(factor);
+    for (double& x : damping_part) x -= 1;
+    push(damping_part);
+  }
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    loaded[i].f_n *= factor[i];
+    out.load += loaded[i].f_n;
+    out.normal_impulse_w += loaded[i].f_n * dt * loaded[i].nu_w;
+  }
   const double K1 = kinetic_energy(a, b);
   out.normal_work = K1 - K0;
 

@@ -1,8 +1,9 @@
 #pragma once
-// The impulses of one contact step between two quasi-rigid bodies (Pauly et
-// al. Section 5: "compute the forces acting on the contact surface and
-// update the total wrenches"; Section 5.1: friction), from a contact that
-// resolve_contact solved at the step's start.
+// The impulses of one kick of a contact step between two quasi-rigid bodies
+// (Pauly et al. Section 5: "compute the forces acting on the contact surface
+// and update the total wrenches"; Section 5.1: friction), from a contact that
+// resolve_contact solved at the bodies' present poses (the simulator kicks
+// at a step's start and end, quasi_rigid_dynamics.hpp).
 //
 // Normal: each side's loaded samples carry f_i = p_i a_i along its normal,
 // at the deformed sample x_i = q_i - u_i n_i (point_contact.hpp). The split
@@ -16,6 +17,10 @@
 // f_i (1 - d (v_rel . nu_i)), clipped at 0, with v_rel the velocity of the
 // material point of A minus that of B at x_i and d (s/m) the scene's
 // "damping": more push while the bodies approach, less while they separate.
+// v_rel is read before the impulses, or after their elastic part (f_i dt
+// nu_i): the simulator's kick at a step's start reads the start velocities,
+// its kick at the step's end the end velocities but for the damping's own
+// share (quasi_rigid_dynamics.hpp), so that a body at rest feels no damping.
 //
 // Friction (Section 5.1, the dynamic Coulomb model of [Bar91]): at each
 // loaded sample the tangential impulse -mu f_i dt t_i, t_i the unit direction
@@ -51,9 +56,13 @@ struct ContactImpulses {
   Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
 };
 
+// Where the damping reads v_rel (above).
+enum class DampingRate { kBefore, kAfterElastic };
+
 // Applies the impulses over dt (s) to the free parties' states. mu >= 0,
 // damping >= 0 (s/m).
 ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
-                                       double mu, double damping, double dt);
+                                       double mu, double damping, double dt,
+                                       DampingRate rate = DampingRate::kBefore);
 
 }  // namespace contactref::quasi_rigid

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -132,6 +133,46 @@ double rule_step(const DynamicBody& A, const DynamicBody& B, const QuasiRigidCon
   return fraction * std::sqrt(m / k);
 }
 
+// A touching pair and its contact, resolved at the current poses.
+using Contact = std::pair<Pair, QuasiRigidContact>;
+
+// resolve_contact for every pair whose bounding spheres meet and that
+// penetrates (ComputationError from it passes through).
+std::vector<Contact> resolve_all(const std::vector<DynamicBody>& bodies, const std::vector<BodyState>& states,
+                                 const std::vector<Pair>& pairs, const ContactOptions& options) {
+  std::vector<Contact> contacts;
+  for (const Pair& p : pairs) {
+    if (!spheres_meet(bodies, states, p, 0)) continue;
+    QuasiRigidContact c =
+        resolve_contact(bodies[p.a].body, states[p.a].E_w_b(), bodies[p.b].body, states[p.b].E_w_b(), options);
+    if (c.a.penetrating + c.b.penetrating > 0) contacts.emplace_back(p, std::move(c));
+  }
+  return contacts;
+}
+
+// One kick of a contact step: every contact's impulses over `half` (half the
+// step), at the poses it was resolved at, added to the step's record. The
+// opening kick reads the damping's rates at the step's start velocities, the
+// closing one after its elastic impulses (contact_impulses.hpp). The step's
+// load is the mean of its two kicks' loads (its normal impulse over dt); its
+// loaded samples are those of its opening kick.
+void kick(const std::vector<DynamicBody>& bodies, const std::vector<Contact>& contacts, const DynamicsOptions& options,
+          double half, bool opening, std::vector<BodyState>& states, StepRecord& step) {
+  const DampingRate rate = opening ? DampingRate::kBefore : DampingRate::kAfterElastic;
+  for (const auto& [p, c] : contacts) {
+    const ContactParty a{&bodies[p.a].body, bodies[p.a].fixed ? nullptr : &bodies[p.a].mass, &states[p.a]};
+    const ContactParty b{&bodies[p.b].body, bodies[p.b].fixed ? nullptr : &bodies[p.b].mass, &states[p.b]};
+    const ContactImpulses impulses = apply_contact_impulses(c, a, b, options.mu, options.damping, half, rate);
+    step.load += 0.5 * impulses.load;
+    if (opening) step.loaded += impulses.loaded;
+    step.normal_work += impulses.normal_work;
+    step.friction_work += impulses.friction_work;
+    step.friction_scale = std::min(step.friction_scale, impulses.friction_scale);
+    step.normal_impulse_w[p.a] += impulses.normal_impulse_w;
+    step.normal_impulse_w[p.b] -= impulses.normal_impulse_w;
+  }
+}
+
 bool finite(const BodyState& s) {
   return s.x_w.allFinite() && s.q_w_b.coeffs().allFinite() && s.v_w.allFinite() && s.omega_w.allFinite();
 }
@@ -184,6 +225,9 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
   output();
   int stalled = 0;
   long steps = 0;
+  // The contacts at the current poses when the last step resolved them at its
+  // end (a contact step's closing kick): the next step starts from them.
+  std::optional<std::vector<Contact>> resolved;
   if (const std::string why = broken(bodies, states); !why.empty()) fail(why + " at the start");
   while (result.status == RunStatus::kCompleted && t < options.duration) {
     if (++steps > options.max_steps) {
@@ -192,18 +236,14 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     }
     StepRecord step;
     step.normal_impulse_w.assign(bodies.size(), Eigen::Vector3d::Zero());
-    std::vector<std::pair<Pair, QuasiRigidContact>> contacts;
+    std::vector<Contact> contacts;
     try {
-      for (const Pair& p : pairs) {
-        if (!spheres_meet(bodies, states, p, 0)) continue;
-        QuasiRigidContact c = resolve_contact(bodies[p.a].body, states[p.a].E_w_b(), bodies[p.b].body,
-                                              states[p.b].E_w_b(), options.contact);
-        if (c.a.penetrating + c.b.penetrating > 0) contacts.emplace_back(p, std::move(c));
-      }
+      contacts = resolved ? std::move(*resolved) : resolve_all(bodies, states, pairs, options.contact);
     } catch (const ComputationError& e) {
       fail(std::string("contact resolution failed at t = ") + std::to_string(t) + " s: " + e.what());
       break;
     }
+    resolved.reset();
     const double remaining = options.duration - t;
     if (contacts.empty()) {  // a flight step, retraced to the first contact
       step.dt = std::min(options.time_step, remaining);
@@ -230,26 +270,26 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
       if (d < 0) result.first_contacts.push_back(t + step.dt);
       states = std::move(end);
       ++result.flight_steps;
-    } else {  // a contact step: the impulses, then the flight
+    } else {  // a contact step: kick, drift, kick (velocity Verlet)
       step.contact = true;
       step.rule_step = std::numeric_limits<double>::infinity();
       for (const auto& [p, c] : contacts)
         step.rule_step = std::min(step.rule_step, rule_step(bodies[p.a], bodies[p.b], c, options.step_fraction));
       step.dt = std::min({options.time_step, step.rule_step, remaining});
-      for (const auto& [p, c] : contacts) {
-        const ContactParty a{&bodies[p.a].body, bodies[p.a].fixed ? nullptr : &bodies[p.a].mass, &states[p.a]};
-        const ContactParty b{&bodies[p.b].body, bodies[p.b].fixed ? nullptr : &bodies[p.b].mass, &states[p.b]};
-        const ContactImpulses impulses = apply_contact_impulses(c, a, b, options.mu, options.damping, step.dt);
-        step.load += impulses.load;
-        step.loaded += impulses.loaded;
-        step.active += static_cast<int>(c.a.active.size() + c.b.active.size());
-        step.normal_work += impulses.normal_work;
-        step.friction_work += impulses.friction_work;
-        step.friction_scale = std::min(step.friction_scale, impulses.friction_scale);
-        step.normal_impulse_w[p.a] += impulses.normal_impulse_w;
-        step.normal_impulse_w[p.b] -= impulses.normal_impulse_w;
-      }
+      for (const auto& [p, c] : contacts) step.active += static_cast<int>(c.a.active.size() + c.b.active.size());
+      const std::vector<BodyState> start = states;
+      kick(bodies, contacts, options, 0.5 * step.dt, true, states, step);
       states = flown(bodies, states, options.gravity_w, step.dt);
+      if (broken(bodies, states).empty()) {  // else the checks below end the run
+        try {
+          resolved = resolve_all(bodies, states, pairs, options.contact);
+        } catch (const ComputationError& e) {  // the run ends at the step's start
+          states = start;
+          fail(std::string("contact resolution failed at t = ") + std::to_string(t + step.dt) + " s: " + e.what());
+          break;
+        }
+        kick(bodies, *resolved, options, 0.5 * step.dt, false, states, step);
+      }
       ++result.contact_steps;
       result.max_active = std::max(result.max_active, step.active);
     }

@@ -4,7 +4,8 @@
 // fixed ones, under gravity. Each loop pass is one step that advances time:
 //
 // 1. Detect and resolve (Sections 4.1-4.3): resolve_contact for every pair
-//    with a free body whose bounding spheres meet, at the step's start poses.
+//    with a free body whose bounding spheres meet, at the step's start poses
+//    (or take them from the previous step, which resolved them at its end).
 // 2. No pair penetrates: a flight step of time_step (exact ballistic flight,
 //    rigid_motion.hpp). If it ends with a smallest nearest-sample distance
 //    d_min (over both bodies' samples against the other's, Section 4.1's
@@ -13,20 +14,41 @@
 //    contact and proceed with a smaller time step"): bisection on the step
 //    length until d_min lies in [-contact_tolerance, 0), so the first-contact
 //    time is located to contact_tolerance / (approach speed).
-// 3. A pair penetrates: a contact step (contact_impulses.hpp: the normal
-//    impulses, then friction, then the free flight over the step). The
-//    scheme is symplectic Euler (a kick by the contact wrench at the step's
-//    start, then the exact flight): first order, but with no energy drift
-//    in the undamped elastic contact, unlike explicit Euler, and exact in
-//    flight. Its step is dt = min(time_step, step_fraction sqrt(m / k)) with
-//    m the pair's reduced mass and k = 2 E* a Sneddon's normal stiffness of
-//    an axisymmetric contact of radius a (Hertz's dF/d delta), E* =
-//    1 / (pi c) from the composite compliance and a = sqrt(A / pi) from the
-//    contact area, never below the smallest active sample spacing (the
-//    contact's resolution): symplectic Euler is stable for dt sqrt(k / m) < 2.
+// 3. A pair penetrates: a contact step of velocity Verlet (kick, drift,
+//    kick): half the step's impulses from the contacts at its start poses
+//    (contact_impulses.hpp: the normal impulses, then friction), the free
+//    flight over the step, the contacts resolved at the end poses and the
+//    other half of the impulses from them. The end's contacts are the next
+//    step's start, so a step costs one resolution, and the states (samples,
+//    final states) are synchronous: their velocities have both kicks. The
+//    contact force is integrated by the trapezoid rule: second order, each
+//    step symmetric in time. (Symplectic Euler, one kick of the whole step
+//    at its start, moves the bodies as Verlet does at a fixed step, but
+//    where the step changes it weights the start's force by the new step
+//    dt_n instead of (dt_n-1 + dt_n) / 2: first order once the step follows
+//    the contact area, and an undamped bounce gained about 0.2 step_fraction
+//    in speed.) Where a step straddles a kink of the force in time (a sample
+//    starts or stops carrying load; the contact's end), the trapezoid rule
+//    errs by up to |jump of dF/dt| dt^2 / 8, so a rebound's speed is second
+//    order in the step, with a constant that changes with where the kinks
+//    fall in their steps: for the one kink that ends a linear law of
+//    stiffness k, at the phase theta of its step, e - 1 =
+//    (k dt^2 / 2m) theta (1 - theta), k dt^2 / (12 m) on average (the first
+//    contact is located, so it falls at a step's start). The closing kick
+//    reads the damping's rates at the end velocities (contact_impulses.hpp),
+//    so a body at rest feels none; friction does no positive work in either
+//    kick.
+//    The step is dt = min(time_step, step_fraction sqrt(m / k)) with m the
+//    pair's reduced mass and k = 2 E* a Sneddon's normal stiffness of an
+//    axisymmetric contact of radius a (Hertz's dF/d delta), E* = 1 / (pi c)
+//    from the composite compliance and a = sqrt(A / pi) from the contact
+//    area at the step's start, never below the smallest active sample
+//    spacing (the contact's resolution): Verlet is stable for
+//    dt sqrt(k / m) < 2.
 //
 // A run ends `completed` at the duration, or `failed` with the reason: an
-// LCP or MLS failure (the ComputationError's message), a body whose centre of
+// LCP or MLS failure (the ComputationError's message; at a contact step's end
+// poses, the run ends at the step's start), a body whose centre of
 // mass fell inside (or off) another body, more than max_retractions
 // retractions, a non-finite state, max_steps steps, or `watchdog` passes in a
 // row that did not advance the clock (a step below its resolution).
@@ -71,12 +93,13 @@ struct StepRecord {
   double dt = 0;                 // s
   bool contact = false;          // a contact step (else a flight step)
   bool retracted = false;        // a flight step shortened to the first contact
-  double load = 0;               // N: the contact impulses' load (contact_impulses.hpp), all pairs
-  int active = 0;                // active samples, both bodies, all pairs
-  int loaded = 0;                // samples carrying traction, all pairs
+  double load = 0;               // N: the contact impulses' load (contact_impulses.hpp), all pairs, the
+                                 // mean of the step's two kicks' (its normal impulse over dt)
+  int active = 0;                // active samples at the step's start, both bodies, all pairs
+  int loaded = 0;                // samples carrying traction at the step's start, all pairs
   double normal_work = 0;        // J: the kinetic energy the normal impulses added
   double friction_work = 0;      // J: that friction added (<= 0)
-  double friction_scale = 1;     // the smallest of the pairs' (contact_impulses.hpp)
+  double friction_scale = 1;     // the smallest of the pairs' in both kicks (contact_impulses.hpp)
   double rule_step = 0;          // s: step_fraction sqrt(m / k) (contact steps; else 0)
   // The normal contact impulse on each body (input order; zero in flight), N s.
   std::vector<Eigen::Vector3d> normal_impulse_w;

@@ -59,8 +59,8 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                       {"spacing", m.spacing ? ojson(*m.spacing) : ojson(nullptr)},
                       {"active_range", options.contact.active_range},
                       {"max_retractions", options.max_retractions},
-                      {"integrator", "symplectic Euler: the contact impulses at the step's start, then the exact "
-                                     "ballistic flight"}};
+                      {"integrator", "velocity Verlet: half the contact impulses at the step's start, the exact "
+                                     "ballistic flight, half at its end"}};
   summary["duration"] = options.duration;
   summary["end_time"] = result.samples.empty() ? 0.0 : result.samples.back().time;
   summary["statistics"] = {{"contact_steps", result.contact_steps},

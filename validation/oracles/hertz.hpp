@@ -35,4 +35,22 @@ inline double hertz_load_at_approach(double radius, double E_star, double approa
   return 4.0 / 3 * E_star * std::sqrt(radius) * std::pow(approach, 1.5);
 }
 
+// Hertz's impact (Johnson Sec. 11.2, Eqs. 11.23-11.24): a sphere of mass m (or
+// the reduced mass of the pair) striking a half-space at the speed V (m/s),
+// without gravity. The largest approach stores the kinetic energy in W above,
+// 1/2 m V^2 = 8/15 E* sqrt(R) delta*^(5/2); the contact lasts
+// t = 2 int_0^delta* d delta / v(delta) = (4/5) B(2/5, 1/2) delta* / V
+// = 2.943 delta* / V = 2.868 (m^2 / (R E*^2 V))^(1/5).
+struct HertzImpact {
+  double approach = 0;  // delta* (m)
+  double duration = 0;  // t (s)
+};
+
+inline HertzImpact hertz_impact(double radius, double E_star, double mass, double speed) {
+  HertzImpact h;
+  h.approach = std::pow(15 * mass * speed * speed / (16 * E_star * std::sqrt(radius)), 0.4);
+  h.duration = 0.8 * std::beta(0.4, 0.5) * h.approach / speed;
+  return h;
+}
+
 }  // namespace contactref::oracles

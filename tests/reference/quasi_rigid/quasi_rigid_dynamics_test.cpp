@@ -2,10 +2,13 @@
 // 5) in flight and at the first contact, against closed forms: Newton's laws
 // for a free body (momentum conserved without gravity, p(t) = p0 + m g t with
 // it, Euler's torque-free motion conserving the world angular momentum), the
-// ballistic time of a dropped ball to first contact, sqrt(2 h / g); two free
-// bodies in contact conserving the total momenta (Newton's third law);
-// friction stopping a small slip without reversing it; the failure
-// statuses; bad input.
+// ballistic time of a dropped ball to first contact, sqrt(2 h / g); an
+// undamped bounce giving back its impact speed to the trapezoid rule's error
+// at the force's kinks, that error's second order and constant, and the
+// impact's duration against Hertz's (Johnson 11.2) and against a quadrature
+// of the sampled law; two free bodies in contact conserving the total momenta
+// (Newton's third law); friction stopping a small slip without reversing it;
+// the failure statuses; bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,6 +21,7 @@
 #include "tests/kit/sanitized.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/fixtures/quasi_rigid_ball.hpp"
+#include "validation/oracles/hertz.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -44,12 +48,12 @@ DynamicBody tumbling_body() {
   return body;
 }
 
-// The lower cap (6 spacings h around the pole) of a ball of radius R and
+// The lower cap (`cells` spacings h around the pole) of a ball of radius R and
 // 0.5 kg (I = 2/5 m R^2) on a square lattice: its pole is a sample, and it is
 // symmetric under x -> -x and y -> -y, so that on the lattice plane its
 // normal tractions have no horizontal resultant. Body origin at the centre.
-DynamicBody lattice_cap_ball(double R, double h) {
-  SurfaceSamples cap = fixtures::lattice_sphere_cap(R, h, 6);
+DynamicBody lattice_cap_ball(double R, double h, double cells = 6) {
+  SurfaceSamples cap = fixtures::lattice_sphere_cap(R, h, cells);
   for (Eigen::Vector3d& p : cap.points) p.z() -= R;
   const double mass = 0.5;
   BodyOptions coarse;
@@ -134,6 +138,257 @@ TEST(QuasiRigidDynamics, RetractionLocatesTheBallisticFirstContact) {
   bool rebounded = false;
   for (const DynamicsSample& s : result.samples) rebounded = rebounded || s.states[0].v_w.z() > 0;
   EXPECT_TRUE(rebounded || test::kSanitized);
+}
+
+// The lattice cap ball (`cells` spacings h around its pole) on the rigid
+// lattice plane of the same spacing, a little wider, the pole above the
+// plane's centre sample: both are symmetric under x -> -x and y -> -y, so the
+// contact force is vertical and a bounce one-dimensional.
+// Undamped and frictionless (the paper's elastic model): a bounce must give
+// back the impact speed but for the step's error.
+struct CapOnPlane {
+  double R;
+  DynamicBody ball, plane;
+  // active_range 2: the force is then a continuous function of the approach;
+  // at 1.5 it jumps by up to 0.2 % when a penetrating sample's neighbours join
+  // the active set, an O(dt) error of the sampled law, not of the scheme.
+  ContactOptions contact;
+
+  CapOnPlane(double R_, double h, double cells)
+      : R(R_),
+        ball(lattice_cap_ball(R_, h, cells)),
+        plane(fixtures::sampled_plane(h, (cells + 2) * h, RigidPose<double>())) {
+    contact.active_range = 2;
+  }
+
+  // The vertical force on the ball with its pole `approach` below the plane:
+  // half of each body's tractions (contact_impulses.hpp).
+  double load_at(double approach) const {
+    BodyState s;
+    s.x_w = {0, 0, R - approach};
+    const QuasiRigidContact c = resolve_contact(ball.body, s.E_w_b(), plane.body, plane.state.E_w_b(), contact);
+    return 0.5 * (c.a.force_w.z() - c.b.force_w.z());
+  }
+};
+
+struct Bounce {
+  double v_in = 0;         // m/s: the speed at the located first contact
+  double restitution = 0;  // the speed leaving the contact over v_in, both at the first contact's height
+  double duration = 0;     // s: from the first contact to the pole's return to the plane
+  int steps = 0;           // contact steps
+  int most_loaded = 0;     // samples carrying traction in a step, both bodies
+  double longest = 0;      // s: the longest contact step
+  double stiffest = 0;     // s: the shortest rule step, step_fraction sqrt(m / k) at the largest k
+  double fastest = 0;      // m/s: the largest vertical speed in contact
+  // N/s: the total variation of dF/dt along the contact, from the steps'
+  // loads (each the mean force of its step), from and back to 0.
+  double load_rate_variation = 0;
+};
+
+// The ball starts at rest with its pole `height` above the plane under
+// gravity, or, without gravity, 0.1 um above it at `speed` downwards.
+Bounce bounce(const CapOnPlane& setup, double fraction, double gravity, double height, double speed) {
+  DynamicBody ball = setup.ball;
+  ball.state.x_w = {0, 0, setup.R + (gravity > 0 ? height : 1e-7)};
+  ball.state.v_w = {0, 0, -speed};
+  DynamicsOptions options;
+  options.gravity_w = {0, 0, -gravity};
+  options.step_fraction = fraction;
+  // The located first contact leaves the pole up to the tolerance deep, and
+  // its stored energy k tol^2 / 2 out of the impact's: 1e-9 m makes that
+  // 1e-11 of it (1e-5 m, the default, 1e-3 at 2.5 cm/s).
+  options.contact_tolerance = 1e-9;
+  options.contact = setup.contact;
+  options.duration = (gravity > 0 ? std::sqrt(2 * height / gravity) : 0) + 0.05;  // a bounce lasts < 35 ms
+  const DynamicsResult r = simulate_quasi_rigid({ball, setup.plane}, options);
+  EXPECT_EQ(r.status, RunStatus::kCompleted) << r.message;
+  // Every step is output (output_interval 0): samples[k + 1] follows steps[k].
+  std::size_t first = 0;
+  while (first < r.steps.size() && !r.steps[first].contact) ++first;
+  std::size_t last = first;
+  while (last + 1 < r.steps.size() && r.steps[last + 1].contact) ++last;
+  Bounce b;
+  if (!(last + 1 < r.steps.size())) {
+    ADD_FAILURE() << "no complete bounce";
+    return b;
+  }
+  const BodyState& in = r.samples[first].states[0];
+  const BodyState& out = r.samples[last + 1].states[0];
+  b.v_in = -in.v_w.z();
+  b.restitution = std::sqrt(out.v_w.z() * out.v_w.z() + 2 * gravity * (out.x_w.z() - in.x_w.z())) / b.v_in;
+  b.steps = static_cast<int>(last + 1 - first);
+  b.stiffest = std::numeric_limits<double>::infinity();
+  double rate = 0;
+  for (std::size_t k = first; k <= last; ++k) {
+    const StepRecord& step = r.steps[k];
+    b.most_loaded = std::max(b.most_loaded, step.loaded);
+    b.longest = std::max(b.longest, step.dt);
+    b.stiffest = std::min(b.stiffest, step.rule_step);
+    b.fastest = std::max(b.fastest, std::abs(r.samples[k + 1].states[0].v_w.z()));
+    const double next_rate = ((k < last ? r.steps[k + 1].load : 0) - step.load) / step.dt;
+    b.load_rate_variation += std::abs(next_rate - rate);
+    rate = next_rate;
+  }
+  b.load_rate_variation += std::abs(rate);
+  // The pole returns to the plane within the last contact step, whose drift
+  // is a straight line without gravity (the duration is used only then).
+  const double below = r.samples[last].states[0].x_w.z() - setup.R, above = out.x_w.z() - setup.R;
+  EXPECT_LT(below, 0);
+  EXPECT_GE(above, 0);
+  b.duration = r.samples[last].time + r.steps[last].dt * below / (below - above) - r.samples[first].time;
+  return b;
+}
+
+TEST(QuasiRigidDynamics, UndampedBounceGivesBackTheImpactSpeedToTheTrapezoidRulesKinkBound) {
+  // A 1 mm drop onto the plane, samples 4 mm apart (the ball lands at 14 cm/s
+  // and sinks 1.5 mm, 26 samples loaded at the deepest). Velocity Verlet
+  // integrates the contact force by the trapezoid rule, exact in energy to
+  // high order where the force is smooth in time; where a step straddles a
+  // kink (a sample starts or stops carrying load) at the phase theta of the
+  // step, it errs in the impulse by |jump of dF/dt| dt^2 theta (1 - theta) / 2
+  // <= |jump| dt^2 / 8, and in the kinetic energy by the velocity times that.
+  // The jumps sum to at most the total variation V of dF/dt along the
+  // contact, so |dE| <= v_max dt_max^2 V / 8 and, as e^2 - 1 = dE / (m v_in^2 / 2),
+  // |e - 1| <= v_max dt_max^2 V / (8 m v_in^2): second order in the step.
+  // (Symplectic Euler, the previous scheme, exceeds it at every fraction:
+  // e - 1 = +2.2 %, +1.07 %, +0.53 % at 0.1, 0.05, 0.025, first order, as its
+  // step changes with the contact area, quasi_rigid_dynamics.hpp.) The error
+  // does not fall steadily with the step, since the kinks' phases change with
+  // it; the next test measures its order.
+  const CapOnPlane setup(0.05, 0.004, 6);
+  for (const double fraction : test::kSanitized ? std::vector<double>{0.1} : std::vector<double>{0.1, 0.05, 0.025}) {
+    const Bounce b = bounce(setup, fraction, 9.81, 1e-3, 0);
+    const double bound =
+        b.fastest * b.longest * b.longest * b.load_rate_variation / (8 * setup.ball.mass.mass * b.v_in * b.v_in);
+    std::cout << "step_fraction " << fraction << ": impact " << b.v_in << " m/s, e - 1 = " << b.restitution - 1
+              << " (bound " << bound << "), " << b.steps << " contact steps of up to " << b.longest << " s, "
+              << b.most_loaded << " samples loaded at most\n";
+    EXPECT_GT(b.most_loaded, 20);  // many kinks: the contact spreads over the rings of samples
+    EXPECT_LE(std::abs(b.restitution - 1), bound);
+  }
+}
+
+TEST(QuasiRigidDynamics, UndampedBounceRestitutionErrorIsSecondOrderInTheStep) {
+  if (test::kSanitized) GTEST_SKIP() << "too slow under the sanitizers (the bounce above runs the same paths)";
+  // A bounce at 2.5 cm/s without gravity sinks 0.22 mm: only the poles carry
+  // load, so the sampled law is linear, F = F0 + k delta (F0 below), and the
+  // contact's end is its one kink (its start is the located first contact, a
+  // step's start).
+  // There the trapezoid rule adds the impulse k v dt^2 theta (1 - theta) / 2,
+  // theta the phase of the end within its step, so e - 1 = (k dt^2 / 2m)
+  // theta (1 - theta): second order, with a constant that jumps with theta.
+  // Its average over theta, k dt^2 / (12 m), is what falls at second order: the
+  // end comes T / dt = n + theta steps after the first contact (T the
+  // contact's duration, the same to O(dt^2) at every step), so the step
+  // dt T / (T + j dt / N) moves it by j / N of a step: N runs (j < N) sample
+  // theta evenly (the step is the same throughout a contact here: the rule's
+  // at the contact's resolution), and their mean is the phase average to
+  // within 1 / N^2 (the rectangle rule over a period of theta (1 - theta),
+  // whose Fourier coefficients fall as 1 / (pi m)^2).
+  const CapOnPlane setup(0.05, 0.004, 6);
+  const double v = 0.025, m = setup.ball.mass.mass;
+  const double k = setup.load_at(2e-4) / 2e-4;
+  // The sampled law jumps by F0 (about 1 mN) at first touch: the MLS surface
+  // of the ball lies a little below its pole sample. That jump's own
+  // trapezoid error, (dt / 2) F0 (1 - 2 theta), averages to within
+  // dt F0 / (2 N) over the runs: 6 F0 / (N k v dt) of the mean.
+  const double F0 = setup.load_at(1e-9);
+  const int N = 6;
+  std::vector<double> means;
+  for (const double fraction : {0.1, 0.05}) {
+    const Bounce first = bounce(setup, fraction, 0, 0, v);
+    double error = 0, predicted = 0, dt = 0;
+    for (int j = 0; j < N; ++j) {
+      const Bounce b = j == 0 ? first
+                              : bounce(setup, fraction * first.duration / (first.duration + j * first.longest / N), 0, 0, v);
+      EXPECT_LE(b.most_loaded, 2);  // the poles only
+      error += (b.restitution - 1) / N;
+      predicted += k * b.longest * b.longest / (12 * m) / N;
+      dt = b.longest;
+    }
+    // Within 1 / N^2, the jump's share, and Verlet's next terms in
+    // (omega dt)^2 = k dt^2 / m.
+    const double tolerance = 1.0 / (N * N) + 6 * F0 / (N * k * v * dt) + k * dt * dt / m;
+    std::cout << "step_fraction " << fraction << ": mean e - 1 over " << N << " phases " << error
+              << ", k dt^2 / (12 m) " << predicted << " (k " << k << " N/m, F0 " << F0 << " N), relative tolerance "
+              << tolerance << "\n";
+    EXPECT_NEAR(error / predicted, 1, tolerance);
+    means.push_back(error);
+  }
+  // Each mean is within its tolerance (under 5 % here) of k dt^2 / (12 m), so
+  // the order is 2 within log2(1.05 / 0.95) = 0.15; a first-order error gives 1.
+  const double order = std::log2(means[0] / means[1]);
+  std::cout << "observed order " << order << "\n";
+  EXPECT_GT(order, 1.7);
+}
+
+// The duration of a one-dimensional impact at `speed` under the sampled law
+// F(delta) (CapOnPlane::load_at at J + 1 approaches up to `top`, linear
+// between them): t = 2 int_0^delta_max d delta / v(delta), v^2 = V^2 - 2 U / m,
+// U the law's energy, in u with delta = delta_max (1 - u^2), whose integrand
+// stays finite at the turning point (midpoint rule, 2000 points). At J = 24
+// t changes by 4e-5 of itself from J = 48.
+double quadrature_duration(const CapOnPlane& setup, double speed, double top, int J) {
+  const double m = setup.ball.mass.mass, E = 0.5 * m * speed * speed;
+  std::vector<double> delta{0}, F{0}, U{0};
+  for (int j = 1; j <= J; ++j) {
+    delta.push_back(top * j / J);
+    F.push_back(setup.load_at(delta.back()));
+    U.push_back(U.back() + 0.5 * (F.back() + F[F.size() - 2]) * (delta.back() - delta[delta.size() - 2]));
+  }
+  if (!(U.back() > E)) {
+    ADD_FAILURE() << "the law stores " << U.back() << " J < " << E << " J up to " << top << " m";
+    return 0;
+  }
+  const auto energy = [&](double x) {
+    std::size_t i = 0;
+    while (i + 2 < delta.size() && delta[i + 1] < x) ++i;
+    const double slope = (F[i + 1] - F[i]) / (delta[i + 1] - delta[i]);
+    return U[i] + (F[i] + 0.5 * slope * (x - delta[i])) * (x - delta[i]);
+  };
+  double lo = 0, hi = top;  // the turning point, U(delta_max) = E
+  for (int it = 0; it < 100; ++it) (energy(0.5 * (lo + hi)) < E ? lo : hi) = 0.5 * (lo + hi);
+  const double delta_max = 0.5 * (lo + hi);
+  const int M = 2000;
+  double t = 0;
+  for (int i = 0; i < M; ++i) {
+    const double u = (i + 0.5) / M;
+    t += 2 * delta_max * u / std::sqrt(2 * (E - energy(delta_max * (1 - u * u))) / m) / M;
+  }
+  return 2 * t;
+}
+
+TEST(QuasiRigidDynamics, UndampedImpactLastsHertzsDurationToTheSampling) {
+  // Hertz's impact of a sphere on a rigid half-space at V (Johnson 11.2,
+  // validation/oracles/hertz.hpp): t = 2.868 (m^2 / (R E*^2 V))^(1/5), 22.5 ms
+  // at 14 cm/s here, without gravity (the formula has none). A sampled sphere
+  // is only approximately Hertzian: at samples 2 mm apart (3.7 across the
+  // largest contact radius, 7.3 mm) its quasi-static law is 1 to 4 % stiffer
+  // than Hertz's over most of the approach, and much more at the first touch,
+  // where one or a few samples carry it (+44 % at 0.05 mm). The impact that
+  // law gives, by quadrature of its quasi-static curve (no time stepping),
+  // departs from Hertz's by d_law = t_law / t_Hertz - 1 (-0.5 %; -3.4 % at the
+  // sanitized build's 4 mm); the simulation must match t_law to its step's
+  // error, and so Hertz to |d_law| plus that.
+  // The step's error: the trapezoid rule's impulse errors at the kinks over
+  // the momentum, dt_max^2 V / (8 m v_in) (V the total variation of dF/dt,
+  // as in the bounce above), and Verlet's phase error (omega dt)^2 / 24 at the
+  // stiffest, omega dt_max = fraction dt_max / (the shortest rule step).
+  const CapOnPlane setup(0.05, test::kSanitized ? 0.004 : 0.002, test::kSanitized ? 6 : 11);
+  const double v = 0.14, fraction = test::kSanitized ? 0.1 : 0.05, m = setup.ball.mass.mass;
+  const oracles::HertzImpact hertz =
+      oracles::hertz_impact(setup.R, oracles::composite_modulus(1e6, 0.3), m, v);
+  const Bounce b = bounce(setup, fraction, 0, 0, v);
+  const double law = quadrature_duration(setup, v, 1.1 * hertz.approach, test::kSanitized ? 12 : 24);
+  const double omega_dt = fraction * b.longest / b.stiffest;
+  const double step_error =
+      b.longest * b.longest * b.load_rate_variation / (8 * m * b.v_in) + omega_dt * omega_dt / 24;
+  std::cout << "impact " << b.duration << " s, its law's " << law << " s (" << law / hertz.duration - 1
+            << " from Hertz), Hertz " << hertz.duration << " s (" << b.duration / hertz.duration - 1
+            << "); the step's error " << step_error << ", " << b.steps << " steps; e - 1 = " << b.restitution - 1
+            << "\n";
+  EXPECT_NEAR(b.duration / law, 1, step_error);
+  EXPECT_NEAR(b.duration / hertz.duration, 1, std::abs(law / hertz.duration - 1) + step_error);
 }
 
 TEST(QuasiRigidDynamics, TwoFreeBallsInContactConserveTotalMomentaToRoundOff) {
