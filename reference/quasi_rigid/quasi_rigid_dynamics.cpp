@@ -133,6 +133,28 @@ double rule_step(const DynamicBody& A, const DynamicBody& B, const QuasiRigidCon
   return fraction * std::sqrt(m / k);
 }
 
+// A step of a pair in contact whose samples carry no traction: Section 4.1's
+// nearest-sample classification is conservative (it flags samples within
+// about a spacing's sag of a curved surface whose MLS gaps are positive), so
+// a slow approach can spend long in such a contact with no force to
+// integrate. Its step moves no point of either body by more than
+// contact_tolerance relative to the other (the resolution at which flight
+// locates a first contact): |v_a - v_b| + |w_a| rho_a + |w_b| rho_b bounds
+// the points' relative speed (rho: the bounding sphere's reach from the
+// centre of mass), and gravity accelerates them apart only when one is fixed.
+double unloaded_step(const DynamicBody& A, const BodyState& a, const DynamicBody& B, const BodyState& b,
+                     const Eigen::Vector3d& gravity_w, double tolerance) {
+  const auto reach = [](const DynamicBody& X) {
+    const Cluster& root = X.body.hierarchy().clusters().front();
+    return root.centre.norm() + root.radius;
+  };
+  const double speed = (a.v_w - b.v_w).norm() + a.omega_w.norm() * reach(A) + b.omega_w.norm() * reach(B);
+  const double acceleration = A.fixed != B.fixed ? gravity_w.norm() : 0.0;
+  // speed dt + acceleration dt^2 / 2 = tolerance
+  if (acceleration > 0) return 2 * tolerance / (speed + std::sqrt(speed * speed + 2 * acceleration * tolerance));
+  return speed > 0 ? tolerance / speed : std::numeric_limits<double>::infinity();
+}
+
 // A touching pair and its contact, resolved at the current poses.
 using Contact = std::pair<Pair, QuasiRigidContact>;
 
@@ -273,8 +295,15 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     } else {  // a contact step: kick, drift, kick (velocity Verlet)
       step.contact = true;
       step.rule_step = std::numeric_limits<double>::infinity();
-      for (const auto& [p, c] : contacts)
-        step.rule_step = std::min(step.rule_step, rule_step(bodies[p.a], bodies[p.b], c, options.step_fraction));
+      bool loaded_start = false;
+      for (const auto& [p, c] : contacts) {
+        const bool loaded = c.a.load > 0 || c.b.load > 0;
+        loaded_start = loaded_start || loaded;
+        step.rule_step = std::min(step.rule_step, loaded ? rule_step(bodies[p.a], bodies[p.b], c, options.step_fraction)
+                                                         : unloaded_step(bodies[p.a], states[p.a], bodies[p.b],
+                                                                         states[p.b], options.gravity_w,
+                                                                         options.contact_tolerance));
+      }
       step.dt = std::min({options.time_step, step.rule_step, remaining});
       for (const auto& [p, c] : contacts) step.active += static_cast<int>(c.a.active.size() + c.b.active.size());
       const std::vector<BodyState> start = states;
@@ -288,7 +317,11 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
           fail(std::string("contact resolution failed at t = ") + std::to_string(t + step.dt) + " s: " + e.what());
           break;
         }
-        kick(bodies, *resolved, options, 0.5 * step.dt, false, states, step);
+        // A step that starts unloaded is a flight to its end: a load there (from
+        // at most contact_tolerance of approach) is the next step's to
+        // integrate, as after a located first contact, not the trapezoid's
+        // over a step the stiffness did not size.
+        if (loaded_start) kick(bodies, *resolved, options, 0.5 * step.dt, false, states, step);
       }
       ++result.contact_steps;
       result.max_active = std::max(result.max_active, step.active);

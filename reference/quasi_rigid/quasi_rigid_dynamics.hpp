@@ -44,7 +44,14 @@
 //    from the composite compliance and a = sqrt(A / pi) from the contact
 //    area at the step's start, never below the smallest active sample
 //    spacing (the contact's resolution): Verlet is stable for
-//    dt sqrt(k / m) < 2.
+//    dt sqrt(k / m) < 2. A contact whose samples carry no traction (Section
+//    4.1's conservative classification flags samples a little outside a
+//    curved surface) has no force to integrate: its step moves no point of
+//    either body by more than contact_tolerance relative to the other
+//    (bounded by the relative speed of the bodies' bounding spheres and
+//    gravity), so a slow approach does not creep through it at the
+//    stiffness's step, and it has no closing kick (a flight: a load at its
+//    end is the next step's, as after a first contact).
 //
 // A run ends `completed` at the duration, or `failed` with the reason: an
 // LCP or MLS failure (the ComputationError's message; at a contact step's end
@@ -100,7 +107,8 @@ struct StepRecord {
   double normal_work = 0;        // J: the kinetic energy the normal impulses added
   double friction_work = 0;      // J: that friction added (<= 0)
   double friction_scale = 1;     // the smallest of the pairs' in both kicks (contact_impulses.hpp)
-  double rule_step = 0;          // s: step_fraction sqrt(m / k) (contact steps; else 0)
+  double rule_step = 0;          // s: step_fraction sqrt(m / k), or an unloaded contact's
+                                 // contact_tolerance step (contact steps; else 0)
   // The normal contact impulse on each body (input order; zero in flight), N s.
   std::vector<Eigen::Vector3d> normal_impulse_w;
 };

@@ -479,7 +479,7 @@ TEST(QuasiRigidDynamics, FrictionStopsASmallSlipWithoutReversingIt) {
   EXPECT_LT(impulses.friction_work, 0);
 }
 
-TEST(QuasiRigidDynamics, TooManyRetractionsAFallThroughAndAnOverflowEndTheRunFailed) {
+TEST(QuasiRigidDynamics, TooManyRetractionsAFallThroughAnOverflowAndAStalledClockEndTheRunFailed) {
   const DynamicBody plane = fixtures::sampled_plane(0.01, 0.2, RigidPose<double>());
   DynamicBody ball = fixtures::sampled_ball(coarse_ball(), {0, 0, 0.1});
   DynamicsOptions options;
@@ -504,6 +504,62 @@ TEST(QuasiRigidDynamics, TooManyRetractionsAFallThroughAndAnOverflowEndTheRunFai
   EXPECT_EQ(result.status, RunStatus::kFailed);
   EXPECT_TRUE(contains(result.message, "not finite")) << result.message;
   EXPECT_EQ(result.steps.size(), 2u);
+
+  // A ball drifting 1 mm onto the plane over 1e13 s (no gravity) is loaded
+  // where the clock's resolution, ulp(1e13 s) = 2 ms, exceeds the contact
+  // steps (some 0.1 ms): they do not advance it, and the watchdog ends the
+  // run after `watchdog` of them.
+  ball.state.x_w = {0, 0, fixtures::SampledBall{}.radius + 1e-3};
+  ball.state.v_w = {0, 0, -1e-16};
+  options = {};
+  options.gravity_w.setZero();
+  options.time_step = 1e13;
+  options.duration = 3e13;
+  options.watchdog = 5;
+  options.max_steps = 1000;
+  result = simulate_quasi_rigid({ball, plane}, options);
+  EXPECT_EQ(result.status, RunStatus::kFailed);
+  EXPECT_TRUE(contains(result.message, "the watchdog: 5 steps in a row did not advance the clock")) << result.message;
+  ASSERT_GE(result.steps.size(), 5u);
+  for (std::size_t k = result.steps.size() - 5; k < result.steps.size(); ++k) {
+    EXPECT_TRUE(result.steps[k].contact && result.steps[k].load > 0);
+    EXPECT_EQ(result.steps[k].time, result.steps.back().time);
+  }
+  EXPECT_GT(result.steps.back().time, 1e12);
+}
+
+// Section 4.1's nearest-sample classification flags a coarsely sampled ball
+// as penetrating about a millimetre before its MLS surface touches (the
+// tangent planes of samples beside the pole dip below the sphere): contact
+// steps with no load. At 0.1 mm/s without gravity the ball crosses that band
+// in some 10 s; at the stiffness's step (some 0.2 ms) that was 5e4 steps of
+// nothing. Unloaded steps move the ball by at most contact_tolerance: it
+// crosses in about 10 mm / (contact_tolerance = 10 um) = 100 steps, then is
+// loaded, and bounces.
+TEST(QuasiRigidDynamics, AnUnloadedContactIsCrossedInStepsOfTheContactTolerance) {
+  const DynamicBody plane = fixtures::sampled_plane(0.01, 0.2, RigidPose<double>());
+  DynamicBody ball = fixtures::sampled_ball(coarse_ball(), {0, 0, fixtures::SampledBall{}.radius + 1e-3});
+  ball.state.v_w = {0, 0, -1e-4};
+  DynamicsOptions options;
+  options.gravity_w.setZero();
+  options.time_step = 1;
+  options.duration = 20;
+  options.max_steps = 5000;
+  const DynamicsResult result = simulate_quasi_rigid({ball, plane}, options);
+  ASSERT_EQ(result.status, RunStatus::kCompleted) << result.message;
+  int unloaded = 0, loaded = 0;
+  for (const StepRecord& step : result.steps) {
+    if (!step.contact) continue;
+    (step.load > 0 ? loaded : unloaded) += 1;
+    if (step.load == 0) {  // an unloaded step moves the ball by at most the tolerance
+      EXPECT_LE(step.dt * 1e-4, options.contact_tolerance * (1 + 1e-12));
+    }
+  }
+  std::cout << "unloaded contact steps " << unloaded << ", loaded " << loaded << ", all " << result.steps.size() << "\n";
+  EXPECT_GT(unloaded, 0);
+  EXPECT_GT(loaded, 0);
+  EXPECT_LT(result.steps.size(), 2000u);
+  EXPECT_GT(result.final_states[0].v_w.z(), 0);  // it bounced
 }
 
 TEST(QuasiRigidDynamics, BadInputNamesTheField) {
