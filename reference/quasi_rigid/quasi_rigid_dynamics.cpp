@@ -141,7 +141,8 @@ double rule_step(const DynamicBody& A, const DynamicBody& B, const QuasiRigidCon
 // contact_tolerance relative to the other (the resolution at which flight
 // locates a first contact): |v_a - v_b| + |w_a| rho_a + |w_b| rho_b bounds
 // the points' relative speed (rho: the bounding sphere's reach from the
-// centre of mass), and gravity accelerates them apart only when one is fixed.
+// centre of mass), and gravity accelerates one relative to the other only
+// when one of them is fixed.
 double unloaded_step(const DynamicBody& A, const BodyState& a, const DynamicBody& B, const BodyState& b,
                      const Eigen::Vector3d& gravity_w, double tolerance) {
   const auto reach = [](const DynamicBody& X) {
