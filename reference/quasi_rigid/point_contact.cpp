@@ -21,8 +21,8 @@ void check_options(const ContactOptions& options, const QuasiRigidBody& A, const
     bad << "quasi-rigid contact: the volume-preserving kernel needs a finite sigma > 0 (m), got " << options.sigma;
   } else if (!(std::isfinite(options.active_range) && options.active_range > 0)) {
     bad << "quasi-rigid contact: active_range must be finite and > 0 (spacings), got " << options.active_range;
-  } else if (options.iterations < 1 || options.iterations > kMaxIterations) {
-    bad << "quasi-rigid contact: iterations must be in [1, " << kMaxIterations << "] (the paper's: 3), got "
+  } else if (options.iterations < 1 || options.iterations > kMaxSplitIterations) {
+    bad << "quasi-rigid contact: iterations must be in [1, " << kMaxSplitIterations << "] (the paper's: 3), got "
         << options.iterations;
   } else if ((options.initial_traction_a.size() > 0 &&
               options.initial_traction_a.size() != static_cast<Eigen::Index>(A.surface().samples().points.size())) ||

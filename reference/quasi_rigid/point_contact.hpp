@@ -48,13 +48,13 @@ namespace contactref::quasi_rigid {
 
 // The split scheme's iterations settle in a few (the paper: three); more
 // than this is a mistaken option, not a finer answer.
-constexpr int kMaxIterations = 100;
+constexpr int kMaxSplitIterations = 100;
 
 struct ContactOptions {
   ResponseKernel::Kind kernel = ResponseKernel::Kind::kBoussinesq;
   double sigma = 0;          // m: the volume-preserving kernel's width
   double active_range = 3;   // spacings about each penetrating sample
-  int iterations = 3;        // LCP solves per body, in [1, kMaxIterations]
+  int iterations = 3;        // LCP solves per body, in [1, kMaxSplitIterations]
   double near = 4;           // the response's near field, in spacings
   int max_active = 6000;     // active samples per body (the response is dense)
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
@@ -106,9 +106,9 @@ struct QuasiRigidContact {
 
 // E_w_a, E_w_b: the bodies' poses in the world. InputError: both bodies rigid,
 // sigma not finite and > 0 for the volume-preserving kernel, active_range not
-// finite and > 0, iterations outside [1, kMaxIterations], near below the kernels' support,
-// max_active below 1, an initial traction of another size than the body's
-// samples. ComputationError: more than max_active active samples
+// finite and > 0, iterations outside [1, kMaxSplitIterations], near below
+// the kernels' support, max_active below 1, an initial traction of another
+// size than the body's samples. ComputationError: more than max_active active samples
 // on a body (naming it and the count), a body whose samples inside or on the
 // other face the same way as its surface on the whole (one body inside the
 // other, coincident surfaces, too deep an overlap; step 1 above), an MLS

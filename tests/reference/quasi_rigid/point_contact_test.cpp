@@ -275,7 +275,7 @@ TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   options.kernel = ResponseKernel::Kind::kVolumePreserving;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "needs a finite sigma > 0"));
   options = {};
-  for (int iterations : {0, kMaxIterations + 1}) {
+  for (int iterations : {0, kMaxSplitIterations + 1}) {
     options.iterations = iterations;
     EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "iterations must be in [1, "));
   }

@@ -545,6 +545,7 @@ TEST(QuasiRigidDynamics, AnUnloadedContactIsCrossedInStepsOfTheContactTolerance)
   options.time_step = 1;
   options.duration = 20;
   options.max_steps = 5000;
+  if (test::kSanitized) options.contact_tolerance = 1e-4;  // a tenth of the steps
   const DynamicsResult result = simulate_quasi_rigid({ball, plane}, options);
   ASSERT_EQ(result.status, RunStatus::kCompleted) << result.message;
   int unloaded = 0, loaded = 0;
