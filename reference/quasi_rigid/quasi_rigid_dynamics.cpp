@@ -145,11 +145,11 @@ double rule_step(const DynamicBody& A, const DynamicBody& B, const QuasiRigidCon
 // when one of them is fixed.
 double unloaded_step(const DynamicBody& A, const BodyState& a, const DynamicBody& B, const BodyState& b,
                      const Eigen::Vector3d& gravity_w, double tolerance) {
-  const auto reach = [](const DynamicBody& X) {
-    const Cluster& root = X.body.hierarchy().clusters().front();
-    return root.centre.norm() + root.radius;
+  const auto reach = [](const DynamicBody& X, const BodyState& x) {
+    const Sphere sphere = bounding_sphere(X, x);
+    return (sphere.centre_w - x.x_w).norm() + sphere.radius;
   };
-  const double speed = (a.v_w - b.v_w).norm() + a.omega_w.norm() * reach(A) + b.omega_w.norm() * reach(B);
+  const double speed = (a.v_w - b.v_w).norm() + a.omega_w.norm() * reach(A, a) + b.omega_w.norm() * reach(B, b);
   const double acceleration = A.fixed != B.fixed ? gravity_w.norm() : 0.0;
   // speed dt + acceleration dt^2 / 2 = tolerance
   if (acceleration > 0) return 2 * tolerance / (speed + std::sqrt(speed * speed + 2 * acceleration * tolerance));
