@@ -46,6 +46,7 @@ struct MlsProjection {
 struct SampleDistance {
   int sample = -1;      // the nearest sample
   double distance = 0;  // (x - r) . n_r (m), negative inside
+  bool off_surface = false;  // past the sampled surface: |x - r| outside (QuasiRigidBody::nearest_sample_distance)
 };
 
 class MlsSurface {

@@ -12,6 +12,10 @@ namespace contactref::quasi_rigid {
 
 namespace {
 
+// The mean n . n_other of a body's samples inside the other must be below
+// this (find_active).
+constexpr double kLeastOpposition = -0.5;
+
 void check_options(const ContactOptions& options, const QuasiRigidBody& A, const QuasiRigidBody& B) {
   std::ostringstream bad;
   if (A.material().E == 0 && B.material().E == 0) {
@@ -78,6 +82,7 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
   const SurfaceSamples& samples = side.body.surface().samples();
   const SurfaceSamples& other = side.other.surface().samples();
   std::vector<char> active(samples.points.size(), 0);
+  std::vector<char> off_surface(samples.points.size(), 0);  // below the plane of a sample, past the other's surface
   std::vector<Neighbour> near;
   int penetrating = 0, met = 0;  // inside the other surface; inside or on it
   double facing = 0;             // the sum of n . n_other over the samples met
@@ -87,7 +92,8 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
     for (int k = cluster.first; k < cluster.first + cluster.count; ++k) {
       const int s = hierarchy.order()[static_cast<std::size_t>(k)];
       const Eigen::Vector3d& p = samples.points[static_cast<std::size_t>(s)];
-      const SampleDistance d = side.other.surface().nearest_sample_distance(side.E_other_here * p);
+      const SampleDistance d = side.other.nearest_sample_distance(side.E_other_here * p);
+      if (d.off_surface) off_surface[static_cast<std::size_t>(s)] = 1;
       if (d.distance > 0) continue;
       ++met;
       const Eigen::Vector3d n_other_here = side.E_other_here.rotation() * samples.normals[static_cast<std::size_t>(s)];
@@ -101,22 +107,27 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
   }
   // A displacement u along -n moves a sample's distance from the other
   // surface by -u n . n_other: deformation resolves penetration where the
-  // normals oppose. Where the samples inside (or on) the other surface face,
-  // on the whole, the same way as it, the body's surface lies inside the
-  // other body: nested, coincident surfaces (every sample on the other's, as
-  // a body and its copy at the same pose), or an overlap too deep (past the
-  // other's centre of curvature), not a contact.
-  if (met > 0 && facing > 0) {
+  // normals oppose, each split iteration leaving a fraction 1 - |n . n_other|
+  // of it. Unless the samples inside (or on) the other surface oppose its
+  // normals within 60 degrees on the whole (mean n . n_other below -1/2),
+  // the body's surface lies inside the other body (nested, coincident
+  // surfaces as a body and its copy at the same pose, an overlap past the
+  // other's centre of curvature) or meets it side-on (a sheet's rim slicing
+  // into a face): not a contact the model resolves.
+  if (met > 0 && facing > kLeastOpposition * met) {
     std::ostringstream os;
     os << "quasi-rigid contact: the " << met << " samples of " << side.body.name() << " inside or on "
-       << side.other.name() << " face, on the whole, the same way as its surface there (mean n . n_other "
-       << facing / met
-       << "): one body lies inside the other, their surfaces nearly coincide, or they overlap too deeply";
+       << side.other.name() << " do not face its surface there (mean n . n_other " << facing / met
+       << ", need below -1/2): one body lies inside the other, their surfaces nearly coincide, they overlap too "
+          "deeply, or a rim meets a surface side-on";
     throw ComputationError(os.str());
   }
   side.out.penetrating = penetrating;
+  // A sample past the other's sampled surface (beyond a sheet's rim, beside
+  // a convex edge) faces nothing: the other's MLS gap would extend the
+  // surface's plane to it.
   for (std::size_t s = 0; s < active.size(); ++s) {
-    if (active[s]) side.out.active.push_back(static_cast<int>(s));
+    if (active[s] && !off_surface[s]) side.out.active.push_back(static_cast<int>(s));
   }
   if (static_cast<int>(side.out.active.size()) > max_active) {
     throw ComputationError("quasi-rigid contact: " + side.body.name() + " has " +

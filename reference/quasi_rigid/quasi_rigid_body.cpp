@@ -35,6 +35,19 @@ QuasiRigidBody::QuasiRigidBody(std::shared_ptr<const Geometry> geometry, const M
   material.check(name());
 }
 
+SampleDistance QuasiRigidBody::nearest_sample_distance(const Eigen::Vector3d& x_body) const {
+  SampleDistance d = surface().nearest_sample_distance(x_body);
+  if (d.distance > 0) return d;
+  const auto r = static_cast<std::size_t>(d.sample);
+  const Eigen::Vector3d offset = x_body - surface().samples().points[r];
+  const Eigen::Vector3d tangential = offset - d.distance * surface().samples().normals[r];
+  if (tangential.norm() > sampling().spacing()(d.sample)) {
+    d.distance = offset.norm();
+    d.off_surface = true;
+  }
+  return d;
+}
+
 QuasiRigidBody QuasiRigidBody::with_material(const Material& material) const { return {geometry_, material}; }
 
 }  // namespace contactref::quasi_rigid

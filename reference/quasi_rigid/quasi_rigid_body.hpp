@@ -43,6 +43,15 @@ class QuasiRigidBody {
   const SurfaceSampling& sampling() const { return geometry_->sampling; }
   const ClusterHierarchy& hierarchy() const { return geometry_->hierarchy; }
 
+  // Section 4.1's nearest-sample signed distance (x - r) . n_r of a point in
+  // the body's frame (m, negative inside), over the sampled surface: a point
+  // whose offset from its nearest sample r along r's tangent plane exceeds
+  // r's spacing lies past an open patch's rim or a hole, or beside a convex
+  // edge, where r's plane does not bound the body (a disc's plane extended
+  // past its rim would put half of space inside it). There it is outside, at
+  // its distance |x - r| from the sample. InputError: x not finite.
+  SampleDistance nearest_sample_distance(const Eigen::Vector3d& x_body) const;
+
  private:
   struct Geometry {
     Geometry(SurfaceSamples samples, const BodyOptions& options);

@@ -96,7 +96,7 @@ double smallest_distance(const DynamicBody& X, const BodyState& x, const Dynamic
   for (const Eigen::Vector3d& p_x : X.body.surface().samples().points) {
     const Eigen::Vector3d p_y = E_y_x * p_x;
     if ((p_y - root.centre).norm() > root.radius) continue;
-    smallest = std::min(smallest, Y.body.surface().nearest_sample_distance(p_y).distance);
+    smallest = std::min(smallest, Y.body.nearest_sample_distance(p_y).distance);
   }
   return smallest;
 }
@@ -200,8 +200,7 @@ bool finite(const BodyState& s) {
   return s.x_w.allFinite() && s.q_w_b.coeffs().allFinite() && s.v_w.allFinite() && s.omega_w.allFinite();
 }
 
-// "" or why a free body's centre of mass lies inside (or below the edge of)
-// another body.
+// "" or why a free body's centre of mass lies inside another body.
 std::string fallen_through(const std::vector<DynamicBody>& bodies, const std::vector<BodyState>& states) {
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (bodies[i].fixed) continue;
@@ -210,8 +209,8 @@ std::string fallen_through(const std::vector<DynamicBody>& bodies, const std::ve
       const Sphere other = bounding_sphere(bodies[j], states[j]);
       if ((states[i].x_w - other.centre_w).norm() > other.radius) continue;
       const Eigen::Vector3d c_j = states[j].E_w_b().inverse() * states[i].x_w;
-      if (bodies[j].body.surface().nearest_sample_distance(c_j).distance < 0)
-        return body_label(bodies, i) + " fell through (or off) " + bodies[j].body.name() +
+      if (bodies[j].body.nearest_sample_distance(c_j).distance < 0)
+        return body_label(bodies, i) + " fell through " + bodies[j].body.name() +
                ": its centre of mass is inside it";
     }
   }

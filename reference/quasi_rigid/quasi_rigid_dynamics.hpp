@@ -56,7 +56,7 @@
 // A run ends `completed` at the duration, or `failed` with the reason: an
 // LCP or MLS failure (the ComputationError's message; at a contact step's end
 // poses, the run ends at the step's start), a body whose centre of
-// mass fell inside (or off) another body, more than max_retractions
+// mass fell inside another body, more than max_retractions
 // retractions, a non-finite state, max_steps steps, or `watchdog` passes in a
 // row that did not advance the clock (a step below its resolution).
 #include <Eigen/Core>

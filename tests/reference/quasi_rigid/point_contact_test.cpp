@@ -208,16 +208,20 @@ TEST(PointContact, BodiesApartHaveNoActiveSamples) {
 
 // Configurations the model cannot resolve, refused by name: a displacement u
 // along -n changes a penetrating sample's distance from the other surface by
-// -u n . n_other, so a body whose samples inside the other face its surface
-// the same way (on the whole) cannot be pushed out. Each case below is such
-// by construction (concentric, or coincident, surfaces: n . n_other near 1);
-// the controls, a shallow overlap and a slightly tilted box pressed
-// flat (some samples agree with the other's normal: its side faces at the
-// contact's edge, n . n_other = sin 0.01), resolve.
+// -u n . n_other, so a body whose samples inside the other do not face its
+// surface (mean n . n_other not below -1/2) cannot be pushed out. Each case
+// below is such by construction: concentric or coincident surfaces
+// (n . n_other near 1), or a plate's rim slicing into a sphere's side (the
+// sphere's samples beside the rim are perpendicular to the plate's, and
+// those past it are outside the plate). The controls, a shallow overlap and
+// a slightly tilted box pressed flat (some samples agree with the other's
+// normal: its side faces at the contact's edge, n . n_other = sin 0.01),
+// resolve.
 TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
   const double h = 8e-3;
   const QuasiRigidBody big(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
   const QuasiRigidBody small(sample_sphere(Eigen::Vector3d::Zero(), 0.03, h), {kE, kNu});
+  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kE, kNu});
   const RigidPose<double> I;
   const auto shifted = [](double x) { return RigidPose<double>::from_translation({x, 0, 0}); };
   struct Case {
@@ -229,11 +233,15 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
        {Case{"concentric: the small sphere inside, apart from the big one's surface", &small, I},
         Case{"the small sphere inside, touching the big one's surface from within", &small, shifted(0.021)},
         Case{"two equal spheres 1 mm apart: nearly coincident", &big, shifted(0.001)},
-        Case{"a sphere and its copy at the same pose: every sample on the other surface", &big, I}}) {
-    const std::string error = error_of([&] { resolve_contact(big, I, *c.b, c.E_w_b); });
-    EXPECT_TRUE(contains(error, "face, on the whole, the same way as its surface there") &&
-                contains(error, "one body lies inside the other"))
-        << c.what << ": " << error;
+        Case{"a sphere and its copy at the same pose: every sample on the other surface", &big, I},
+        Case{"a 5 cm plate's rim 5 mm into the sphere's side", &plate, shifted(-0.095)},
+        Case{"a 5 cm plate's rim 1 mm into the sphere's side", &plate, shifted(-0.099)}}) {
+    for (const bool swapped : {false, true}) {  // either body may be A
+      const std::string error =
+          error_of([&] { swapped ? resolve_contact(*c.b, c.E_w_b, big, I) : resolve_contact(big, I, *c.b, c.E_w_b); });
+      EXPECT_TRUE(contains(error, "do not face its surface there") && contains(error, "need below -1/2"))
+          << c.what << ": " << error;
+    }
   }
   // The control: equal spheres overlapping by 1 cm resolve, the two loads
   // agreeing (Newton's third law, which the split scheme does not impose).
@@ -262,6 +270,28 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
   EXPECT_GT(upward_below, 0);
   const QuasiRigidContact flat = resolve_contact(box, E_w_box, ground, I);
   EXPECT_TRUE(flat.a.load > 0 && flat.b.load > 0);
+}
+
+// A plate has no inside past its rim (QuasiRigidBody::nearest_sample_distance):
+// a sphere reaching below the plate's plane 6 mm past its rim (1.5 of the
+// plate's 4 mm spacings, past its rim samples' own spacing, about 1.3 of
+// them), or 1.5 cm past it and 3 cm down, touches nothing. The plane's own
+// test put the sphere's samples there inside the plate: 5 MN on the sphere,
+// none on the plate, at the first; a refusal at the second.
+TEST(PointContact, ASphereBelowAPlatesPlanePastItsRimTouchesNothing) {
+  const double h = 4e-3;
+  const QuasiRigidBody sphere(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
+  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kE, kNu});
+  for (const Eigen::Vector3d& centre : {Eigen::Vector3d(0.106, 0, -0.02), Eigen::Vector3d(0.115, 0, -0.03)}) {
+    const QuasiRigidContact contact =
+        resolve_contact(sphere, RigidPose<double>::from_translation(centre), plate, RigidPose<double>());
+    EXPECT_TRUE(contact.a.active.empty() && contact.b.active.empty()) << centre.transpose();
+    EXPECT_EQ(contact.a.load, 0);
+  }
+  // The control: on the plate, 0.5 mm deep at its middle, it carries a load.
+  const QuasiRigidContact resting = resolve_contact(
+      sphere, RigidPose<double>::from_translation({0, 0, 0.0495}), plate, RigidPose<double>());
+  EXPECT_GT(resting.a.load, 0);
 }
 
 TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {

@@ -7,7 +7,9 @@
 //    sphere's exact distance |x| - R, with the error's order in the spacing;
 //  - Section 4.1's nearest-sample distance against its closed form on the
 //    sphere, (x . r) / R - R, which never exceeds the exact distance
-//    (conservative, as the paper says);
+//    (conservative, as the paper says), and a body's version of it, which
+//    has no inside past a sheet's rim or beside a convex edge, against the
+//    geometry of a plate and of a right-angled edge;
 //  - the clustering hierarchy against its invariants, recomputed here;
 //  - bad input.
 #include <gtest/gtest.h>
@@ -24,6 +26,7 @@
 #include "reference/quasi_rigid/mls_surface.hpp"
 #include "reference/quasi_rigid/point_index.hpp"
 #include "reference/quasi_rigid/point_samples.hpp"
+#include "reference/quasi_rigid/quasi_rigid_body.hpp"
 #include "tests/kit/errors.hpp"
 
 namespace contactref::quasi_rigid {
@@ -204,6 +207,60 @@ TEST(MlsSurface, InsideOutsideAndTheNearestSampleDistanceOnASphere) {
     EXPECT_NEAR(shortcut.distance, x.dot(r) - 1, 1e-15);  // the closed form on the unit sphere
     EXPECT_LE(shortcut.distance, x.norm() - 1 + 1e-15);   // conservative
   }
+}
+
+// Section 4.1's nearest-sample test extends the nearest sample's plane: past
+// a plate's rim it puts half of space inside the plate, and beside a convex
+// edge it can take the plane of the face around the corner. A body's version
+// holds it to the sampled surface: a point farther from its nearest sample
+// along that sample's plane than the sample's spacing is outside, at its
+// distance from the sample. Geometry decides each case below: the plate is
+// the square [-10h, 10h]^2 of z = 0; the edge joins the face z = 0, x <= 0
+// (normal +z) to the face x = 0, z <= -h (normal +x).
+TEST(QuasiRigidBody, TheNearestSampleTestHasNoInsidePastAPlatesRimOrBesideAConvexEdge) {
+  const double h = 1e-3;
+  SurfaceSamples plate, edge;
+  plate.name = "plate", edge.name = "edge";
+  for (int i = -10; i <= 10; ++i) {
+    for (int j = -10; j <= 10; ++j) {
+      plate.points.emplace_back(i * h, j * h, 0);
+      plate.normals.emplace_back(0, 0, 1);
+      if (i > 0) continue;
+      edge.points.emplace_back(i * h, j * h, 0);
+      edge.normals.emplace_back(0, 0, 1);
+      if (i == 0) continue;
+      edge.points.emplace_back(0, j * h, i * h);
+      edge.normals.emplace_back(1, 0, 0);
+    }
+  }
+  const QuasiRigidBody plate_body(plate, {0, 0}), edge_body(edge, {0, 0});
+  const auto at = [](const QuasiRigidBody& body, const Eigen::Vector3d& x) { return body.nearest_sample_distance(x); };
+
+  const Eigen::Vector3d under(0.3 * h, 0.2 * h, -0.5 * h);  // under the plate: inside
+  EXPECT_NEAR(at(plate_body, under).distance, -0.5 * h, 1e-18);
+  EXPECT_FALSE(at(plate_body, under).off_surface);
+  // Two spacings past the rim, as deep: the plane's test says inside.
+  const Eigen::Vector3d past(12 * h, 0, -0.5 * h);
+  EXPECT_NEAR(plate_body.surface().nearest_sample_distance(past).distance, -0.5 * h, 1e-18);
+  const SampleDistance outside = at(plate_body, past);
+  EXPECT_TRUE(outside.off_surface);
+  EXPECT_NEAR(outside.distance, std::hypot(2 * h, 0.5 * h), 1e-18);  // from the rim sample (10h, 0, 0)
+  // Within a spacing of the rim the sampled surface's extent is unknown: the
+  // plane's test stands.
+  EXPECT_LT(at(plate_body, Eigen::Vector3d(10.5 * h, 0, -0.5 * h)).distance, 0);
+
+  // Beside the edge, a fifth of a spacing below the top face's plane and two
+  // spacings out from the side face: outside the solid, nearest to the top
+  // face's sample on the edge (2.01 h, against 2.15 h to the side face's
+  // first row), whose plane says inside.
+  const Eigen::Vector3d beside(2 * h, 0, -0.2 * h);
+  EXPECT_EQ(edge_body.surface().nearest_sample_distance(beside).sample, at(edge_body, beside).sample);
+  EXPECT_NEAR(edge_body.surface().nearest_sample_distance(beside).distance, -0.2 * h, 1e-18);
+  EXPECT_TRUE(at(edge_body, beside).off_surface);
+  EXPECT_GT(at(edge_body, beside).distance, 0);
+  // Inside the solid under the top face, and inside beside the side face.
+  EXPECT_LT(at(edge_body, Eigen::Vector3d(-3 * h, 0, -0.4 * h)).distance, 0);
+  EXPECT_LT(at(edge_body, Eigen::Vector3d(-0.4 * h, 0, -5 * h)).distance, 0);
 }
 
 TEST(MlsSurface, RefusesSheetsThinnerThanTheNeighbourhoodAndBadOptions) {
