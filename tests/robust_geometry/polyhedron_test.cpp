@@ -31,8 +31,9 @@
 #include <set>
 
 #include "tests/kit/errors.hpp"  // message_of
-#include "tests/kit/tolerance.hpp"
+#include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -129,7 +130,7 @@ TEST(PolyhedronCorpus, MissingFileIsAnInputError) {
 // Issue 10, item 13: a link named like a mesh to a device that never ends
 // (/dev/zero) was read without end; now refused before a byte is read.
 TEST(PolyhedronCorpus, OnlyRegularFilesAreRead) {
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "contactref-polyhedron-test";
+  const std::filesystem::path folder = contactref::test::scratch_dir() / "contactref-polyhedron-test";
   std::filesystem::create_directories(folder);
   const std::filesystem::path link = folder / "dev_zero.off";
   std::filesystem::remove(link);

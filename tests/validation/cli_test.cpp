@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 #include "tests/kit/sanitized.hpp"
+#include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 
 namespace {
@@ -132,7 +133,7 @@ TEST(Cli, QuasiRigidHertzPrintsTheMeasuredAndHertzsNumbers) {
 // pole (outward normals), or the plane z = 0 over the same lattice, as XYZ.
 std::string lattice_cloud(const std::string& name, bool cap) {
   const double R = 0.05, h = 0.25e-3;
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = contactref::test::scratch_dir() / name;
   std::ofstream out(path);
   out.precision(17);
   for (int i = -15; i <= 15; ++i) {
@@ -170,7 +171,7 @@ TEST(Cli, QuasiRigidContactPressesTwoPointCloudsTogether) {
 }
 
 TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_cli_test_out";
+  const auto dir = contactref::test::scratch_dir() / "contactref_cli_test_out";
   std::filesystem::remove_all(dir);
   const CliRun r = run("validate torque-free-body --quick --out '" + dir.string() + "'", false);
   EXPECT_EQ(r.exit_code, 0);
@@ -182,7 +183,7 @@ TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {
 // Information rows carry "passed": null on stdout and in validation.json,
 // and print `info` in the table (DESIGN.md, "Suites: checks and information").
 TEST(Cli, ValidateMarksInformationWithNullAndInfo) {
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_cli_test_info";
+  const auto dir = contactref::test::scratch_dir() / "contactref_cli_test_info";
   std::filesystem::remove_all(dir);
   const CliRun r = run("validate torque-free-body --quick --json --out '" + dir.string() + "'", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -228,7 +229,7 @@ TEST(CliSurface, EvalPrintsTheTenSetsAsJson) {
 }
 
 TEST(CliSurface, EvalReadsAPointsFileAndABezierNet) {
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = contactref::test::scratch_dir();
   {
     std::ofstream points(dir / "contactref_points.txt");
     points << "# face u v\n0 0.1 0.2\n\n5 0.3 0.3\n";
@@ -254,7 +255,7 @@ TEST(CliSurface, BadInputExits2WithAMessage) {
   EXPECT_TRUE(contains(r.all, "outside the domain")) << r.all;
   r = run_all(bowl + "--face 1 --u 0.1");
   EXPECT_EQ(r.exit_code, 2);
-  const auto open_mesh = std::filesystem::temp_directory_path() / "contactref_open.obj";
+  const auto open_mesh = contactref::test::scratch_dir() / "contactref_open.obj";
   std::ofstream(open_mesh) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
   r = run_all("surface eval --mesh '" + open_mesh.string() + "' --face 0 --u 0.1 --v 0.1");
   EXPECT_EQ(r.exit_code, 2);
@@ -349,7 +350,7 @@ TEST(CliSurface, EvaluationAtAnExtraordinaryVertexPrintsTheLimitPointAndNormal) 
   EXPECT_LT(std::sqrt(distance), 2 * (std::sqrt(du) + std::sqrt(dv)) * h + 8 * eps);
 
   // A batch with the vertex in the middle prints every point, each with a unit normal.
-  const auto points = std::filesystem::temp_directory_path() / "contactref_ev_points.txt";
+  const auto points = contactref::test::scratch_dir() / "contactref_ev_points.txt";
   std::ofstream(points) << "0 0.2 0.2\n0 0 0\n0 0.3 0.1\n";
   r = run(icosphere + "--points '" + points.string() + "'", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -381,7 +382,7 @@ TEST(CliSurface, PropertiesThatOverflowExit1NamingTheQuantity) {
       scaled << line << "\n";
     }
   }
-  const auto big = std::filesystem::temp_directory_path() / "contactref_icosahedron_1e154.obj";
+  const auto big = contactref::test::scratch_dir() / "contactref_icosahedron_1e154.obj";
   std::ofstream(big) << scaled.str();
   CliRun r = run_all("surface properties --mesh '" + big.string() + "' --json");
   EXPECT_EQ(r.exit_code, 1);
@@ -411,7 +412,7 @@ TEST(CliSurface, EvaluationThatOverflowsExit1NamingTheEntry) {
       scaled << line << "\n";
     }
   }
-  const auto huge = std::filesystem::temp_directory_path() / "contactref_icosphere_1.5e308.obj";
+  const auto huge = contactref::test::scratch_dir() / "contactref_icosphere_1.5e308.obj";
   std::ofstream(huge) << scaled.str();
   CliRun r = run("surface eval --mesh '" + huge.string() + "' --face 79 --u 0.3 --v 0.3", false);
   EXPECT_EQ(r.exit_code, 1);
@@ -426,7 +427,7 @@ TEST(CliSurface, EvaluationThatOverflowsExit1NamingTheEntry) {
 // (R10), and paths that are not regular files (R9) get messages naming the
 // file and line or the option.
 TEST(CliSurface, BadInputMessagesNameTheFileLineOrOption) {
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = contactref::test::scratch_dir();
   const auto net = dir / "contactref_net_huge.txt";
   {
     std::ofstream out(net);
@@ -464,7 +465,7 @@ const std::string kScenes = contactref::test::source_dir().string() + "/validati
 
 // Writes `text` to a scene file in the temporary folder and returns its path.
 std::string temp_scene(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = contactref::test::scratch_dir() / name;
   std::ofstream(path) << text;
   return path.string();
 }
@@ -617,7 +618,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   auto document = scene_document("sphere_on_plane.json");
   document["duration"] = 0.25;
   const std::string file = temp_scene("contactref_sphere_short.json", document.dump());
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_out";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_out";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "'", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -657,7 +658,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
 // 5/7 v0 (the closed form of friction_simulation_test.cpp); events.csv logs
 // the switch with its cause, trajectory.csv the mode of each row.
 TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_friction";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_friction";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + kScenes + "sphere_sliding_on_plane.json' --out '" + dir.string() + "'", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -699,7 +700,7 @@ TEST(CliSimulate, BodiesCsvHoldsTheFreeBodysMotionInWorldAxes) {
   document["integrator"] = {{"type", "rk4"}, {"h_max", 0.002}, {"h_min", 0.001}};
   document["output"] = {{"interval", 0}};
   const std::string file = temp_scene("contactref_egg_short.json", document.dump());
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_bodies";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_bodies";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "'", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -801,7 +802,7 @@ TEST(CliSimulate, QuasiRigidBallRunsAndWritesItsFiles) {
   auto document = scene_document("quasi_rigid_spinning_ball.json");
   document["duration"] = 0.04;
   const std::string file = temp_scene("contactref_quasi_rigid_ball.json", document.dump());
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_quasi_rigid";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_quasi_rigid";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -835,7 +836,7 @@ TEST(CliSimulate, QuasiRigidBallRunsAndWritesItsFiles) {
 TEST(CliSimulate, APointCloudBallFromAFileDropsOntoABoxAndBounces) {
   if (contactref::test::kSanitized) GTEST_SKIP() << "500 contact steps: slow sanitized (the path runs above)";
   const std::string file = (contactref::test::source_dir() / "validation/fixtures/scenes/points_on_box.json").string();
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_points_on_box";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_points_on_box";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -866,7 +867,7 @@ TEST(CliSimulate, QuasiRigidFailuresAndBadFields) {
   document["model"]["max_retractions"] = 0;
   document["model"]["time_step"] = 0.01;
   std::string file = temp_scene("contactref_quasi_rigid_bad.json", document.dump());
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_quasi_rigid_bad";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_quasi_rigid_bad";
   CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
   EXPECT_EQ(r.exit_code, 1) << r.all;
   EXPECT_TRUE(contains(r.all, "status     failed: more than max_retractions = 0")) << r.all;
@@ -945,7 +946,7 @@ TEST(CliSimulate, TheOctagonSlidesToTheCoulombDistanceInBothVolumeContactModels)
     nlohmann::json document = scene_document(name);
     document["output"]["interval"] = 0;  // every step
     const std::string file = temp_scene("contactref_" + name, document.dump());
-    const auto dir = std::filesystem::temp_directory_path() / ("contactref_simulate_" + name);
+    const auto dir = contactref::test::scratch_dir() / ("contactref_simulate_" + name);
     std::filesystem::remove_all(dir);
     const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -992,7 +993,7 @@ TEST(CliSimulate, ADoorOnADrivenHingeTurnsAsTheDampedOscillator) {
          {"drive", {{"stiffness", k}, {"damping", c}, {"angle", target}}}}}},
       {"duration", duration}};
   const std::string file = temp_scene("contactref_driven_door.json", document.dump());
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_driven_door";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_driven_door";
   std::filesystem::remove_all(dir);
   const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -1015,7 +1016,7 @@ TEST(CliSimulate, ADoorOnADrivenHingeTurnsAsTheDampedOscillator) {
 // the geometry cannot take (a body wholly inside another has no contact
 // normal) ends the run as failed (exit 1), with its files written.
 TEST(CliSimulate, VolumeContactBadFieldsExit2AndAFailedStepExits1) {
-  const auto dir = std::filesystem::temp_directory_path() / "contactref_simulate_volume_bad";
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_volume_bad";
   const auto expect_bad = [&](const nlohmann::json& doc, const std::string& message) {
     const std::string file = temp_scene("contactref_volume_bad.json", doc.dump());
     const CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
@@ -1067,7 +1068,7 @@ std::string polyhedron(const std::string& name) {
 // extraordinary vertex is an ending with its status (exit 0), not a hang.
 TEST(CliSimulate, ReproducersEndWithTheirStatusAndExitCode) {
   const std::string data = contactref::test::source_dir().string() + "/tests/data/simulation/";
-  const std::string out = (std::filesystem::temp_directory_path() / "contactref_cli_a8").string();
+  const std::string out = (contactref::test::scratch_dir() / "contactref_cli_a8").string();
   CliRun r = run_all("simulate '" + data + "r6_sphere_hmax_1e-300.json' --out '" + out + "'");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.all, "r6_sphere_hmax_1e-300.json: integrator.h_min: h_min = 1e-300 s cannot finish")) << r.all;
@@ -1213,7 +1214,7 @@ TEST(CliGeometry, ContactsOfABlockRestingOnAnotherKeepTheFaceRegion) {
   ASSERT_EQ(balanced.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(balanced.output)["regions"], nlohmann::json::parse(all.output)["regions"]);
 
-  const auto previous = std::filesystem::temp_directory_path() / "contactref_cli_previous_contacts.json";
+  const auto previous = contactref::test::scratch_dir() / "contactref_cli_previous_contacts.json";
   std::ofstream(previous) << r.output;
   const CliRun next = run(cubes + " --pose-b 0.6,0.5,1,0,0,0 --previous '" + previous.string() + "' --json", false);
   ASSERT_EQ(next.exit_code, 0) << next.output;
@@ -1257,7 +1258,7 @@ TEST(CliGeometry, PreviousContactsAreValidatedFieldByField) {
   ASSERT_EQ(valid.exit_code, 0);
   const nlohmann::json good = nlohmann::json::parse(valid.output);
   ASSERT_EQ(good["regions"][0]["dimension"], 2);
-  const auto previous = std::filesystem::temp_directory_path() / "contactref_cli_bad_previous.json";
+  const auto previous = contactref::test::scratch_dir() / "contactref_cli_bad_previous.json";
   const auto check = [&](const std::string& pointer, const nlohmann::json& value, const std::string& field) {
     nlohmann::json doc = good;
     doc[nlohmann::json::json_pointer(pointer)] = value;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "validation/scenes/scene.hpp"
+#include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/validation/scene_errors.hpp"
 
@@ -128,7 +129,7 @@ TEST(SceneGeometry, PointCloudsCarryTheirNormalsAndNoVolume) {
   dense["density"] = 1000;
   expect_error(scene_with(dense), "bodies[1].density", "needs a geometry that encloses a volume");
   // A cloud without normals is not a point-sampled surface.
-  const std::filesystem::path bare = std::filesystem::temp_directory_path() / "contactref_bare_points.xyz";
+  const std::filesystem::path bare = contactref::test::scratch_dir() / "contactref_bare_points.xyz";
   std::ofstream(bare) << "0 0 0\n1 0 0\n0 1 0\n";
   json without = points;
   without["geometry"]["file"] = bare.string();
@@ -171,7 +172,7 @@ TEST(SceneGeometry, BadPolyhedraAreRefusedByField) {
   expect_error(scene_with(json::parse(R"({"geometry": {"type": "mesh", "file": "no_such.off"}, "density": 1})")),
                "bodies[1].geometry.file", "no_such.off");
   // An open mesh is no polyhedron: the topology check names the edge.
-  const std::filesystem::path open = std::filesystem::temp_directory_path() / "contactref_open.off";
+  const std::filesystem::path open = contactref::test::scratch_dir() / "contactref_open.off";
   std::ofstream(open) << "OFF\n4 3 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n";
   json mesh = json::parse(R"({"geometry": {"type": "mesh"}, "density": 1})");
   mesh["geometry"]["file"] = open.string();

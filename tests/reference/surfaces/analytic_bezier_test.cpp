@@ -14,6 +14,7 @@
 #include "reference/surfaces/transformed_patch.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scratch_dir.hpp"
 #include "validation/fixtures/rattleback_net.hpp"
 
 namespace contactref::surfaces {
@@ -247,7 +248,7 @@ TEST(BezierPatch, RefusesNetsWhoseDerivativesWouldOverflow) {
 // subnormal coordinates as numbers, and refuses anything but a regular file
 // before reading (a link to /dev/zero would never end).
 TEST(BezierPatch, ReaderNamesFileAndLineAndReadsOnlyRegularFiles) {
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = contactref::test::scratch_dir();
   const auto net_file = dir / "contactref_bezier_reader_net.txt";
   const auto write_net = [&](const std::string& point_5) {
     std::ofstream out(net_file);

@@ -18,6 +18,7 @@
 #include "reference/surfaces/unit_normal.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
+#include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 
 namespace contactref::surfaces {
@@ -420,7 +421,7 @@ TEST(LoopSurfaceInput, OnlyRegularMeshFilesAreRead) {
     return "no error";
   };
   EXPECT_NE(error_of("/dev/zero").find("/dev/zero: unknown mesh file format ''"), std::string::npos) << error_of("/dev/zero");
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = contactref::test::scratch_dir();
   const auto link = dir / "contactref_zero_mesh.off";
   std::filesystem::remove(link);
   std::filesystem::create_symlink("/dev/zero", link);
