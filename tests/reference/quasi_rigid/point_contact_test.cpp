@@ -273,16 +273,16 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
 }
 
 // A plate has no inside past its rim (QuasiRigidBody::nearest_sample_distance):
-// a sphere reaching below the plate's plane 6 mm past its rim (1.5 of the
-// plate's 4 mm spacings, past its rim samples' own spacing, about 1.3 of
-// them), or 1.5 cm past it and 3 cm down, touches nothing. The plane's own
-// test put the sphere's samples there inside the plate: 5 MN on the sphere,
-// none on the plate, at the first; a refusal at the second.
+// a sphere reaching below the 5 cm plate's plane 1.5 spacings past its rim
+// (past its rim samples' own spacing, about 1.3 of them), or 4 spacings past
+// it and 3 cm down, touches nothing. The plane's own test put the sphere's
+// samples there inside the plate: at 4 mm spacings, 5 MN on the sphere, none
+// on the plate, at the first; a refusal at the second.
 TEST(PointContact, ASphereBelowAPlatesPlanePastItsRimTouchesNothing) {
-  const double h = 4e-3;
+  const double h = test::kSanitized ? 8e-3 : 4e-3;
   const QuasiRigidBody sphere(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
   const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kE, kNu});
-  for (const Eigen::Vector3d& centre : {Eigen::Vector3d(0.106, 0, -0.02), Eigen::Vector3d(0.115, 0, -0.03)}) {
+  for (const Eigen::Vector3d& centre : {Eigen::Vector3d(0.1 + 1.5 * h, 0, -0.02), Eigen::Vector3d(0.1 + 4 * h, 0, -0.03)}) {
     const QuasiRigidContact contact =
         resolve_contact(sphere, RigidPose<double>::from_translation(centre), plate, RigidPose<double>());
     EXPECT_TRUE(contact.a.active.empty() && contact.b.active.empty()) << centre.transpose();
