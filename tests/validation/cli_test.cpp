@@ -472,6 +472,13 @@ std::string temp_scene(const std::string& name, const std::string& text) {
 
 nlohmann::json scene_document(const std::string& file) { return nlohmann::json::parse(std::ifstream(kScenes + file)); }
 
+// `simulate FILE --out DIR` (with --json: the summary on stdout) into DIR,
+// emptied first.
+CliRun simulate(const std::string& file, const std::filesystem::path& dir, bool json = false) {
+  std::filesystem::remove_all(dir);
+  return run("simulate '" + file + "' --out '" + dir.string() + "'" + (json ? " --json" : ""), false);
+}
+
 // Kry & Pai Eqs. 5-9 in closed form for the sphere of radius r (the ellipsoid
 // chart c(s, t) = r (cos s, sin s cos t, sin s sin t)) on the plane z = 0
 // (chart d(u, v) = (u, v, 0), frame 2c = the plane's axes): frame 1c has
@@ -619,8 +626,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
   document["duration"] = 0.25;
   const std::string file = temp_scene("contactref_sphere_short.json", document.dump());
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_out";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "'", false);
+  const CliRun r = simulate(file, dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "status     completed")) << r.output;
   std::ifstream trajectory(dir / "trajectory.csv");
@@ -659,8 +665,7 @@ TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {
 // the switch with its cause, trajectory.csv the mode of each row.
 TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_friction";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + kScenes + "sphere_sliding_on_plane.json' --out '" + dir.string() + "'", false);
+  const CliRun r = simulate(kScenes + "sphere_sliding_on_plane.json", dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(contains(r.output, "1 mode switches (final mode no-slip)")) << r.output;
   std::ifstream events(dir / "events.csv");
@@ -701,8 +706,7 @@ TEST(CliSimulate, BodiesCsvHoldsTheFreeBodysMotionInWorldAxes) {
   document["output"] = {{"interval", 0}};
   const std::string file = temp_scene("contactref_egg_short.json", document.dump());
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_bodies";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "'", false);
+  const CliRun r = simulate(file, dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto read_rows = [](const std::filesystem::path& path, std::string& header) {
     std::ifstream in(path);
@@ -803,8 +807,7 @@ TEST(CliSimulate, QuasiRigidBallRunsAndWritesItsFiles) {
   document["duration"] = 0.04;
   const std::string file = temp_scene("contactref_quasi_rigid_ball.json", document.dump());
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_quasi_rigid";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+  const CliRun r = simulate(file, dir, true);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json summary = nlohmann::json::parse(r.output);
   EXPECT_EQ(summary["status"], "completed");
@@ -837,8 +840,7 @@ TEST(CliSimulate, APointCloudBallFromAFileDropsOntoABoxAndBounces) {
   if (contactref::test::kSanitized) GTEST_SKIP() << "500 contact steps: slow sanitized (the path runs above)";
   const std::string file = (contactref::test::source_dir() / "validation/fixtures/scenes/points_on_box.json").string();
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_points_on_box";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+  const CliRun r = simulate(file, dir, true);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json summary = nlohmann::json::parse(r.output);
   EXPECT_EQ(summary["status"], "completed");
@@ -947,8 +949,7 @@ TEST(CliSimulate, TheOctagonSlidesToTheCoulombDistanceInBothVolumeContactModels)
     document["output"]["interval"] = 0;  // every step
     const std::string file = temp_scene("contactref_" + name, document.dump());
     const auto dir = contactref::test::scratch_dir() / ("contactref_simulate_" + name);
-    std::filesystem::remove_all(dir);
-    const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+    const CliRun r = simulate(file, dir, true);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(r.output);
     const bool six_d = name == "octagon_sliding.json";
@@ -994,8 +995,7 @@ TEST(CliSimulate, ADoorOnADrivenHingeTurnsAsTheDampedOscillator) {
       {"duration", duration}};
   const std::string file = temp_scene("contactref_driven_door.json", document.dump());
   const auto dir = contactref::test::scratch_dir() / "contactref_simulate_driven_door";
-  std::filesystem::remove_all(dir);
-  const CliRun r = run("simulate '" + file + "' --out '" + dir.string() + "' --json", false);
+  const CliRun r = simulate(file, dir, true);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json summary = nlohmann::json::parse(r.output);
   ASSERT_EQ(summary["joints"].size(), 1u);
