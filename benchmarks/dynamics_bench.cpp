@@ -182,7 +182,9 @@ void BM_QddotMode(benchmark::State& state) {
                                              Vec3<double>(0, 0, -9.81));
   const dy::FrictionLaw<double> law{0.3, 0.003, 0.0001, 0.01};
   dy::StateVector<double> y(5 + dy::velocity_dimension(mode));
-  y << p.y.head<5>(), dy::reduced_velocities<double>(mode, p.y.tail<5>());
+  const dy::Vec5<double> q = p.y.head<5>();
+  y << q, dy::reduced_velocities<double>(mode, contactref::kinematics::contact_configuration<double>(*p.patch1, *p.patch2, q).H_1c,
+                                         p.y.tail<5>());
   try {
     benchmark::DoNotOptimize(dynamics.evaluate(mode, y, law));  // must not throw
   } catch (const std::exception& e) {

@@ -55,7 +55,8 @@ def main(data_dir: Path, name: str) -> None:
 
     for k, run in enumerate(r for r in runs if "h_max" not in r and r != "spin[frictionless]"):
         data = runs[run]
-        change = data["energy"] - data["energy"][0]
+        # E0 as given: the first row's energy before the start's plastic impulse (in its impulse_work)
+        change = data["energy"] - (data["energy"][0] - data["impulse_work"][0])
         integrator = change - data["work"] - data["impulse_work"]
         ax_e.plot(data["t"], change, f"C{k}-", lw=0.8, label=f"{run}: E - E0")
         ax_e.plot(data["t"], data["work"], f"C{k}--", lw=0.8, label="law's work")

@@ -34,8 +34,11 @@ void check_state(ContactMode mode, const StateVector<T>& y) {
   for (int k = 0; k < 5 + n; ++k) {
     using std::isfinite;
     if (isfinite(y(k))) continue;
-    // The reduced velocities of no-slip and no-spin are u', v'(, psi').
-    const int name = k < 5 || n == 5 ? k : k + 2;
+    if (k >= 5 && twist_coordinates(mode))
+      throw InputError("contact dynamics state: the velocity of row " + std::to_string(free_rows(mode)[std::size_t(k - 5)]) +
+                       " of phi_1c is not finite");
+    // The reduced velocities of no-slip and no-spin are u', v'(, psi'); of no-roll psi'.
+    const int name = k < 5 || n == 5 ? k : mode == ContactMode::kNoRoll ? 9 : k + 2;
     throw InputError(std::string("contact dynamics state: ") + names[name] + " is not finite");
   }
 }
@@ -117,7 +120,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(const Vec10<T>& y) const {
 template <class T>
 ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const StateVector<T>& y,
                                                      const FrictionLaw<T>& law,
-                                                     const Eigen::Matrix<T, 2, 1>& slip_hint) const {
+                                                     const LawDirections<T>& reference) const {
   const int n = velocity_dimension(mode);
   check_state(mode, y);
   check_law(law);
@@ -134,6 +137,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.phi = m.H_r * rdot;
   r.phi_1c = spatial::transform_twist<T>(spatial::pose_inverse<T>(k.E_1_1c), r.phi);
   r.slip_floor = T(64) * epsilon<T>() * k.H_1c.template middleRows<2>(3).cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
+  r.rotation_floor = T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
   r.f_ext = extra_wrench_b_;
   r.f_ext.template tail<3>() += mass_ * (spatial::rotation_of(r.E_w_1).transpose() * gravity_w_);
   r.f_ext.template head<3>() -= law.damping * r.phi.template head<3>();
@@ -208,31 +212,42 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
       return ReducedVector<T>(S.asDiagonal() * lu.solve(rhs));
     };
     const Vec6<T>& phi_1c = r.phi_1c;
-    const Eigen::Matrix<T, 2, 1> slip = phi_1c.template segment<2>(3);
-    const Eigen::Matrix<T, 2, 1> slip_direction = r.slipping() ? unit_or_zero(slip) : slip_hint;
-    Vec5<T> mu;
-    mu << law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(phi_1c.template head<2>())),
-        law.mu_spin * sign_of(phi_1c(2)), law.mu * slip_direction;
-    // A free rolling or spin at rest (within its round-off) has no direction
-    // for its resistance to oppose: it takes the direction in which the
-    // motion starts, that of the acceleration without that resistance (the
-    // limit along the trajectory, so that a step from rest keeps its order).
     using std::abs;
-    const auto floor = [&] {
-      return T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
+    // Each direction: the velocity's own, kept on the reference's side
+    // (header); at rest the reference's.
+    const auto direction2 = [](const Eigen::Matrix<T, 2, 1>& velocity, bool moving,
+                               const Eigen::Matrix<T, 2, 1>& along) -> Eigen::Matrix<T, 2, 1> {
+      if (!moving) return along;
+      const Eigen::Matrix<T, 2, 1> unit = unit_or_zero(velocity);
+      return unit.dot(along) < T(0) ? Eigen::Matrix<T, 2, 1>(-unit) : unit;
     };
-    const bool rolling_at_rest =
-        law.mu_roll > T(0) && !holds_rolling(mode) && !(phi_1c.template head<2>().norm() > floor());
-    const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !(abs(phi_1c(2)) > floor());
+    LawDirections<T>& d = r.directions;
+    const Eigen::Matrix<T, 2, 1> rolling = phi_1c.template head<2>();
+    const bool rolling_moves = rolling.norm() > r.rotation_floor, spin_moves = abs(phi_1c(2)) > r.rotation_floor;
+    d.slip = direction2(phi_1c.template segment<2>(3), r.slipping(), reference.slip);
+    d.rolling = direction2(rolling, rolling_moves, reference.rolling);
+    d.spin = !spin_moves ? reference.spin : phi_1c(2) * reference.spin < T(0) ? reference.spin : sign_of(phi_1c(2));
+    const auto coefficients = [&] {
+      Vec5<T> mu;
+      mu << law.mu_roll * d.rolling, law.mu_spin * d.spin, law.mu * d.slip;
+      return mu;
+    };
+    // A free rolling or spin at rest with no reference has no direction for
+    // its resistance to oppose: it takes the direction in which the motion
+    // starts, that of the acceleration without that resistance (the limit
+    // along the trajectory, so that a step from rest keeps its order).
+    const bool rolling_at_rest = law.mu_roll > T(0) && !holds_rolling(mode) && !rolling_moves && d.rolling.norm() == T(0);
+    const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !spin_moves && d.spin == T(0);
     if (rolling_at_rest || spin_at_rest) {
-      Vec5<T> unresisted = mu;
-      if (rolling_at_rest) unresisted.template head<2>().setZero();
-      if (spin_at_rest) unresisted(2) = T(0);
-      const ReducedVector<T> rddot = solve(unresisted);
+      const ReducedVector<T> rddot = solve(coefficients());
       const Vec6<T> start_1c = k.Hdot_1c * r.qdot + k.H_1c * Vec5<T>(m.Pdot * rdot + m.P * rddot);
-      if (rolling_at_rest) mu.template head<2>() = law.mu_roll * unit_or_zero(Eigen::Matrix<T, 2, 1>(start_1c.template head<2>()));
-      if (spin_at_rest) mu(2) = law.mu_spin * sign_of(start_1c(2));
+      if (rolling_at_rest) d.rolling = unit_or_zero(Eigen::Matrix<T, 2, 1>(start_1c.template head<2>()));
+      if (spin_at_rest) d.spin = sign_of(start_1c(2));
     }
+    if (holds_rolling(mode)) d.rolling.setZero();
+    if (holds_spin(mode)) d.spin = T(0);
+    if (holds_slip(mode)) d.slip.setZero();
+    const Vec5<T> mu = coefficients();
     r.rddot = solve(mu);
   }
 

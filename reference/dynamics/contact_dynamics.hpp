@@ -45,11 +45,19 @@
 //    normals point the other way) and, ported literally, would push along the
 //    slip. The contact wrench's power is then
 //      phi . f_c = -f_n (mu |v| + mu_roll |rho| + mu_spin |omega_z|) <= 0.
-//    The slip direction is taken from the state being evaluated (each RK
+//    The directions are taken from the state being evaluated (each RK
 //    stage), not from the previous step as Kry & Pai do, so that the
 //    right-hand side is a function of the state and the integrators keep
-//    their order; at zero slip (the instant a stick breaks; within the slip's
-//    round-off, slip_floor) the caller's hint gives it. The solve is Jacobi-scaled by columns (the diagonal of
+//    their order, with a reference (LawDirections, below: the directions
+//    at the start of the step): a velocity that has turned against its
+//    reference (it passed through zero within the step) keeps the reference's
+//    side, so that the law is continued smoothly through zero and the
+//    crossing is located as an event (mode_switching.hpp) instead of a jump
+//    inside a step that the integrator cannot resolve; a velocity at rest
+//    (within its round-off: slip_floor, rotation_floor) takes the
+//    reference's direction (the instant a stick breaks, or a velocity that
+//    passed through zero), or, without one, a free rolling or spin takes the
+//    direction of its acceleration (below) and a slip none. The solve is Jacobi-scaled by columns (the diagonal of
 //    H_r^T M H_r) and equilibrated by rows; its estimated condition number is
 //    reported (it degrades at high friction, Section 3.4.1), and a reciprocal
 //    condition below 64 n eps is a ComputationError. At rest (n = 0) there
@@ -76,6 +84,16 @@ struct FrictionLaw {
   T damping = T(0);  // N m s: a viscous torque -damping omega on body 1 (omega relative to body 2)
 };
 
+// The unit directions (frame 1c) that the friction law's forces oppose:
+// the rolling velocity's (rows 0-1 of phi_1c), the spin's sign (row 2) and
+// the slip's (rows 3-4); zero where there is none.
+template <class T>
+struct LawDirections {
+  Eigen::Matrix<T, 2, 1> rolling = Eigen::Matrix<T, 2, 1>::Zero();
+  T spin = T(0);
+  Eigen::Matrix<T, 2, 1> slip = Eigen::Matrix<T, 2, 1>::Zero();
+};
+
 template <class T>
 struct ContactDynamicsState {
   ContactMode mode;
@@ -100,7 +118,9 @@ struct ContactDynamicsState {
   // damping torque and the extra wrench, phi . (f_c + f_ext - gravity).
   T power;
 
+  LawDirections<T> directions;  // the law's directions as used (zero in the frictionless mode)
   T slip_floor;       // m/s: the round-off of the slip, 64 eps |H_1c rows 3-4| |q'|
+  T rotation_floor;   // rad/s: the round-off of the rolling and the spin, 64 eps |H_1c rows 0-2| |q'|
   T slip_speed() const { return phi_1c.template segment<2>(3).norm(); }  // m/s
   // A slip above its round-off: its direction means something.
   bool slipping() const { return slip_speed() > slip_floor; }
@@ -132,11 +152,10 @@ class ContactDynamics {
   Vec10<T> derivative(const Vec10<T>& y) const { return evaluate(y).derivative; }
 
   // In a mode, at y = (q, r') (5 + velocity_dimension(mode) entries; InputError
-  // otherwise, or for a negative coefficient of the law). slip_hint: the unit
-  // slip direction (v_x, v_y) in frame 1c used by the sliding mode when the
-  // slip is within its round-off (not slipping(); zero: no friction force then).
+  // otherwise, or for a negative coefficient of the law). reference: the
+  // law's directions at the start of the step (header; zero: the state's own).
   ContactDynamicsState<T> evaluate(ContactMode mode, const StateVector<T>& y, const FrictionLaw<T>& law,
-                                   const Eigen::Matrix<T, 2, 1>& slip_hint = Eigen::Matrix<T, 2, 1>::Zero()) const;
+                                   const LawDirections<T>& reference = {}) const;
 
   // The reduced velocities of `mode` at q nearest to body 1's twist
   // phi = H_1 q' in the kinetic metric, r' = (H_r^T M H_r)^-1 H_r^T M phi

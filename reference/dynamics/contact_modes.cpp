@@ -1,5 +1,6 @@
 #include "reference/dynamics/contact_modes.hpp"
 
+#include <Eigen/LU>
 #include <sstream>
 #include <string>
 
@@ -16,23 +17,60 @@ const char* to_string(ContactMode mode) {
     case ContactMode::kNoSpin: return "no-spin";
     case ContactMode::kNoRoll: return "no-roll";
     case ContactMode::kRest: return "rest";
+    case ContactMode::kSlidingNoSpin: return "sliding-no-spin";
+    case ContactMode::kSlidingNoRoll: return "sliding-no-roll";
+    case ContactMode::kSlidingNoRollNoSpin: return "sliding-no-roll-no-spin";
   }
   return "?";
 }
 
-int velocity_dimension(ContactMode mode) {
-  switch (mode) {
-    case ContactMode::kNoSlip: return 3;
-    case ContactMode::kNoSpin: return 2;
-    case ContactMode::kNoRoll: return 1;
-    case ContactMode::kRest: return 0;
-    default: return 5;
+const char* to_string(VelocityGroup group) {
+  switch (group) {
+    case kRollingGroup: return "rolling";
+    case kSpinGroup: return "spin";
+    case kSlipGroup: return "slip";
   }
+  return "?";
+}
+
+unsigned held_groups(ContactMode mode) {
+  switch (mode) {
+    case ContactMode::kFrictionless:
+    case ContactMode::kSliding: return 0;
+    case ContactMode::kNoSlip: return kSlipGroup;
+    case ContactMode::kNoSpin: return kSlipGroup | kSpinGroup;
+    case ContactMode::kNoRoll: return kSlipGroup | kRollingGroup;
+    case ContactMode::kRest: return kSlipGroup | kSpinGroup | kRollingGroup;
+    case ContactMode::kSlidingNoSpin: return kSpinGroup;
+    case ContactMode::kSlidingNoRoll: return kRollingGroup;
+    case ContactMode::kSlidingNoRollNoSpin: return kSpinGroup | kRollingGroup;
+  }
+  return 0;
+}
+
+ContactMode friction_mode_holding(unsigned groups) {
+  static constexpr ContactMode kByGroups[8] = {
+      ContactMode::kSliding,       ContactMode::kSlidingNoRoll, ContactMode::kSlidingNoSpin,
+      ContactMode::kSlidingNoRollNoSpin, ContactMode::kNoSlip,  ContactMode::kNoRoll,
+      ContactMode::kNoSpin,        ContactMode::kRest};
+  return kByGroups[groups & 7u];
+}
+
+int velocity_dimension(ContactMode mode) {
+  const unsigned held = held_groups(mode);
+  return 5 - ((held & kRollingGroup) ? 2 : 0) - ((held & kSpinGroup) ? 1 : 0) - ((held & kSlipGroup) ? 2 : 0);
 }
 
 const std::array<int, 5>& free_rows(ContactMode mode) {
-  static constexpr std::array<int, 5> kPrefix = {0, 1, 2, 3, 4}, kSpinOnly = {2, 0, 0, 0, 0};
-  return mode == ContactMode::kNoRoll ? kSpinOnly : kPrefix;
+  static constexpr std::array<int, 5> kPrefix = {0, 1, 2, 3, 4}, kSpinOnly = {2, 0, 0, 0, 0},
+                                      kNoSpin = {0, 1, 3, 4, 0}, kNoRoll = {2, 3, 4, 0, 0}, kSlipOnly = {3, 4, 0, 0, 0};
+  switch (mode) {
+    case ContactMode::kNoRoll: return kSpinOnly;
+    case ContactMode::kSlidingNoSpin: return kNoSpin;
+    case ContactMode::kSlidingNoRoll: return kNoRoll;
+    case ContactMode::kSlidingNoRollNoSpin: return kSlipOnly;
+    default: return kPrefix;
+  }
 }
 
 namespace {
@@ -53,12 +91,30 @@ Row2<T> spin_map(const kinematics::Mat65<T>& H_1c, const Mat2<T>& D) {
   return -(H_1c.template block<1, 2>(2, 0) * D + H_1c.template block<1, 2>(2, 2)) / H_1c(2, 4);
 }
 
+template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
+
+// H5 = rows 0..4 of H_1c (header: the sliding modes that hold a group), factored.
+template <class T>
+Eigen::PartialPivLU<Mat5<T>> twist_rows(const kinematics::Mat65<T>& H_1c) {
+  return Eigen::PartialPivLU<Mat5<T>>(Mat5<T>(H_1c.template topRows<5>()));
+}
+
+// E: the free columns of I_5.
+template <class T>
+Mat5R<T> free_columns(ContactMode mode) {
+  const int n = velocity_dimension(mode);
+  Mat5R<T> E = Mat5R<T>::Zero(5, n);
+  for (int i = 0; i < n; ++i) E(free_rows(mode)[std::size_t(i)], i) = T(1);
+  return E;
+}
+
 }  // namespace
 
 template <class T>
 Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c) {
   const int n = velocity_dimension(mode);
   if (n == 5) return Mat5R<T>::Identity(5, 5);
+  if (twist_coordinates(mode)) return twist_rows(H_1c).solve(free_columns<T>(mode));  // P = H5^-1 E
   Mat5R<T> P = Mat5R<T>::Zero(5, n);
   if (mode == ContactMode::kNoRoll) P(4, 0) = T(1);  // psi' alone
   if (n <= 1) return P;
@@ -88,7 +144,9 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
   m.kinematics = kinematics::contact_kinematics(configuration, m.qdot);
   const kinematics::ContactKinematics<T>& k = m.kinematics;
   m.Pdot = Mat5R<T>::Zero(5, n);
-  if (n == 2 || n == 3) {  // no-slip, no-spin (no-roll's P is constant, rest's empty)
+  if (twist_coordinates(mode)) {  // Pdot = -H5^-1 Hdot5 P
+    m.Pdot = -twist_rows(configuration.H_1c).solve(Mat5R<T>(k.Hdot_1c.template topRows<5>() * m.P));
+  } else if (n == 2 || n == 3) {  // no-slip, no-spin (no-roll's P is constant, rest's empty)
     const Mat2<T> A = k.H_1c.template block<2, 2>(3, 0);
     const Mat2<T> D = m.P.template block<2, 2>(0, 0);
     const Mat2<T> Adot = k.Hdot_1c.template block<2, 2>(3, 0), Bdot = k.Hdot_1c.template block<2, 2>(3, 2);
@@ -112,8 +170,9 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
 }
 
 template <class T>
-ReducedVector<T> reduced_velocities(ContactMode mode, const Vec5<T>& qdot) {
+ReducedVector<T> reduced_velocities(ContactMode mode, const kinematics::Mat65<T>& H_1c, const Vec5<T>& qdot) {
   const int n = velocity_dimension(mode);
+  if (twist_coordinates(mode)) return free_columns<T>(mode).transpose() * Vec5<T>(H_1c.template topRows<5>() * qdot);
   if (mode == ContactMode::kNoRoll) return ReducedVector<T>(qdot.segment(4, 1));
   return n == 5 ? ReducedVector<T>(qdot) : ReducedVector<T>(qdot.segment(2, n));
 }
@@ -122,7 +181,7 @@ ReducedVector<T> reduced_velocities(ContactMode mode, const Vec5<T>& qdot) {
   template Mat5R<T> reduced_velocity_map<T>(ContactMode, const kinematics::Mat65<T>&);                  \
   template ModeKinematics<T> mode_kinematics<T>(ContactMode, const kinematics::ContactConfiguration<T>&, \
                                                 const ReducedVector<T>&);                                \
-  template ReducedVector<T> reduced_velocities<T>(ContactMode, const Vec5<T>&);
+  template ReducedVector<T> reduced_velocities<T>(ContactMode, const kinematics::Mat65<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE
 

@@ -79,9 +79,10 @@ T polygon_slack(const std::vector<Vec2<T>>& polygon) {
 // Consecutive transitions at one instant (a corner where n patches meet
 // needs at most n - 1; Loop valences here are at most 12 or so).
 constexpr int kMaxCornerTransitions = 16;
-// Mode switches at one instant: an event, then at most two static checks
-// (mode_switching.hpp enter_mode), and one more event of the new mode.
-constexpr int kMaxInstantModeSwitches = 4;
+// Mode switches at one instant: an event of each of the three velocity
+// groups (mode_switching.hpp), each possibly refused and located once more
+// at zero, and one more event of the new mode.
+constexpr int kMaxInstantModeSwitches = 8;
 
 // A body's current patch with its evaluation pinned to one smooth piece (the
 // region the contact point may move in without a located crossing), so that
@@ -161,14 +162,28 @@ class Simulator {
 
   // The dynamics on the pinned patches (update_regions first).
   const ContactDynamics<T>& dynamics() const { return dynamics_; }
-  // The dynamics of the current mode at y.
+  // The dynamics of the current mode at y, with the law's directions at the
+  // start of the step (reference_: contact_dynamics.hpp LawDirections).
   ContactDynamicsState<T> evaluate(const State& y) const {
-    return dynamics_.evaluate(mode_, y, system_.friction.law, slip_hint_);
+    return dynamics_.evaluate(mode_, y, system_.friction.law, reference_);
+  }
+  // The dynamics at a state that starts a step: its law directions become
+  // the reference of the step.
+  ContactDynamicsState<T> start_at(const ContactState<T>& state) {
+    ContactDynamicsState<T> start = evaluate(state_vector(state));
+    reference_ = start.directions;
+    return start;
   }
   State state_vector(const ContactState<T>& state) const {
     State y(5 + velocity_dimension(mode_));
-    y << state.q, reduced_velocities(mode_, state.qdot);
+    y << state.q, reduced_velocities(mode_, configuration_rows(state.q), state.qdot);
     return y;
+  }
+  // H_1c at q where reduced_velocities reads it (the sliding modes that hold
+  // a group), otherwise zero (not evaluated).
+  kinematics::Mat65<T> configuration_rows(const Vec5<T>& q) const {
+    if (!twist_coordinates(mode_)) return kinematics::Mat65<T>::Zero();
+    return kinematics::contact_configuration<T>(pinned_[0], pinned_[1], q).H_1c;
   }
   // q' = P r' at y (the pinned patches' configuration).
   Vec5<T> rates_of(const State& y) const {
@@ -212,22 +227,18 @@ class Simulator {
   bool switch_if_on_band(ContactState<T>& state, int body, const Vec2<T>& direction);
 
   // One integrator step from y (evaluated: at_y); error: the scaled error
-  // estimate (0 for RK4). start: when given, a stage where the friction law's
-  // direction reverses (mode_switching.hpp reversal) is a ComputationError, so
-  // that the step is retried smaller. Sets step_work_: the work of the law
-  // over the step by the method's own quadrature (its weights on the stages'
+  // estimate (0 for RK4). The stages evaluate the law with the directions
+  // at y (reference_), so that the right-hand side is smooth through a
+  // velocity's zero (contact_dynamics.hpp) and the crossing is an event of
+  // the mode (mode_switching.hpp). Sets step_work_: the work of the law over
+  // the step by the method's own quadrature (its weights on the stages'
   // powers), so that the energy balance separates the law from the integrator.
-  State step(const State& y, const ContactDynamicsState<T>& at_y, const T& h, T& error,
-             const ContactDynamicsState<T>* start = nullptr) {
+  State step(const State& y, const ContactDynamicsState<T>& at_y, const T& h, T& error) {
     std::array<T, 7> powers{at_y.power};  // the stages' powers, k1's first
     std::size_t stages = 1;
     const auto f = [&](const State& x) {
       ++statistics_.derivative_evaluations;
       const ContactDynamicsState<T> stage = evaluate(x);
-      if (start) {
-        if (const char* what = reversal(*start, stage, system_.friction.law))
-          throw ComputationError(std::string(what) + " reverses within the step (the friction law's direction jumps)");
-      }
       powers[stages++] = stage.power;
       return State(stage.derivative);
     };
@@ -268,22 +279,33 @@ class Simulator {
   struct LocatedEvent {
     ModeEvent event;
     Crossing crossing;
+    bool resolved;  // g at the root is within its round-off (not a jump of g)
   };
+  // The model with the spent thresholds (spent_) at zero.
+  FrictionModel<T> active_model() const;
+  // A spent threshold is armed again once its group's speed at the start of
+  // a step is clearly above it (the velocity rose through it).
+  void rearm(const ContactDynamicsState<T>& here);
   std::optional<LocatedEvent> mode_event(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
                                          const State& y, const T& h, const State& end);
   // When a mode event lies on the step from y (evaluated: here) of length h
-  // to `end` (there): the state advanced to its root, the new mode entered,
-  // `here` re-evaluated and observed; true then.
-  bool switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
-                       const State& y, const T& h, const State& end);
-  // Makes the entered mode the current one: its slip hint, and q' = P r'.
+  // to `end` (there): the state advanced to its root, the new mode entered
+  // (or, for a group that cannot be held, its event moved to zero), `here`
+  // re-evaluated and observed (kSwitched); kUnresolved when the root is a
+  // jump of the event function and h is above h_min (the step is too long
+  // to resolve it).
+  enum class EventOutcome { kNone, kSwitched, kUnresolved };
+  EventOutcome switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here,
+                               const ContactDynamicsState<T>& there, const State& y, const T& h, const State& end);
+  // Makes the entered mode the current one: its reference directions,
+  // q' = P r', and the spent thresholds of its free groups.
   void adopt(ContactState<T>& state, const ModeEntry<T>& entry);
   // Moves the body's point to another chart of its atlas (switch_chart) and
   // logs the transition with `message`.
   void move_to_other_chart(ContactState<T>& state, int body, const std::string& message);
-  // Enters `mode` at the state (mode_switching.hpp enter_mode) and logs the steps.
-  void switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
-                   const Eigen::Matrix<T, 2, 1>& slip_hint);
+  // Adopts an entered mode (mode_switching.hpp enter_mode), accounts its
+  // impulse and logs the steps.
+  void switch_mode(ContactState<T>& state, const ModeEntry<T>& entry, const std::string& cause);
   // BoundaryLocation::kLinear (Section 3.5): the state projected along the
   // parameter velocity onto the first edge that the step crossed and that q'
   // reaches within h, if any.
@@ -325,7 +347,11 @@ class Simulator {
   std::array<PinnedPatch<T>, 2> pinned_;
   ContactDynamics<T> dynamics_;  // on pinned_, built once
   ContactMode mode_ = ContactMode::kFrictionless;
-  Eigen::Matrix<T, 2, 1> slip_hint_ = Eigen::Matrix<T, 2, 1>::Zero();  // sliding from a broken stick
+  LawDirections<T> reference_;  // the law's directions at the start of the current step
+  // Groups whose threshold is spent: left free below it (they could not be
+  // held), their event is at zero until their speed rises above it again
+  // (rearm; mode_switching.hpp).
+  unsigned spent_ = 0;
   SimulationResult<T> result_;
   SimulationStatistics<T>& statistics_ = result_.statistics;
   T next_output_ = T(0);
@@ -453,50 +479,116 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& stat
 }
 
 template <class T>
+FrictionModel<T> Simulator<T>::active_model() const {
+  FrictionModel<T> model = system_.friction;
+  if (spent_ & kSlipGroup) model.slip_threshold = T(0);
+  if (spent_ & kSpinGroup) model.spin_threshold = T(0);
+  if (spent_ & kRollingGroup) model.roll_threshold = T(0);
+  return model;
+}
+
+template <class T>
+void Simulator<T>::rearm(const ContactDynamicsState<T>& here) {
+  using std::abs;
+  const std::array<std::pair<VelocityGroup, T>, 3> speeds = {{{kSlipGroup, here.slip_speed()},
+                                                              {kSpinGroup, abs(here.phi_1c(2))},
+                                                              {kRollingGroup, here.phi_1c.template head<2>().norm()}}};
+  for (const auto& [group, speed] : speeds) {
+    const T& threshold = system_.friction.threshold(group);
+    // Clearly above: beyond the root's round-off (a refused group sits on
+    // its threshold to 64 eps of an O(1) scale).
+    if ((spent_ & group) && speed - threshold > T(1e-6) * threshold + T(128) * epsilon<T>()) spent_ &= ~unsigned(group);
+  }
+}
+
+template <class T>
 std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(const ContactDynamicsState<T>& here,
                                                                            const ContactDynamicsState<T>& there,
                                                                            const State& y, const T& h,
                                                                            const State& end) {
   std::optional<LocatedEvent> first;
-  const FrictionModel<T>& model = system_.friction;
+  rearm(here);
+  const FrictionModel<T> model = active_model();
   for (ModeEvent event : events_of(mode_, model)) {
     const T g0 = event_value(event, here, here, model), g_end = event_value(event, there, here, model);
     if (!(g0 >= T(0) && g_end < T(0))) continue;  // downward crossings only (mode_switching.hpp)
     using std::abs;
+    using std::sqrt;
     // g's round-off: 64 eps of the larger end value's scale.
-    const T slack = T(64) * epsilon<T>() * std::max({abs(g0), abs(g_end), T(1)});
+    const T scale = std::max({abs(g0), abs(g_end), T(1)});
+    const T slack = T(64) * epsilon<T>() * scale;
     const auto g = [&](const State& x) { return event_value(event, evaluate(x), here, model); };
     const Crossing crossing = locate_root(g, y, here, h, end, g0, g_end, slack);
-    if (!first || crossing.tau < first->crossing.tau) first = LocatedEvent{event, crossing};
+    // A root of a smooth g is found to its slack; what is left far above it
+    // (sqrt(eps) of its scale) is a jump of g: a velocity whose direction
+    // turned by more than a right angle within the step without passing
+    // near zero, which the step does not resolve.
+    const bool resolved = abs(g(crossing.y)) <= sqrt(epsilon<T>()) * scale;
+    if (!first || crossing.tau < first->crossing.tau) first = LocatedEvent{event, crossing, resolved};
   }
   return first;
 }
 
 template <class T>
-bool Simulator<T>::switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here,
-                                   const ContactDynamicsState<T>& there, const State& y, const T& h, const State& end) {
+typename Simulator<T>::EventOutcome Simulator<T>::switch_at_event(ContactState<T>& state,
+                                                                  ContactDynamicsState<T>& here,
+                                                                  const ContactDynamicsState<T>& there,
+                                                                  const State& y, const T& h, const State& end) {
   const std::optional<LocatedEvent> located = mode_event(here, there, y, h, end);
-  if (!located) return false;
+  if (!located) return EventOutcome::kNone;
+  // A jump of g: the velocity passed near zero, turning faster than the step
+  // resolves. Above h_min the step is halved; at h_min the velocity is
+  // taken as passing through zero at the jump (within the velocity change of
+  // one minimum step; order is lost for that step).
+  if (!located->resolved && h > options_.h_min) return EventOutcome::kUnresolved;
   // Section 3.4.2: the mode ends at the event's root; the next step starts
   // in the mode it leads to.
   const ContactDynamicsState<T> at_event = evaluate(located->crossing.y);
   accept(state, located->crossing.y, located->crossing.tau, located->crossing.work, &at_event.qdot);
-  const Eigen::Matrix<T, 2, 1> hint =
-      located->event == ModeEvent::kStickBroken ? slip_hint_of(at_event) : Eigen::Matrix<T, 2, 1>::Zero();
-  switch_mode(state, target_of(mode_, located->event), describe(located->event, at_event, system_.friction), hint);
-  here = evaluate(state_vector(state));
+  const ModeEvent event = located->event;
+  const FrictionModel<T> model = active_model();
+  const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode_, event, state.q, state.qdot, at_event.directions);
+  const std::string cause = describe(event, at_event, model);
+  if (entry.mode == mode_ && holds(event)) {
+    // The group could not be held (its static limit): the mode goes on, the
+    // event of that group is at zero from now, and a velocity that has
+    // reached zero goes on through it, against its direction before.
+    const VelocityGroup group = group_of(event);
+    const bool at_zero = model.threshold(group) == T(0);
+    spent_ |= group;
+    reference_ = at_event.directions;
+    if (at_zero) {
+      if (group == kSlipGroup) reference_.slip = -reference_.slip;
+      if (group == kSpinGroup) reference_.spin = -reference_.spin;
+      if (group == kRollingGroup) reference_.rolling = -reference_.rolling;
+    }
+    std::string message = cause;
+    for (const std::string& step : entry.steps) message += "; " + step;
+    message += at_zero ? "; the " + std::string(to_string(group)) + " goes on through zero"
+                       : "; its event is at zero from now";
+    result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, mode_, mode_});
+    ++statistics_.mode_switches;
+  } else {
+    switch_mode(state, entry, cause);
+  }
+  here = start_at(state);
   observe(state, here, true);
-  return true;
+  return EventOutcome::kSwitched;
 }
 
 template <class T>
 void Simulator<T>::adopt(ContactState<T>& state, const ModeEntry<T>& entry) {
   mode_ = entry.mode;
-  slip_hint_ = entry.slip_hint;
+  reference_ = entry.reference;
   State y(5 + entry.rdot.size());
   y << state.q, entry.rdot;
   state.mode = mode_;
   state.qdot = rates_of(y);
+  // Groups left free below their threshold could not be held: their events
+  // are at zero in this mode (mode_switching.hpp).
+  spent_ = groups_below_threshold(kinematics::contact_configuration<T>(pinned_[0], pinned_[1], state.q).H_1c,
+                                  state.qdot, system_.friction) &
+           ~held_groups(mode_);
 }
 
 template <class T>
@@ -513,10 +605,8 @@ void Simulator<T>::move_to_other_chart(ContactState<T>& state, int body, const s
 }
 
 template <class T>
-void Simulator<T>::switch_mode(ContactState<T>& state, ContactMode mode, const std::string& cause,
-                               const Eigen::Matrix<T, 2, 1>& slip_hint) {
+void Simulator<T>::switch_mode(ContactState<T>& state, const ModeEntry<T>& entry, const std::string& cause) {
   const ContactMode from = mode_;
-  const ModeEntry<T> entry = enter_mode(dynamics(), system_.friction, mode, state.q, state.qdot, slip_hint);
   const T before = dynamics().energy(make_state(state.q, state.qdot));
   adopt(state, entry);
   impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - before;
@@ -681,14 +771,18 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   update_regions(state, false);
   {
     const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
+    // The energy as given, and the start's plastic impulse into the
+    // initial mode in the accounts (impulse_work).
+    result_.initial_energy = dynamics().energy(make_state(state.q, state.qdot));
     adopt(state, entry);
+    impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - result_.initial_energy;
     for (const std::string& step : entry.steps) {
       result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
                                 ContactMode::kFrictionless, mode_});
       ++statistics_.mode_switches;
     }
   }
-  ContactDynamicsState<T> here = evaluate(state_vector(state));
+  ContactDynamicsState<T> here = start_at(state);
   observe(state, here, true);
   kinetic_max_ = kinetic_energy(here);
   const T end_time = initial.time + options_.duration;
@@ -728,9 +822,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       std::optional<ContactDynamicsState<T>> there;
       std::string cause;
       try {
-        // Above h_min a step may not contain a reversal of the friction
-        // direction; at h_min it may (order is lost for that step).
-        end = step(y, here, h_try, error, at_minimum ? nullptr : &here);
+        end = step(y, here, h_try, error);
         work = step_work_;
       } catch (const ComputationError& e) {
         cause = e.what();
@@ -787,12 +879,19 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       if (!exiting_body) {
-        if (switch_at_event(state, here, *there, y, h_try, end)) {
+        const EventOutcome outcome = switch_at_event(state, here, *there, y, h_try, end);
+        if (outcome == EventOutcome::kUnresolved) {
+          h = std::max(options_.h_min, T(h_try / 2));
+          ++statistics_.rejected_steps;
+          continue;
+        }
+        if (outcome == EventOutcome::kSwitched) {
           if (state.time - time_before >= options_.h_min) stalled = 0;
           continue;
         }
         accept(state, end, h_try, work, &there->qdot);
         here = *there;
+        reference_ = here.directions;
         kinetic_max_ = std::max(kinetic_max_, kinetic_energy(here));
         stalled = 0;
         instant_transitions = 0;
@@ -811,8 +910,11 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         continue;
       }
       const Crossing crossing = locate(state, y, here, h_try, end);
-      // A mode event before the crossing comes first.
-      if (crossing.tau > T(0) && switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y)) continue;
+      // A mode event before the crossing comes first (a crossing is located
+      // at h_min: the event is never unresolved there).
+      if (crossing.tau > T(0) &&
+          switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y) != EventOutcome::kNone)
+        continue;
       if (crossing.tau > T(0)) {
         accept(state, crossing.y, crossing.tau, crossing.work);
         instant_transitions = 0;
@@ -842,8 +944,11 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       h = options_.h_min;
       // The next step starts on the next piece: its derivative there is the
       // one-sided limit (q'' jumps with the surfaces' third derivatives).
+      // Frame 1c follows body 1's parameterisation, which a transition
+      // changes: the law's directions start afresh from the state's own.
       update_regions(state, unpinned);
-      here = evaluate(state_vector(state));
+      if (transited) reference_ = LawDirections<T>();
+      here = start_at(state);
       observe(state, here, false);
     }
   } catch (const ComputationError& error) {
@@ -851,7 +956,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   }
   if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed &&
       result_.status != SimulationStatus::kExtraordinaryVertex)
-    observe(state, evaluate(state_vector(state)), true);
+    observe(state, start_at(state), true);
   result_.final_state = state;
   return result_;
 }
@@ -932,7 +1037,8 @@ SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactSt
   const ContactDynamics<T> dyn(system.mass, system.I_com, patch_of(system, state, 1), patch_of(system, state, 2),
                                system.E_w_2, system.gravity_w);
   StateVector<T> y(5 + velocity_dimension(state.mode));
-  y << state.q, reduced_velocities(state.mode, state.qdot);
+  y << state.q, reduced_velocities(state.mode, kinematics::contact_configuration(dyn.patch1(), dyn.patch2(), state.q).H_1c,
+                                   state.qdot);
   return sample_from(system, state, dyn.evaluate(state.mode, y, system.friction.law), step);
 }
 

@@ -4,17 +4,27 @@
 // surfaces (surfaces::PatchComplex), integrated by RK4 with Kry & Pai's
 // adaptive scheme or by Dormand-Prince 5(4), across patch boundaries, as a
 // hybrid system (shared/DESIGN.md):
-//  - the mode is frictionless, sliding, no-slip, no-spin, no-roll or rest,
-//    each with its own state (q, r'), r' of 5, 5, 3, 2, 1 or 0 entries
-//    (contact_modes.hpp); the
-//    run starts in the mode its state and friction model give
-//    (mode_switching.hpp initial_mode);
+//  - the mode is frictionless, or a friction mode that holds some of the
+//    rolling, the spin and the slip at zero (sliding, no-slip, no-spin,
+//    no-roll, rest, sliding-no-spin, sliding-no-roll,
+//    sliding-no-roll-no-spin), each with its own state (q, r')
+//    (contact_modes.hpp); the run starts in the mode its state and friction
+//    model give (mode_switching.hpp initial_mode);
 //  - events with located roots end a step: patch edges and smooth-piece
-//    lines (below), the mode events of mode_switching.hpp (slip speed, stick
-//    ratio Eq. 35, spin, spin-stick ratio Eq. 40; a downward crossing is
-//    located by regula falsi on the step length like an edge, the step is
-//    cut there, and the handler enters the new mode), and the sign of the
-//    normal force (which ends the run: flight comes later);
+//    lines (below), the mode events of mode_switching.hpp (a resisted
+//    velocity reaching its threshold, or zero; a static limit, Eqs. 35 and
+//    40, broken; a downward crossing is located by regula falsi on the step
+//    length like an edge, the step is cut there, and the handler enters the
+//    new mode by the entry rules, or, when the velocity cannot be held,
+//    moves its event to zero and lets it pass through), and the sign of the
+//    normal force (which ends the run: flight comes later). The stages of a
+//    step evaluate the law with the directions at its start
+//    (contact_dynamics.hpp LawDirections), so that a velocity's zero is
+//    such an event, located to the integrator's order whatever the
+//    threshold, never a jump inside a step; a root that is a jump of the
+//    event function (a velocity turning by more than a right angle within
+//    the step without passing near zero) halves the step, and at h_min is
+//    taken as the velocity passing through zero;
 //  - the handlers map the state: patch transitions (patch_transition.hpp)
 //    and mode entries (a plastic impulse into no-slip or no-spin, continuous
 //    velocity into sliding).
@@ -130,11 +140,12 @@ struct SimulationSample {
   Vec6<T> phi;          // body-1 twist (omega; v), body-1 coordinates
   T slip_speed;         // m/s: of body 1's material point at the contact relative to body 2
   T energy;             // J
-  // The energy balance: energy - energy of the first row = work +
-  // impulse_work + what the integrator lost.
+  // The energy balance: energy - SimulationResult::initial_energy (the state
+  // as given, before the start's plastic impulse) = work + impulse_work +
+  // what the integrator lost.
   T power;              // W: the law's power, dE/dt (ContactDynamicsState::power)
   T work = T(0);        // J: its integral since the start, by the step's own quadrature (<= 0 for friction and damping)
-  T impulse_work = T(0);  // J: the energy changes of the plastic impulses at mode switches since the start (<= 0)
+  T impulse_work = T(0);  // J: the energy changes of the plastic impulses at the start and at mode switches (<= 0)
   T normal_force;       // N, > 0 pushing body 1 away from body 2
   // Independent constraint residuals: the two surface points and normals
   // mapped to the world through E_w_1 = E_w_2 E_2_1(q) and E_w_2.
@@ -187,6 +198,7 @@ struct SimulationResult {
   std::string message;  // why the run ended early
   std::vector<SimulationSample<T>> samples;
   std::vector<SimulationEvent<T>> events;  // transitions, piece crossings are counted only
+  T initial_energy = T(0);  // J: of the initial state as given (before the start's plastic impulse)
   SimulationStatistics<T> statistics;
   ContactState<T> final_state;
 };

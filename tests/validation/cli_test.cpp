@@ -674,7 +674,7 @@ TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
     if (contains(line, "mode-switch")) switch_row = line;
   ASSERT_FALSE(switch_row.empty());
   EXPECT_TRUE(contains(switch_row, ",sliding,no-slip,")) << switch_row;
-  EXPECT_TRUE(contains(switch_row, "fell below the threshold 0.005 m/s")) << switch_row;
+  EXPECT_TRUE(contains(switch_row, "reached the threshold 0.005 m/s")) << switch_row;
   EXPECT_NEAR(std::stod(switch_row.substr(0, switch_row.find(','))), (1 - 0.005) / (3.5 * 0.3 * 9.81), 1e-12);
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
   EXPECT_EQ(summary.at("final_state").at("mode"), "no-slip");

@@ -115,18 +115,24 @@ ojson mat3_json(const Mat3<double>& m) {
   return out;
 }
 
-// Energy and centre-of-mass drift over the samples, against the initial state.
+// The energy balance and the centre-of-mass drift over the samples, against
+// the initial state as given (its energy before the start's plastic impulse).
+// The balance E - E0 - work - impulse_work is what the integrator lost: the
+// energy's change itself includes what friction and the impulses took out.
 struct Drift {
   double energy0 = 0, energy_final = 0, max_energy_change = 0;
-  std::optional<double> relative_max, relative_final;  // relative to |E(0)|; none when E(0) = 0
+  double work = 0, impulse_work = 0;  // J: the law's and the impulses' at the last row
+  double max_balance = 0;             // J: max |E - E0 - work - impulse_work| over the rows
+  std::optional<double> relative_max, relative_final, relative_balance;  // relative to |E(0)|; none when E(0) = 0
   Vec3<double> com0 = Vec3<double>::Zero(), com_final = Vec3<double>::Zero();
   double max_horizontal = 0, final_horizontal = 0;  // perpendicular to gravity (all of it when g = 0)
 };
 
-Drift measure_drift(const dy::SimulationSample<double>& first, const std::vector<dy::SimulationSample<double>>& samples,
+Drift measure_drift(const dy::SimulationSample<double>& first, const dy::SimulationResult<double>& result,
                     const Vec3<double>& gravity) {
+  const std::vector<dy::SimulationSample<double>>& samples = result.samples;
   Drift d;
-  d.energy0 = d.energy_final = first.energy;
+  d.energy0 = d.energy_final = result.initial_energy;
   d.com0 = d.com_final = first.com_w;
   const Vec3<double> down = gravity.norm() > 0 ? Vec3<double>(gravity / gravity.norm()) : Vec3<double>::Zero();
   const auto horizontal = [&](const Vec3<double>& com) {
@@ -135,16 +141,20 @@ Drift measure_drift(const dy::SimulationSample<double>& first, const std::vector
   };
   for (const dy::SimulationSample<double>& row : samples) {
     d.max_energy_change = std::max(d.max_energy_change, std::abs(row.energy - d.energy0));
+    d.max_balance = std::max(d.max_balance, std::abs(row.energy - d.energy0 - row.work - row.impulse_work));
     d.max_horizontal = std::max(d.max_horizontal, horizontal(row.com_w));
   }
   if (!samples.empty()) {
     d.energy_final = samples.back().energy;
+    d.work = samples.back().work;
+    d.impulse_work = samples.back().impulse_work;
     d.com_final = samples.back().com_w;
     d.final_horizontal = horizontal(d.com_final);
   }
   if (d.energy0 != 0) {
     d.relative_max = d.max_energy_change / std::abs(d.energy0);
     d.relative_final = (d.energy_final - d.energy0) / std::abs(d.energy0);
+    d.relative_balance = d.max_balance / std::abs(d.energy0);
   }
   return d;
 }
@@ -191,7 +201,7 @@ int run_simulate(const SimulateOptions& options) {
   write_bodies(out / "bodies.csv", scene, result.samples);
   write_trajectory(out / "trajectory.csv", result.samples);
   write_events(out / "events.csv", result.events);
-  const Drift drift = measure_drift(first, result.samples, scene.gravity);
+  const Drift drift = measure_drift(first, result, scene.gravity);
   const dy::SimulationStatistics<double>& st = result.statistics;
   const dy::ContactState<double>& last = result.final_state;
 
@@ -248,7 +258,13 @@ int run_simulate(const SimulateOptions& options) {
                        {"max_abs_change", drift.max_energy_change},
                        {"relative_drift_max", optional_json(drift.relative_max)},
                        {"relative_drift_final", optional_json(drift.relative_final)},
-                       {"note", "relative to |E(0)|; E = kinetic + m g height, null when E(0) = 0"}};
+                       {"law_work", drift.work},
+                       {"impulse_work", drift.impulse_work},
+                       {"max_abs_balance", drift.max_balance},
+                       {"relative_balance_max", optional_json(drift.relative_balance)},
+                       {"note", "E = kinetic + m g height; initial: the state as given, before the start's plastic "
+                                "impulse; balance: E - E(0) - law_work - impulse_work, what the integrator lost; "
+                                "relative to |E(0)|, null when E(0) = 0"}};
   summary["com_drift"] = {{"initial_com", vec_json(drift.com0)},
                           {"final_com", vec_json(drift.com_final)},
                           {"max_horizontal", drift.max_horizontal},
@@ -269,9 +285,10 @@ int run_simulate(const SimulateOptions& options) {
     std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings, {} mode switches (final "
                              "mode {})\n",
                              st.transitions, st.smooth_piece_crossings, st.mode_switches, dy::to_string(last.mode));
-    std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J, max relative change {}\n", drift.energy0,
-                             drift.energy_final,
-                             drift.relative_max ? fmt::format("{:.3g}", *drift.relative_max) : std::string("n/a"));
+    std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J: the law's work {:.3g} J, the impulses' {:.3g} J; "
+                             "integrator's balance max {:.3g} J (relative {})\n",
+                             drift.energy0, drift.energy_final, drift.work, drift.impulse_work, drift.max_balance,
+                             drift.relative_balance ? fmt::format("{:.3g}", *drift.relative_balance) : std::string("n/a"));
     std::cout << fmt::format("com drift  {:.3g} m horizontal (max), {:.3g} m at the end\n", drift.max_horizontal,
                              drift.final_horizontal);
     std::cout << fmt::format("constraint max gap {:.3g} m, max normal misalignment {:.3g}\n", st.max_gap,

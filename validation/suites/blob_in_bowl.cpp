@@ -165,10 +165,10 @@ BlobRun run_once(const BlobScene& scene, double duration, double h_max) {
     }
     if (rolling) run.rolling_energy_drift = std::max(run.rolling_energy_drift, std::abs(row.energy - rolling_energy));
     if (run.first_stick_break == 0 || x.time < run.first_stick_break)
-      run.smooth_integrator_loss = row.energy - samples.front().energy - row.work - row.impulse_work;
+      run.smooth_integrator_loss = row.energy - run.result.initial_energy - row.work - row.impulse_work;
   }
   const dy::SimulationSample<double>& last = samples.back();
-  run.integrator_loss = last.energy - samples.front().energy - last.work - last.impulse_work;
+  run.integrator_loss = last.energy - run.result.initial_energy - last.work - last.impulse_work;
   return run;
 }
 

@@ -145,10 +145,9 @@ RattlebackRun run_case(const Rattleback& rattleback, std::string name, const std
     t.push_back(sample.state.time), spin.push_back(sample.omega_w.z());
   find_reversals(t, spin, run.reversals, run.first_direction);
   measure_rocking_before_reversal(run);
-  const dy::SimulationSample<double>& first = run.result.samples.front();
   const dy::SimulationSample<double>& last = run.result.samples.back();
-  run.energy0 = first.energy;
-  run.energy_change = last.energy - first.energy;
+  run.energy0 = run.result.initial_energy;  // as given, before the start's plastic impulse (in impulse_work)
+  run.energy_change = last.energy - run.energy0;
   run.work = last.work;
   run.impulse_work = last.impulse_work;
   run.integrator_loss = run.energy_change - run.work - run.impulse_work;

@@ -147,11 +147,12 @@ T largest_energy_rise(const SimulationResult<T>& result) {
 }
 
 // The energy balance of the last row (J): what the integrator lost, the
-// change of the energy less the law's work and the impulses'.
+// change of the energy from the start as given less the law's work and the
+// impulses' (the start's included).
 template <class T>
 T integrator_loss(const SimulationResult<T>& result) {
   const SimulationSample<T>& last = result.samples.back();
-  return last.energy - result.samples.front().energy - last.work - last.impulse_work;
+  return last.energy - result.initial_energy - last.work - last.impulse_work;
 }
 
 template <class T>
@@ -505,11 +506,11 @@ TEST(FrictionSimulationStickBreak, SlidingFromRestStartsAlongItsOwnSlipAccelerat
   ASSERT_EQ(entry.mode, ContactMode::kSliding);
   StateVector<double> y(10);
   y << initial.q, entry.rdot;
-  const ContactDynamicsState<double> start = dynamics.evaluate(ContactMode::kSliding, y, system.friction.law, entry.slip_hint);
+  const ContactDynamicsState<double> start = dynamics.evaluate(ContactMode::kSliding, y, system.friction.law, entry.reference);
   const Eigen::Vector2d a = start.slip_acceleration();
   ASSERT_GT(a.norm(), 0.1);
-  EXPECT_GT(a.dot(entry.slip_hint), 0);
-  EXPECT_LT(std::abs(a.x() * entry.slip_hint.y() - a.y() * entry.slip_hint.x()) / a.norm(), 1e-8)
+  EXPECT_GT(a.dot(entry.reference.slip), 0);
+  EXPECT_LT(std::abs(a.x() * entry.reference.slip.y() - a.y() * entry.reference.slip.x()) / a.norm(), 1e-8)
       << "the slip accelerates along the direction the friction assumed";
   SimulationOptions<double> o = options<double>(0.5);
   const SimulationResult<double> result = simulate(system, initial, o);
