@@ -679,6 +679,16 @@ TEST(CliSimulate, FrictionSceneSwitchesToRollingAtTheClosedFormTime) {
   const auto summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
   EXPECT_EQ(summary.at("final_state").at("mode"), "no-slip");
   EXPECT_EQ(summary.at("friction").at("mu_static"), 0.3);  // defaults to mu
+  // The energy accounts (m = 1 kg, v0 = 1 m/s, v_th = 5 mm/s): friction
+  // works -m (v0^2 - v_th^2) / 7 over the slide, the sticking impulse
+  // -m v_th^2 / 7, and the balance (what RK4 lost: nothing, the sliding
+  // sphere's motion is polynomial) closes to round-off, while the energy
+  // itself fell by m v0^2 / 7.
+  const auto& energy = summary.at("energy");
+  EXPECT_NEAR(energy.at("law_work").get<double>(), -(1 - 0.005 * 0.005) / 7, 1e-12);
+  EXPECT_NEAR(energy.at("impulse_work").get<double>(), -0.005 * 0.005 / 7, 1e-12);
+  EXPECT_LT(energy.at("max_abs_balance").get<double>(), 1e-12);
+  EXPECT_NEAR(energy.at("max_abs_change").get<double>(), 1.0 / 7, 1e-12);
   std::ifstream trajectory(dir / "trajectory.csv");
   std::string last;
   std::getline(trajectory, line);

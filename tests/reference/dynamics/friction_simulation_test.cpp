@@ -35,6 +35,7 @@
 #include "core/errors.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/reference/dynamics/sphere_on_plane.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
@@ -43,48 +44,13 @@ namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
+using test::one_patch;
+using test::SphereOnPlane;
 
 void report(const std::string& what, double value) {
   std::cout << "[friction simulation] " << what << ": " << std::scientific << std::setprecision(3) << value
             << std::defaultfloat << "\n";
 }
-
-template <class T>
-su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
-  su::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
-
-// A sphere on the plane z = 0 (body 2 at the identity), contact at the
-// sphere's equator (s = pi/2) with psi = pi/2, which puts the sphere's polar
-// axis along world y: rolling along world x moves the contact along the
-// equator (t), away from the chart's poles.
-template <class T>
-struct SphereOnPlane {
-  T R{T(0.5)}, m{T(2)}, g{T(9.81)};
-  su::PatchComplex<T> sphere = one_patch<T>(std::make_unique<su::EllipsoidPatch<T>>(Vec3<T>(R, R, R)));
-  su::PatchComplex<T> plane = one_patch<T>(std::make_unique<su::PlanePatch<T>>());
-  T I() const { return T(2) / T(5) * m * R * R; }
-  ContactSystem<T> system(const FrictionModel<T>& friction) const {
-    ContactSystem<T> s;
-    s.mass = m;
-    s.I_com = I() * Mat3<T>::Identity();
-    s.surface1 = &sphere;
-    s.surface2 = &plane;
-    s.gravity_w = Vec3<T>(T(0), T(0), -g);
-    s.friction = friction;
-    return s;
-  }
-  // q' for a centre velocity v0 along world x, no rotation: the contact
-  // point moves on the plane (u' = v0) and stays put on the sphere.
-  ContactState<T> sliding_start(const T& v0) const {
-    ContactState<T> state;
-    state.q << boost::math::constants::half_pi<T>(), T(0), T(0), T(0), boost::math::constants::half_pi<T>();
-    state.qdot << T(0), T(0), v0, T(0), T(0);
-    return state;
-  }
-};
 
 // An ellipsoid with semi-axes (0.3, 0.2, 0.12) m, 1.5 kg, on the plane z = 0
 // (body 2 at the identity), frictionless until a test sets its friction.
