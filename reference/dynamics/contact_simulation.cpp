@@ -321,7 +321,10 @@ class Simulator {
   // The RK4 acceptance test (step_acceptance.hpp): whether the step from
   // `here` to `there` keeps the energy within its bound (in a mode whose
   // friction law dissipates: does not raise it beyond the bound).
-  bool energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const;
+  bool energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const T& work) const;
+  // Why a step from `here` to `there` over which the law did `work` failed the energy test.
+  std::string energy_failure(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const T& work,
+                             const T& h) const;
   T kinetic_energy(const ContactDynamicsState<T>& evaluated) const {
     return spatial::kinetic_energy<T>(dynamics().inertia(), evaluated.phi);
   }
@@ -681,16 +684,24 @@ bool Simulator<T>::switch_if_on_band(ContactState<T>& state, int body, const Vec
 }
 
 template <class T>
-bool Simulator<T>::energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there) const {
+bool Simulator<T>::energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
+                                   const T& work) const {
   using std::abs;
   const T kinetic0 = kinetic_energy(here), kinetic1 = kinetic_energy(there);
   const T scale = std::max({kinetic0, kinetic1, kinetic_max_});
-  const T magnitude = kinetic0 + kinetic1 + abs(T(here.energy - kinetic0)) + abs(T(there.energy - kinetic1));
-  const FrictionLaw<T>& law = system_.friction.law;
-  const bool conservative = law.damping == T(0) && law.mu_roll == T(0) && law.mu_spin == T(0) &&
-                            (mode_ != ContactMode::kSliding || law.mu == T(0));
-  const T change = there.energy - here.energy;
-  return (conservative ? abs(change) : change) <= energy_step_bound(scale, magnitude);
+  const T magnitude = kinetic0 + kinetic1 + abs(T(here.energy - kinetic0)) + abs(T(there.energy - kinetic1)) + abs(work);
+  return abs(T(there.energy - here.energy - work)) <= energy_step_bound(scale, magnitude);
+}
+
+template <class T>
+std::string Simulator<T>::energy_failure(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
+                                         const T& work, const T& h) const {
+  std::ostringstream os;
+  os << "the RK4 step of " << h << " s changes the energy by " << T(there.energy - here.energy)
+     << " J where the law did " << work << " J, more than 1/72 of the kinetic energy scale "
+     << std::max({kinetic_energy(here), kinetic_energy(there), kinetic_max_})
+     << " J (the step does not resolve the motion, e.g. near a chart's pole)";
+  return os.str();
 }
 
 template <class T>
@@ -810,7 +821,18 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
                "the normal force became negative: the bodies separate (flight is not simulated here)");
         break;
       }
-      const T h_try = std::min(h, T(end_time - state.time));
+      // The rotation bounds the step (step_acceptance.hpp resolved_step); a
+      // motion faster than h_min resolves cannot be integrated.
+      const T h_resolved = resolved_step(T(here.phi.template head<3>().norm()));
+      if (h_resolved < options_.h_min) {
+        std::ostringstream os;
+        os << "the body turns at " << here.phi.template head<3>().norm() << " rad/s relative to body 2: a step resolves "
+           << "at most a radian of it (step_acceptance.hpp resolved_step), " << h_resolved
+           << " s, below h_min = " << options_.h_min << " s; the motion cannot be resolved";
+        fail(state, os.str());
+        break;
+      }
+      const T h_try = std::min({h, T(end_time - state.time), h_resolved});
       const T time_before = state.time;
       const bool at_minimum = h_try <= options_.h_min;
       const State y = state_vector(state);
@@ -850,13 +872,8 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         } catch (const ComputationError& e) {
           cause = e.what();
         }
-        if (there && options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, *there)) {
-          std::ostringstream os;
-          os << "the RK4 step of " << h_try << " s changes the energy by " << T(there->energy - here.energy)
-             << " J, more than 1/72 of the kinetic energy scale "
-             << std::max({kinetic_energy(here), kinetic_energy(*there), kinetic_max_})
-             << " J (the step does not resolve the motion, e.g. near a chart's pole)";
-          cause = os.str();
+        if (there && options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, *there, work)) {
+          cause = energy_failure(here, *there, work, h_try);
           there.reset();
           ++statistics_.energy_rejected_steps;
         }
@@ -912,10 +929,14 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       const Crossing crossing = locate(state, y, here, h_try, end);
       // A mode event before the crossing comes first (a crossing is located
       // at h_min: the event is never unresolved there).
-      if (crossing.tau > T(0) &&
-          switch_at_event(state, here, evaluate(crossing.y), y, crossing.tau, crossing.y) != EventOutcome::kNone)
-        continue;
       if (crossing.tau > T(0)) {
+        const ContactDynamicsState<T> at_crossing = evaluate(crossing.y);
+        if (switch_at_event(state, here, at_crossing, y, crossing.tau, crossing.y) != EventOutcome::kNone) continue;
+        // The crossing's partial step passes the same energy test as a full one.
+        if (options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, at_crossing, crossing.work)) {
+          fail(state, "a located crossing at h_min: " + energy_failure(here, at_crossing, crossing.work, crossing.tau));
+          break;
+        }
         accept(state, crossing.y, crossing.tau, crossing.work);
         instant_transitions = 0;
       }

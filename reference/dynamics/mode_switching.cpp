@@ -1,6 +1,9 @@
 #include "reference/dynamics/mode_switching.hpp"
 
+#include <boost/math/constants/constants.hpp>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -165,28 +168,65 @@ unsigned groups_below_threshold(const kinematics::Mat65<T>& H_1c, const Vec5<T>&
 
 namespace {
 
-// The slip direction of a mode with a free slip entered at zero slip: d with
-// the slip acceleration under the friction -mu f_n d along d itself (the
-// consistent start of sliding), by the fixed-point iteration
-// d <- a(d) / |a(d)| from the hint, at most 16 times (it stops when d changes
-// by less than 1e-9 rad, or when the acceleration vanishes: no sliding
-// starts, the hint stays).
+// The slip direction of a mode with a free slip entered at zero slip: a unit
+// d = (cos theta, sin theta) with the slip acceleration a(d) under the
+// friction -mu f_n d along d itself (d x a(d) = 0, d . a(d) > 0: the
+// consistent start of sliding, along which the slip then grows). a(d) is
+// smooth on the circle but its fixed-point iteration d <- a(d) / |a(d)| need
+// not converge on an anisotropic contact, so the roots of d x a(d) are
+// bracketed on 32 angles and refined by bisection to the angle's round-off;
+// of the consistent ones, the nearest to the hint is taken. Without one (no
+// acceleration at all, or the state already slips) the hint stays.
 template <class T>
 Eigen::Matrix<T, 2, 1> consistent_slip_direction(const ContactDynamics<T>& dynamics, const FrictionModel<T>& model,
                                                  ContactMode mode, const StateVector<T>& y,
                                                  LawDirections<T> reference) {
-  for (int iteration = 0; iteration < 16 && reference.slip.norm() > T(0); ++iteration) {
+  using std::atan2;
+  using std::cos;
+  using std::sin;
+  const Eigen::Matrix<T, 2, 1> hint = reference.slip;
+  if (!(hint.norm() > T(0))) return hint;
+  const auto direction = [](const T& theta) { return Eigen::Matrix<T, 2, 1>(cos(theta), sin(theta)); };
+  bool slipping = false;
+  // (d x a(d), d . a(d)) at the angle.
+  const auto balance = [&](const T& theta) {
+    reference.slip = direction(theta);
     const ContactDynamicsState<T> state = dynamics.evaluate(mode, y, model.law, reference);
-    if (state.slipping()) break;  // not at zero slip: the state's own direction rules
+    slipping = slipping || state.slipping();
     const Eigen::Matrix<T, 2, 1> a = state.slip_acceleration();
-    const T norm = a.norm();
-    if (!(norm > T(0))) break;
-    const Eigen::Matrix<T, 2, 1> next = a / norm;
-    const T change = (next - reference.slip).norm();
-    reference.slip = next;
-    if (change < T(1e-9)) break;
+    return std::pair<T, T>(reference.slip.x() * a.y() - reference.slip.y() * a.x(), reference.slip.dot(a));
+  };
+  const T two_pi = T(2) * boost::math::constants::pi<T>(), theta_hint = atan2(hint.y(), hint.x());
+  constexpr int kAngles = 32;
+  std::optional<T> best;
+  T theta0 = theta_hint;
+  std::pair<T, T> g0 = balance(theta0);
+  for (int k = 1; k <= kAngles && !slipping; ++k) {
+    const T theta1 = theta_hint + two_pi * T(k) / T(kAngles);
+    const std::pair<T, T> g1 = balance(theta1);
+    if ((g0.first <= T(0)) != (g1.first <= T(0))) {
+      T lo = theta0, hi = theta1, g_lo = g0.first;
+      for (int iteration = 0; iteration < std::numeric_limits<T>::digits && hi - lo > T(4) * epsilon<T>() * two_pi;
+           ++iteration) {
+        const T mid = (lo + hi) / 2;
+        const T g_mid = balance(mid).first;
+        if ((g_mid <= T(0)) == (g_lo <= T(0))) {
+          lo = mid, g_lo = g_mid;
+        } else {
+          hi = mid;
+        }
+      }
+      const T root = (lo + hi) / 2;
+      // Consistent: the slip grows along d; nearest the hint (angles from theta_hint upwards).
+      if (balance(root).second > T(0)) {
+        const T from_hint = std::min(T(root - theta_hint), T(two_pi - (root - theta_hint)));
+        if (!best || from_hint < std::min(T(*best - theta_hint), T(two_pi - (*best - theta_hint)))) best = root;
+      }
+    }
+    theta0 = theta1, g0 = g1;
   }
-  return reference.slip;
+  if (slipping || !best) return hint;  // not at zero slip, or no consistent direction: the hint stays
+  return direction(*best);
 }
 
 // The entry rules (header) from `from` towards the groups `held`, at (q, q')

@@ -2,8 +2,9 @@
 // The simulator's bounds on its own steps (contact_simulation.hpp), each a
 // small rule with its derivation:
 //  - min_resolvable_step: the smallest h_min whose steps still move the clock;
-//  - energy_step_bound: the RK4 acceptance test on the energy, which the
-//    frictionless ODE conserves;
+//  - energy_step_bound: the RK4 acceptance test on the energy balance (the
+//    energy less the law's work, which the step should keep);
+//  - resolved_step: the longest step that resolves the body's rotation;
 //  - stalled_pass_limit: the watchdog, the most loop passes that can follow
 //    each other without a step of at least h_min.
 #include <cmath>
@@ -27,14 +28,28 @@ T min_resolvable_step(const T& start_time, const T& duration) {
 // by |R(i w h)|^2 = 1 - (w h)^6 / 72 + (w h)^8 / 576: a step that resolves
 // the motion (w h <= 1, at least 2 pi steps per period) changes the energy by
 // at most 1/72 of the oscillation's energy, which the largest kinetic energy
-// seen bounds from below after a quarter period. A frictionless step that
-// changes the energy by more than 1/72 of the kinetic scale (the largest of
-// the kinetic energies at its ends and of the accepted states so far) does
-// not resolve the motion: it is retried with a smaller step. The round-off of
-// the energies (64 eps of the magnitudes of their terms) is added.
+// seen bounds from below after a quarter period. A step whose energy balance
+// (the change of the energy less the law's work over the step, by the
+// method's own quadrature: zero for an exact step in every mode) is off by
+// more than 1/72 of the kinetic scale (the largest of the kinetic energies
+// at its ends and of the accepted states so far) does not resolve the
+// motion: it is retried with a smaller step. The round-off of the energies
+// (64 eps of the magnitudes of their terms) is added.
 template <class T>
 T energy_step_bound(const T& kinetic_scale, const T& magnitude) {
   return kinetic_scale / T(72) + T(64) * epsilon<T>() * magnitude;
+}
+
+// The longest step that resolves a body turning at angular_speed (rad/s,
+// relative to body 2): the bound above assumes w h <= 1 (a radian per step),
+// and the contact coordinates turn with the body (psi with the spin, the
+// contact points with the rolling), so that the right-hand side varies at
+// that rate whatever the energies say (a spin of 1e6 rad/s hides an energy
+// error of 1e7 J per step below 1/72 of its kinetic energy). Infinite at
+// rest.
+template <class T>
+T resolved_step(const T& angular_speed) {
+  return angular_speed > T(0) ? T(T(1) / angular_speed) : T(std::numeric_limits<double>::infinity());
 }
 
 // Passes without a step of at least h_min: the halvings from h_max down to

@@ -133,6 +133,46 @@ TEST(SimulationStepControl, Rk4StepsBeyondTheStabilityLimitAreRetriedSmaller) {
   EXPECT_EQ(stuck.statistics.energy_rejected_steps, 1);
 }
 
+TEST(SimulationStepControl, ARotationFasterThanAMinimumStepResolvesEndsTheRunFailed) {
+  // A frictionless sphere spinning about the normal at 1e6 rad/s: 2e3 J of
+  // spin beside 1 J of the rest. A step of h_min = 1e-4 s turns it by 100
+  // rad; the energy test measured against the spin's kinetic energy (1/72 of
+  // it, 28 J a step) let the contact wander until the energy grew to 4e17 J
+  // and the normal force turned negative: reported as a separation, exit 0,
+  // on main. The step must resolve the rotation (w h <= 1, step_acceptance.hpp
+  // resolved_step): below h_min the run fails at once and says why.
+  const su::PatchComplex<double> sphere = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius)));
+  const su::PatchComplex<double> floor = one_patch(std::make_unique<su::PlanePatch<double>>());
+  const ContactSystem<double> system = sphere_on(sphere, floor, Vec3<double>(0, 0, -9.81));
+  ContactState<double> start = bottom_at(0, 0, 0, 0);
+  const double spin = 1e6;
+  start.qdot(4) = spin;
+  SimulationOptions<double> options;
+  options.h_max = 0.01;
+  options.h_min = 1e-4;
+  options.duration = 0.6;
+  options.output_interval = 0;
+  const SimulationResult<double> result = simulate(system, start, options);
+  EXPECT_EQ(result.status, SimulationStatus::kFailed);
+  EXPECT_NE(result.message.find("the body turns at 1e+06 rad/s relative to body 2"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("the motion cannot be resolved"), std::string::npos) << result.message;
+  EXPECT_EQ(result.final_state.time, 0.0);
+  // With h_min below 1 / w the spin is resolved: a steady spin about the
+  // vertical through the centre keeps its energy and its centre (the closed
+  // form: nothing moves but psi), in 1e-6 s steps.
+  options.h_min = 1e-7;
+  options.duration = 2e-3;
+  const SimulationResult<double> resolved = simulate(system, start, options);
+  ASSERT_EQ(resolved.status, SimulationStatus::kCompleted) << resolved.message;
+  EXPECT_LE(resolved.statistics.largest_step, 1 / spin);
+  const double e0 = resolved.initial_energy;  // 1/2 I w^2 + m g r
+  EXPECT_NEAR(e0, 0.5 * 0.4 * kRadius * kRadius * spin * spin + 9.81 * kRadius, test::tolerance<double>(16) * e0);
+  for (const SimulationSample<double>& sample : resolved.samples) {
+    EXPECT_NEAR(sample.energy, e0, test::tolerance<double>(4096) * e0) << "t = " << sample.state.time;
+    EXPECT_LT(sample.com_w.head<2>().norm(), test::tolerance<double>(4096)) << "t = " << sample.state.time;
+  }
+}
+
 // Floor patch [0, 1]^2 at z = 0 whose edge t = 0 (y = 0) has no neighbour.
 su::PatchComplex<double> unit_floor() {
   std::array<Vec3<double>, 16> control;
