@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "reference/dynamics/initial_contact.hpp"
 #include "reference/dynamics/integrators.hpp"
 #include "reference/dynamics/patch_transition.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
@@ -1068,6 +1069,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
                              const SimulationOptions<T>& options, const std::function<void(const T&)>& progress) {
   check_options(options);
   check_initial(system, initial);
+  check_initial_contact(system, initial);
   check_friction_model(system.friction);
   if (options.h_min < min_resolvable_step(initial.time, options.duration)) {
     std::ostringstream os;

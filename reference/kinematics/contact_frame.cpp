@@ -83,8 +83,19 @@ ContactFrame<T> contact_frame(const surfaces::PatchJet<T>& jet) {
   return frame;
 }
 
+template <class T>
+Eigen::Matrix<T, 2, 2> curvature(const ContactFrame<T>& frame) {
+  using Mat2 = Eigen::Matrix<T, 2, 2>;
+  // H_bc rows 0-1: (-y.z_s, -y.z_t) and (-z.x_s, -z.x_t) = (x.z_s, x.z_t) (z.x = 0).
+  Mat2 N;
+  N << frame.H_bc.row(1), -frame.H_bc.row(0);
+  const Mat2 J = frame.H_bc.template middleRows<2>(3);  // upper triangular
+  return Mat2(J.transpose().template triangularView<Eigen::Lower>().solve(N.transpose())).transpose();
+}
+
 #define CONTACTREF_INSTANTIATE(T) \
-  template ContactFrame<T> contact_frame<T>(const surfaces::PatchJet<T>&);
+  template ContactFrame<T> contact_frame<T>(const surfaces::PatchJet<T>&); \
+  template Eigen::Matrix<T, 2, 2> curvature<T>(const ContactFrame<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE
 

@@ -31,4 +31,13 @@ struct ContactFrame {
 template <class T>
 ContactFrame<T> contact_frame(const surfaces::PatchJet<T>& jet);
 
+// The surface's curvature form at the frame's point in its tangent axes
+// (x, y): K with (x.dz, y.dz) = K (x.dc, y.dc) for a motion dc of the point
+// (Weingarten), K = N J^-1 with N = (x.z_s x.z_t; y.z_s y.z_t) and
+// J = (x.c_s x.c_t; 0 y.c_t), both read off H_bc (Eq. 51). Positive definite
+// where the surface curves away from its outward normal (a sphere of radius
+// r: I / r), negative where it is concave, indefinite at a saddle.
+template <class T>
+Eigen::Matrix<T, 2, 2> curvature(const ContactFrame<T>& frame);
+
 }  // namespace contactref::kinematics

@@ -1085,6 +1085,22 @@ TEST(CliSimulate, ReproducersEndWithTheirStatusAndExitCode) {
   r = run_all("simulate '" + data + "a8_marble_near_ev.json' --out '" + out + "'");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(contains(r.all, "status     extraordinary-vertex: at t = ")) << r.all;
+  // Issue 29 item 3: a spin of 1e6 rad/s that h_min = 1 ms cannot resolve
+  // ended "separated" with exit 0 after the energy grew to 4e17 J.
+  auto document = scene_document("sphere_on_plane.json");
+  document["contact"]["qdot"] = {0, 0, 0, 0, 1e6};
+  r = run_all("simulate '" + temp_scene("contactref_spin_1e6.json", document.dump()) + "' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.all;
+  EXPECT_TRUE(contains(r.all, "status     failed: at t = 0 s, on patches 0 and 0: the body turns at 1e+06 rad/s")) << r.all;
+  // Item 5: a torus standing on its inner saddle (3 cm into the floor) was accepted.
+  document = scene_document("sphere_on_plane.json");
+  document["bodies"][0]["surface"] = {{"type", "torus"}, {"radii", {0.05, 0.02}}};
+  document["contact"]["q"] = {1.5707963267948966, 3.141592653589793, 0, 0, 0};
+  const std::string torus = temp_scene("contactref_torus_inner.json", document.dump());
+  r = run_all("simulate '" + torus + "' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.all;
+  EXPECT_TRUE(contains(r.all, torus + ": simulation: the initial contact (patches 0 and 0, q = (")) << r.all;
+  EXPECT_TRUE(contains(r.all, "interpenetrates")) << r.all;
 }
 
 TEST(CliGeometry, IntersectOfOffsetCubesMatchesTheClosedForm) {

@@ -278,10 +278,12 @@ int run_simulate(const SimulateOptions& options) {
   } else {
     std::cout << fmt::format("status     {}{}\n", dy::to_string(result.status),
                              result.message.empty() ? "" : ": " + result.message);
-    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected ({} by the RK4 energy test); step in "
-                             "[{:.3g}, {:.3g}] s; {:.3g} s wall\n",
-                             last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, st.smallest_step,
-                             st.largest_step, wall);
+    const std::string steps = st.accepted_steps > 0
+                                  ? fmt::format("step in [{:.3g}, {:.3g}] s", st.smallest_step, st.largest_step)
+                                  : std::string("no step");
+    std::cout << fmt::format("end time   {:.6g} s; {} steps accepted, {} rejected ({} by the RK4 energy test); {}; "
+                             "{:.3g} s wall\n",
+                             last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, steps, wall);
     std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings, {} mode switches (final "
                              "mode {})\n",
                              st.transitions, st.smooth_piece_crossings, st.mode_switches, dy::to_string(last.mode));

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <algorithm>
 #include <array>
@@ -613,6 +614,40 @@ TEST(ContactKinematicsInput, NonRegularPointsAreComputationErrorsNamingTheBody) 
   const surfaces::ParaboloidPatch<double> paraboloid(1, 1);
   e = error_of([&] { contact_kinematics<double>(paraboloid, plane, Vec5<double>(1e200, 0, 0, 0, 0), qdot); });
   EXPECT_TRUE(contains(e, "ComputationError: contact kinematics, body 1: paraboloid evaluates to a non-finite jet")) << e;
+}
+
+// The curvature form (contact_frame.hpp) against the closed forms of the
+// surfaces' principal curvatures about their outward normals: a sphere of
+// radius r, 1/r both ways; an ellipsoid's poles, a / c^2 and b / c^2 along
+// its axes; a torus (R, r) at tube angle t: 1/r round the tube and
+// cos t / (R + r cos t) round the axis (negative on the inner half: a saddle).
+TEST(ContactFrameCurvature, MatchesThePrincipalCurvaturesOfSphereEllipsoidAndTorus) {
+  const auto principal = [](const Eigen::Matrix2d& K) {
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> solver(Eigen::Matrix2d((K + K.transpose()) / 2));
+    return Eigen::Vector2d(solver.eigenvalues());  // increasing
+  };
+  const double tolerance = 1e-12;
+  const surfaces::EllipsoidPatch<double> sphere(Vec3<double>(0.3, 0.3, 0.3));
+  for (const auto& [s, t] : {std::pair{0.7, 0.2}, std::pair{1.9, -2.5}}) {
+    const Eigen::Vector2d k = principal(curvature(contact_frame(sphere.evaluate(s, t))));
+    EXPECT_NEAR(k(0), 1 / 0.3, tolerance);
+    EXPECT_NEAR(k(1), 1 / 0.3, tolerance);
+  }
+  const double a = 0.5, b = 0.4, c = 0.3;
+  const surfaces::EllipsoidPatch<double> ellipsoid(Vec3<double>(a, b, c));
+  // The chart c(s, t) = (a cos s, b sin s cos t, c sin s sin t): s = pi/2,
+  // t = pi/2 is the pole (0, 0, c), curvatures c / a^2 and c / b^2.
+  const Eigen::Vector2d pole = principal(curvature(contact_frame(ellipsoid.evaluate(M_PI / 2, M_PI / 2))));
+  EXPECT_NEAR(pole(0), c / (a * a), tolerance);
+  EXPECT_NEAR(pole(1), c / (b * b), tolerance);
+  const double R = 0.05, r = 0.02;
+  const surfaces::TorusPatch<double> torus(R, r);
+  for (const double t : {0.0, 1.0, M_PI / 2 + 0.3, M_PI}) {
+    const Eigen::Vector2d k = principal(curvature(contact_frame(torus.evaluate(0.4, t))));
+    const double around = std::cos(t) / (R + r * std::cos(t));
+    EXPECT_NEAR(k(0), std::min(around, 1 / r), tolerance) << "t = " << t;
+    EXPECT_NEAR(k(1), std::max(around, 1 / r), tolerance) << "t = " << t;
+  }
 }
 
 }  // namespace
