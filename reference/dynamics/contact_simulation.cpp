@@ -150,10 +150,11 @@ template <class T>
 class Simulator {
  public:
   Simulator(const ContactSystem<T>& system, const SimulationOptions<T>& options,
-            const std::function<void(const T&)>& progress)
+            const std::function<void(const T&)>& progress, const SimulationSinks<T>& sinks)
       : system_(system),
         options_(options),
         progress_(progress),
+        sinks_(sinks),
         dynamics_(system.mass, system.I_com, pinned_[0], pinned_[1], system.E_w_2, system.gravity_w) {}
 
   SimulationResult<T> run(const ContactState<T>& initial);
@@ -330,6 +331,16 @@ class Simulator {
     return spatial::kinetic_energy<T>(dynamics().inertia(), evaluated.phi);
   }
 
+  // An event to the events' sink (or the result).
+  void log_event(const SimulationEvent<T>& event) {
+    ++result_.event_count;
+    if (sinks_.events) {
+      sinks_.events->write(event);
+    } else {
+      result_.events.push_back(event);
+    }
+  }
+
   // Ends the run: `status` with its event, at the state's time.
   void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
   // Ends a run that cannot continue: kExtraordinaryVertex when an
@@ -348,6 +359,8 @@ class Simulator {
   const ContactSystem<T>& system_;
   SimulationOptions<T> options_;
   std::function<void(const T&)> progress_;
+  SimulationSinks<T> sinks_;
+  std::optional<T> last_row_time_;  // of the last output row
   std::array<PinnedPatch<T>, 2> pinned_;
   ContactDynamics<T> dynamics_;  // on pinned_, built once
   ContactMode mode_ = ContactMode::kFrictionless;
@@ -359,7 +372,6 @@ class Simulator {
   SimulationResult<T> result_;
   SimulationStatistics<T>& statistics_ = result_.statistics;
   T next_output_ = T(0);
-  T next_progress_ = T(0);
   T last_step_ = T(0);
   T step_work_ = T(0);     // J: the law's work over the last step() (step)
   T work_ = T(0);          // J: the law's work over the accepted steps
@@ -570,7 +582,7 @@ typename Simulator<T>::EventOutcome Simulator<T>::switch_at_event(ContactState<T
     for (const std::string& step : entry.steps) message += "; " + step;
     message += at_zero ? "; the " + std::string(to_string(group)) + " goes on through zero"
                        : "; its event is at zero from now";
-    result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, mode_, mode_});
+    log_event({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, mode_, mode_});
     ++statistics_.mode_switches;
   } else {
     switch_mode(state, entry, cause);
@@ -601,7 +613,7 @@ void Simulator<T>::move_to_other_chart(ContactState<T>& state, int body, const s
   int& patch_index = body == 1 ? state.patch1 : state.patch2;
   const PatchTransition<T> transition =
       switch_chart(complex, body, patch_index, patch_of(system_, state, 3 - body), state.q, state.qdot);
-  result_.events.push_back(
+  log_event(
       {EventKind::kTransition, state.time, body, patch_index, -1, transition.to_patch, -1, message, mode_, mode_});
   patch_index = transition.to_patch;
   state.q = transition.q;
@@ -617,7 +629,7 @@ void Simulator<T>::switch_mode(ContactState<T>& state, const ModeEntry<T>& entry
   std::string message = cause;
   for (const std::string& step : entry.steps) message += "; " + step;
   SimulationEvent<T> event{EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, message, from, mode_};
-  result_.events.push_back(event);
+  log_event(event);
   ++statistics_.mode_switches;
 }
 
@@ -663,7 +675,7 @@ bool Simulator<T>::transit_if_on_edge(ContactState<T>& state, int body, const Ve
       transit_edge(complex, body, patch_index, int(edge), alpha, other, state.q, state.qdot);
   SimulationEvent<T> event{EventKind::kTransition, state.time, body, patch_index, int(edge), transition.to_patch,
                            transition.to_edge, ""};
-  result_.events.push_back(event);
+  log_event(event);
   ++statistics_.transitions;
   patch_index = transition.to_patch;
   state.q = transition.q;
@@ -710,7 +722,7 @@ void Simulator<T>::finish(SimulationStatus status, EventKind kind, const Contact
                           std::string message) {
   result_.status = status;
   result_.message = std::move(message);
-  result_.events.push_back({kind, state.time, body, -1, -1, -1, -1, result_.message});
+  log_event({kind, state.time, body, -1, -1, -1, -1, result_.message});
 }
 
 template <class T>
@@ -789,7 +801,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
     adopt(state, entry);
     impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - result_.initial_energy;
     for (const std::string& step : entry.steps) {
-      result_.events.push_back({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
+      log_event({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
                                 ContactMode::kFrictionless, mode_});
       ++statistics_.mode_switches;
     }
@@ -813,9 +825,11 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         fail(state, os.str());
         break;
       }
-      if (progress_ && state.time >= next_progress_) {
-        progress_(state.time);
-        next_progress_ = state.time + std::max(options_.output_interval, options_.duration / 100);
+      if (progress_) progress_(state.time);
+      if (statistics_.accepted_steps + statistics_.rejected_steps >= options_.max_steps) {
+        fail(state, "the run took max_steps = " + std::to_string(options_.max_steps) +
+                        " steps (accepted and rejected) before its end: raise the limit to go on");
+        break;
       }
       if (here.separating) {
         finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0,
@@ -976,7 +990,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
   } catch (const ComputationError& error) {
     fail(state, error.what());
   }
-  if (result_.samples.back().state.time != state.time && result_.status != SimulationStatus::kFailed &&
+  if (last_row_time_ != state.time && result_.status != SimulationStatus::kFailed &&
       result_.status != SimulationStatus::kExtraordinaryVertex)
     observe(state, start_at(state), true);
   result_.final_state = state;
@@ -1006,13 +1020,19 @@ void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsSt
     os << "the " << to_string(mode_) << " solve's condition number reached " << evaluated.condition
        << " (above " << kIllConditionedWarning << "): high friction or a nearly conforming contact; "
        << "accelerations may lose digits";
-    result_.events.push_back({EventKind::kIllConditioned, state.time, 0, -1, -1, -1, -1, os.str(), mode_, mode_});
+    log_event({EventKind::kIllConditioned, state.time, 0, -1, -1, -1, -1, os.str(), mode_, mode_});
   }
   statistics_.max_condition = std::max(statistics_.max_condition, evaluated.condition);
   statistics_.max_gap = std::max(statistics_.max_gap, sample.gap);
   statistics_.max_normal_misalignment = std::max(statistics_.max_normal_misalignment, sample.normal_misalignment);
   if (!force && state.time < next_output_) return;
-  result_.samples.push_back(sample);
+  ++result_.rows;
+  last_row_time_ = state.time;
+  if (sinks_.samples) {
+    sinks_.samples->write(sample);
+  } else {
+    result_.samples.push_back(sample);
+  }
   using std::floor;
   if (options_.output_interval > T(0))
     next_output_ = (floor(state.time / options_.output_interval) + 1) * options_.output_interval;
@@ -1028,6 +1048,29 @@ void check_options(const SimulationOptions<T>& options) {
     throw InputError("simulation: output interval must be finite and >= 0");
   if (options.integrator == IntegratorKind::kDormandPrince54 && !(options.tolerance > T(0)))
     throw InputError("simulation: the Dormand-Prince tolerance must be positive");
+}
+
+// The limits of a run (SimulationOptions::max_steps, max_rows) against the
+// fewest steps it can take and the most rows it can write.
+template <class T>
+void check_limits(const SimulationOptions<T>& options) {
+  if (options.max_steps < 1 || options.max_rows < 1) throw InputError("simulation: max_steps and max_rows must be >= 1");
+  // The fewest steps and the most rows the run can take.
+  const T steps = options.duration / options.h_max;
+  const T rows = options.output_interval > T(0) ? T(options.duration / options.output_interval) : steps;
+  if (steps > T(options.max_steps)) {
+    std::ostringstream os;
+    os << "simulation: a run of " << options.duration << " s in steps of at most h_max = " << options.h_max
+       << " s takes at least " << steps << " steps, above max_steps = " << options.max_steps
+       << " (raise it to run this)";
+    throw InputError(os.str());
+  }
+  if (rows > T(options.max_rows)) {
+    std::ostringstream os;
+    os << "simulation: a run of " << options.duration << " s writes up to " << rows << " rows (output interval "
+       << options.output_interval << " s), above max_rows = " << options.max_rows << " (raise it to run this)";
+    throw InputError(os.str());
+  }
 }
 
 template <class T>
@@ -1066,7 +1109,8 @@ SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactSt
 
 template <class T>
 SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
-                             const SimulationOptions<T>& options, const std::function<void(const T&)>& progress) {
+                             const SimulationOptions<T>& options, const std::function<void(const T&)>& progress,
+                             const SimulationSinks<T>& sinks) {
   check_options(options);
   check_initial(system, initial);
   check_initial_contact(system, initial);
@@ -1078,14 +1122,15 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
        << initial.time + options.duration << " s) a step does not move the clock reliably";
     throw InputError(os.str());
   }
-  Simulator<T> simulator(system, options, progress);
+  check_limits(options);
+  Simulator<T> simulator(system, options, progress, sinks);
   return simulator.run(initial);
 }
 
 #define CONTACTREF_INSTANTIATE(T)                                                                                  \
   template SimulationSample<T> sample_state(const ContactSystem<T>&, const ContactState<T>&, const T&);           \
   template SimulationResult<T> simulate(const ContactSystem<T>&, const ContactState<T>&, const SimulationOptions<T>&, \
-                                        const std::function<void(const T&)>&);
+                                        const std::function<void(const T&)>&, const SimulationSinks<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE
 

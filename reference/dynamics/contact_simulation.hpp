@@ -85,6 +85,7 @@
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/dynamics/mode_switching.hpp"
+#include "reference/spatial/row_sink.hpp"
 #include "reference/surfaces/patch_complex.hpp"
 
 namespace contactref::dynamics {
@@ -103,6 +104,12 @@ struct SimulationOptions {
   // multiple of it (rows are integrator states, never interpolated). 0: every step.
   T output_interval = T(0.01);  // s
   BoundaryLocation boundary = BoundaryLocation::kIntegrated;
+  // Limits of a run (InputError up front when duration / h_max or the output
+  // rows would exceed them; a run that takes more steps than max_steps ends
+  // failed): a run that long is a mistake in the scene (a step in ms given
+  // in s), not a job; raise them to run it.
+  long max_steps = 10000000;  // accepted and rejected steps
+  long max_rows = 1000000;    // output rows
 };
 
 // The two bodies: body 1 free (frame at its centre of mass), body 2 fixed at
@@ -192,20 +199,31 @@ struct SimulationStatistics {
   T max_gap = T(0), max_normal_misalignment = T(0);  // over every accepted step
 };
 
+// Where the rows go while the run goes on (spatial/row_sink.hpp); null: kept
+// in SimulationResult::samples and events.
+template <class T>
+struct SimulationSinks {
+  spatial::RowSink<SimulationSample<T>>* samples = nullptr;
+  spatial::RowSink<SimulationEvent<T>>* events = nullptr;
+};
+
 template <class T>
 struct SimulationResult {
   SimulationStatus status = SimulationStatus::kCompleted;
   std::string message;  // why the run ended early
-  std::vector<SimulationSample<T>> samples;
-  std::vector<SimulationEvent<T>> events;  // transitions, piece crossings are counted only
+  std::vector<SimulationSample<T>> samples;  // without a sink
+  std::vector<SimulationEvent<T>> events;  // without a sink; transitions, piece crossings are counted only
+  long rows = 0, event_count = 0;  // written, to a sink or above
   T initial_energy = T(0);  // J: of the initial state as given (before the start's plastic impulse)
   SimulationStatistics<T> statistics;
   ContactState<T> final_state;
 };
 
-// progress(time) is called about once per simulated output interval (may be empty).
-// InputError: bad options (h_min <= 0, h_min > h_max, duration < 0, non-finite,
-// h_min below min_resolvable_step of the run's end time),
+// progress(time) is called on every pass of the step loop (may be empty: it
+// should be cheap, and decide itself when to print). InputError: bad options
+// (h_min <= 0, h_min > h_max, duration < 0, non-finite, h_min below
+// min_resolvable_step of the run's end time, duration / h_max above max_steps,
+// the output rows above max_rows),
 // an initial state outside its patches' domains or not finite, patches out of
 // range. Errors during the run (conforming contact, a non-regular point) are
 // retried with smaller steps; at h_min they end it with kFailed and the cause
@@ -214,7 +232,7 @@ struct SimulationResult {
 template <class T>
 SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
                              const SimulationOptions<T>& options,
-                             const std::function<void(const T&)>& progress = {});
+                             const std::function<void(const T&)>& progress = {}, const SimulationSinks<T>& sinks = {});
 
 // The row for one state (also used for the first row).
 template <class T>

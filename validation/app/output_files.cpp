@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <Eigen/Geometry>
+#include <cmath>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
@@ -31,6 +33,45 @@ void close_output(std::ofstream& file, const std::filesystem::path& path) {
   if (!file) throw ComputationError(fmt::format("{}: writing failed", path.string()));
 }
 
+CsvFile::CsvFile(std::filesystem::path path, const std::string& header)
+    : path_(std::move(path)), file_(open_output(path_)), flushed_(std::chrono::steady_clock::now()) {
+  file_ << header << '\n';
+}
+
+void CsvFile::begin(double time) {
+  time_ = time;
+  row_.clear();
+  number(time, "time");
+}
+
+void CsvFile::number(double value, const char* column) {
+  if (!std::isfinite(value)) {
+    throw ComputationError(fmt::format("{}: {} is {} in the row at t = {:.9g} s (it overflowed or is undefined; the "
+                                       "file ends at the row before)",
+                                       path_.string(), column, value, time_));
+  }
+  if (!row_.empty()) row_ += ',';
+  row_ += fmt::format("{:.17g}", value);
+}
+
+void CsvFile::integer(long value) { row_ += fmt::format(",{}", value); }
+
+void CsvFile::text(const std::string& value) {
+  row_ += ',';
+  row_ += csv_text(value);
+}
+
+void CsvFile::end() {
+  row_ += '\n';
+  file_ << row_;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - flushed_ > std::chrono::seconds(2)) file_.flush(), flushed_ = now;
+}
+
+void CsvFile::close() {
+  if (file_.is_open()) close_output(file_, path_);
+}
+
 BodyRow body_row(double time, const std::string& body, double mass, const Mat3<double>& I_com,
                  const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
                  const Vec3<double>& v_w, const Vec3<double>& omega_w) {
@@ -47,22 +88,28 @@ BodyRow body_row(double time, const std::string& body, double mass, const Mat3<d
   return row;
 }
 
+BodiesCsv::BodiesCsv(const std::filesystem::path& path)
+    : file_(path, "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic_energy,potential_energy") {}
+
+void BodiesCsv::write(const BodyRow& row) {
+  Eigen::Quaterniond q(row.R_w_b);
+  q.normalize();
+  if (q.w() < 0) q.coeffs() *= -1;  // q and -q are one rotation: the one with qw >= 0
+  file_.begin(row.time);
+  file_.text(row.body);
+  const std::pair<double, const char*> cells[] = {
+      {row.com_w.x(), "x"},       {row.com_w.y(), "y"},       {row.com_w.z(), "z"},         {q.w(), "qw"},
+      {q.x(), "qx"},              {q.y(), "qy"},              {q.z(), "qz"},                {row.v_w.x(), "vx"},
+      {row.v_w.y(), "vy"},        {row.v_w.z(), "vz"},        {row.omega_w.x(), "wx"},      {row.omega_w.y(), "wy"},
+      {row.omega_w.z(), "wz"},    {row.kinetic_energy, "kinetic_energy"}, {row.potential_energy, "potential_energy"}};
+  for (const auto& [value, column] : cells) file_.number(value, column);
+  file_.end();
+}
+
 void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows) {
-  std::ofstream file = open_output(path);
-  file << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic_energy,potential_energy\n";
-  for (const BodyRow& row : rows) {
-    Eigen::Quaterniond q(row.R_w_b);
-    q.normalize();
-    if (q.w() < 0) q.coeffs() *= -1;  // q and -q are one rotation: the one with qw >= 0
-    std::string line = fmt::format("{:.17g},{}", row.time, csv_text(row.body));
-    for (const double x : {row.com_w.x(), row.com_w.y(), row.com_w.z(), q.w(), q.x(), q.y(), q.z(), row.v_w.x(),
-                           row.v_w.y(), row.v_w.z(), row.omega_w.x(), row.omega_w.y(), row.omega_w.z(),
-                           row.kinetic_energy, row.potential_energy})
-      line += fmt::format(",{:.17g}", x);
-    line += '\n';
-    file << line;
-  }
-  close_output(file, path);
+  BodiesCsv file(path);
+  for (const BodyRow& row : rows) file.write(row);
+  file.close();
 }
 
 void add_run_identity(nlohmann::ordered_json& summary, const std::string& scene_file, const std::string& scene_name) {

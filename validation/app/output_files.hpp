@@ -12,6 +12,7 @@
 //   wx, wy, wz            the angular velocity, world axes (rad/s)
 //   kinetic_energy        1/2 m |v|^2 + 1/2 w_b . I_com w_b (J)
 //   potential_energy      -m g . x (J), the gravitational energy, zero at the world origin
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -29,6 +30,35 @@ std::string csv_text(const std::string& text);
 std::ofstream open_output(const std::filesystem::path& path);
 void close_output(std::ofstream& file, const std::filesystem::path& path);
 
+// A CSV file written row by row while a run goes on (memory does not grow
+// with the run): the header at once, each row as it comes. Numbers have 17
+// significant digits (an exact round trip); a non-finite one is never
+// written: the row is refused with a ComputationError naming the file, the
+// column and the row's time, and the file ends at the row before. The
+// buffer goes to disk every few seconds (and at close), so that a long run's
+// rows can be read while it runs.
+class CsvFile {
+ public:
+  CsvFile(std::filesystem::path path, const std::string& header);
+  CsvFile(const CsvFile&) = delete;
+  CsvFile& operator=(const CsvFile&) = delete;
+  // Starts a row at `time` (its first cell, column "time").
+  void begin(double time);
+  void number(double value, const char* column);
+  void integer(long value);
+  void text(const std::string& value);  // quoted by csv_text when needed
+  void end();                           // writes the row
+  void close();                         // ComputationError when a write failed
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  std::ofstream file_;
+  std::string row_;
+  double time_ = 0;
+  std::chrono::steady_clock::time_point flushed_;
+};
+
 struct BodyRow {
   double time = 0;
   std::string body;
@@ -45,6 +75,17 @@ struct BodyRow {
 BodyRow body_row(double time, const std::string& body, double mass, const Mat3<double>& I_com,
                  const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
                  const Vec3<double>& v_w, const Vec3<double>& omega_w);
+
+// bodies.csv, row by row (the columns in the header comment).
+class BodiesCsv {
+ public:
+  explicit BodiesCsv(const std::filesystem::path& path);
+  void write(const BodyRow& row);
+  void close() { file_.close(); }
+
+ private:
+  CsvFile file_;
+};
 
 void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows);
 

@@ -44,6 +44,7 @@
 #include "validation/app/progress.hpp"
 #include "validation/app/simulate_quasi_rigid.hpp"
 #include "validation/app/simulate_volume_contact.hpp"
+#include "validation/app/smooth_run_files.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -59,50 +60,6 @@ struct SimulateOptions {
   bool json = false;
 };
 
-void write_trajectory(const std::filesystem::path& path, const std::vector<dy::SimulationSample<double>>& samples) {
-  std::ofstream file = open_output(path);
-  file << "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
-          "omega_z,energy,power,work,impulse_work,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,patch2,step\n";
-  for (const dy::SimulationSample<double>& row : samples) {
-    const auto& x = row.state;
-    std::string line = fmt::format("{:.17g}", x.time);
-    for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.q(k));
-    for (int k = 0; k < 5; ++k) line += fmt::format(",{:.17g}", x.qdot(k));
-    for (const Vec3<double>* v : {&row.com_w, &row.com_velocity_w, &row.omega_w})
-      line += fmt::format(",{:.17g},{:.17g},{:.17g}", v->x(), v->y(), v->z());
-    line += fmt::format(",{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{:.17g},{:.17g},{:.17g},{},{},{:.17g}\n",
-                        row.energy, row.power, row.work, row.impulse_work, row.normal_force, dy::to_string(x.mode), row.slip_speed, row.gap, row.normal_misalignment, x.patch1, x.patch2,
-                        row.step);
-    file << line;
-  }
-  close_output(file, path);
-}
-
-// bodies.csv of the smooth model: its one free body, body 1.
-void write_bodies(const std::filesystem::path& path, const scenes::Scene& scene,
-                  const std::vector<dy::SimulationSample<double>>& samples) {
-  const scenes::SceneBody& body = scene.free_body();
-  std::vector<BodyRow> rows;
-  rows.reserve(samples.size());
-  for (const dy::SimulationSample<double>& s : samples) {
-    rows.push_back(body_row(s.state.time, body.name, body.mass, body.I_com, scene.gravity, s.R_w_1, s.com_w,
-                            s.com_velocity_w, s.omega_w));
-  }
-  write_bodies_csv(path, rows);
-}
-
-void write_events(const std::filesystem::path& path, const std::vector<dy::SimulationEvent<double>>& events) {
-  std::ofstream file = open_output(path);
-  file << "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,message\n";
-  for (const dy::SimulationEvent<double>& e : events) {
-    const bool switch_event = e.kind == dy::EventKind::kModeSwitch;
-    file << fmt::format("{:.17g},{},{},{},{},{},{},{},{},{}\n", e.time, dy::to_string(e.kind), e.body, e.from_patch,
-                        e.from_edge, e.to_patch, e.to_edge, switch_event ? dy::to_string(e.from_mode) : "",
-                        switch_event ? dy::to_string(e.to_mode) : "", csv_text(e.message));
-  }
-  close_output(file, path);
-}
-
 ojson vec_json(const Eigen::Ref<const Eigen::VectorXd>& x) {
   ojson out = ojson::array();
   for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(x(k));
@@ -113,50 +70,6 @@ ojson mat3_json(const Mat3<double>& m) {
   ojson out = ojson::array();
   for (int i = 0; i < 3; ++i) out.push_back(vec_json(m.row(i).transpose()));
   return out;
-}
-
-// The energy balance and the centre-of-mass drift over the samples, against
-// the initial state as given (its energy before the start's plastic impulse).
-// The balance E - E0 - work - impulse_work is what the integrator lost: the
-// energy's change itself includes what friction and the impulses took out.
-struct Drift {
-  double energy0 = 0, energy_final = 0, max_energy_change = 0;
-  double work = 0, impulse_work = 0;  // J: the law's and the impulses' at the last row
-  double max_balance = 0;             // J: max |E - E0 - work - impulse_work| over the rows
-  std::optional<double> relative_max, relative_final, relative_balance;  // relative to |E(0)|; none when E(0) = 0
-  Vec3<double> com0 = Vec3<double>::Zero(), com_final = Vec3<double>::Zero();
-  double max_horizontal = 0, final_horizontal = 0;  // perpendicular to gravity (all of it when g = 0)
-};
-
-Drift measure_drift(const dy::SimulationSample<double>& first, const dy::SimulationResult<double>& result,
-                    const Vec3<double>& gravity) {
-  const std::vector<dy::SimulationSample<double>>& samples = result.samples;
-  Drift d;
-  d.energy0 = d.energy_final = result.initial_energy;
-  d.com0 = d.com_final = first.com_w;
-  const Vec3<double> down = gravity.norm() > 0 ? Vec3<double>(gravity / gravity.norm()) : Vec3<double>::Zero();
-  const auto horizontal = [&](const Vec3<double>& com) {
-    const Vec3<double> moved = com - d.com0;
-    return (moved - moved.dot(down) * down).norm();
-  };
-  for (const dy::SimulationSample<double>& row : samples) {
-    d.max_energy_change = std::max(d.max_energy_change, std::abs(row.energy - d.energy0));
-    d.max_balance = std::max(d.max_balance, std::abs(row.energy - d.energy0 - row.work - row.impulse_work));
-    d.max_horizontal = std::max(d.max_horizontal, horizontal(row.com_w));
-  }
-  if (!samples.empty()) {
-    d.energy_final = samples.back().energy;
-    d.work = samples.back().work;
-    d.impulse_work = samples.back().impulse_work;
-    d.com_final = samples.back().com_w;
-    d.final_horizontal = horizontal(d.com_final);
-  }
-  if (d.energy0 != 0) {
-    d.relative_max = d.max_energy_change / std::abs(d.energy0);
-    d.relative_final = (d.energy_final - d.energy0) / std::abs(d.energy0);
-    d.relative_balance = d.max_balance / std::abs(d.energy0);
-  }
-  return d;
 }
 
 ojson optional_json(const std::optional<double>& x) { return x ? ojson(*x) : ojson(nullptr); }
@@ -189,19 +102,18 @@ int run_simulate(const SimulateOptions& options) {
 
   Progress progress(so.duration);
   dy::SimulationResult<double> result;
-  dy::SimulationSample<double> first;
+  // The rows go to their files as the run makes them (memory bounded).
+  SmoothSampleFiles samples(out, scene);
+  SmoothEventFile events(out);
   try {
-    first = dy::sample_state(system, scene.initial, 0.0);
-    result = dy::simulate<double>(system, scene.initial, so, [&progress](const double& t) { progress(t); });
+    result = dy::simulate<double>(system, scene.initial, so, [&progress](const double& t) { progress(t); },
+                                  {&samples, &events});
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", options.scene, e.what()));
   }
   const double wall = progress.seconds();
-
-  write_bodies(out / "bodies.csv", scene, result.samples);
-  write_trajectory(out / "trajectory.csv", result.samples);
-  write_events(out / "events.csv", result.events);
-  const Drift drift = measure_drift(first, result, scene.gravity);
+  const Drift drift = samples.close(result.initial_energy);
+  events.close();
   const dy::SimulationStatistics<double>& st = result.statistics;
   const dy::ContactState<double>& last = result.final_state;
 
@@ -235,8 +147,8 @@ int run_simulate(const SimulateOptions& options) {
                            {"largest_step", st.largest_step},
                            {"max_gap", st.max_gap},
                            {"max_normal_misalignment", st.max_normal_misalignment},
-                           {"rows", result.samples.size()},
-                           {"events", result.events.size()},
+                           {"rows", result.rows},
+                           {"events", result.event_count},
                            {"wall_seconds", wall}};
   const dy::FrictionModel<double>& friction = scene.friction;
   summary["friction"] = {{"mu", friction.law.mu},

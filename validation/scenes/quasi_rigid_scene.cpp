@@ -114,15 +114,6 @@ QuasiRigidModel read_quasi_rigid_model(const Reader& in, const json& model) {
   return m;
 }
 
-void check_quasi_rigid_model(const Reader& in, const Scene& scene) {
-  const double steps = scene.options.duration / scene.quasi_rigid.time_step;
-  if (!(steps <= static_cast<double>(qr::DynamicsOptions{}.max_steps)))
-    in.fail("model.time_step", fmt::format("a run of {} s in steps of {} s would take {:.3g} steps, more than the "
-                                           "simulator's {}",
-                                           scene.options.duration, scene.quasi_rigid.time_step, steps,
-                                           qr::DynamicsOptions{}.max_steps));
-}
-
 qr::Material read_material(const Reader& in, const json& value, const std::string& path) {
   in.fields(value, path, {"E", "nu"});
   qr::Material material;
@@ -178,6 +169,7 @@ qr::DynamicsOptions quasi_rigid_options(const Scene& scene) {
   options.damping = model.damping;
   options.contact_tolerance = model.contact_tolerance;
   options.max_retractions = model.max_retractions;
+  options.max_steps = scene.options.max_steps;
   options.contact.kernel = model.kernel;
   options.contact.sigma = model.sigma;
   options.contact.active_range = model.active_range;

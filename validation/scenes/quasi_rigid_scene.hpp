@@ -33,10 +33,6 @@ struct QuasiRigidModel {
 // read_model). InputError "FILE: model.FIELD: why".
 QuasiRigidModel read_quasi_rigid_model(const Reader& in, const nlohmann::json& model);
 
-// The model's fields against the scene's duration (read after them):
-// InputError at model.time_step if the run would take more flight steps than
-// the simulator's max_steps (10 million).
-void check_quasi_rigid_model(const Reader& in, const Scene& scene);
 
 // A body's "material": {"E": Pa, "nu": -}. InputError at `path`.
 quasi_rigid::Material read_material(const Reader& in, const nlohmann::json& value, const std::string& path);

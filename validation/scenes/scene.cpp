@@ -365,6 +365,42 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
   }
 }
 
+// "limits": {"max_steps": N, "max_rows": N}, integers >= 1 (up to 1e15).
+void read_limits(const Reader& in, const json& value, dynamics::SimulationOptions<double>& options) {
+  in.fields(value, "limits", {"max_steps", "max_rows"});
+  const auto count = [&](const char* key, long& target) {
+    const json* x = Reader::optional(value, key);
+    if (!x) return;
+    const std::string path = std::string("limits.") + key;
+    const double n = in.positive(*x, path);
+    if (n != std::floor(n) || n > 1e15) in.fail(path, fmt::format("expected a whole number in [1, 1e15], got {}", n));
+    target = long(n);
+  };
+  count("max_steps", options.max_steps);
+  count("max_rows", options.max_rows);
+}
+
+// The fewest steps a run can take (duration over its largest step) and the
+// most rows it can write, against the limits (scene.hpp "limits").
+void check_run_limits(const Reader& in, const Scene& scene) {
+  const dynamics::SimulationOptions<double>& o = scene.options;
+  const bool smooth = scene.model == ModelType::kSmooth;
+  const double step = smooth ? o.h_max
+                      : scene.model == ModelType::kQuasiRigid ? scene.quasi_rigid.time_step
+                                                              : scene.volume_contact.time_step;
+  const char* step_field = smooth ? "integrator.h_max" : "model.time_step";
+  const double steps = o.duration / step;
+  if (!(steps <= double(o.max_steps)))
+    in.fail(step_field, fmt::format("a run of {:.6g} s in steps of at most {:.6g} s takes at least {:.3g} steps, above "
+                                    "limits.max_steps = {} (a step in ms given in s? raise the limit to run this)",
+                                    o.duration, step, steps, o.max_steps));
+  const double rows = o.output_interval > 0 ? o.duration / o.output_interval : steps;
+  if (!(rows <= double(o.max_rows)))
+    in.fail("output.interval", fmt::format("a run of {:.6g} s writes up to {:.3g} rows (one per {:.6g} s, or per step "
+                                           "when 0), above limits.max_rows = {} (raise the interval or the limit)",
+                                           o.duration, rows, o.output_interval, o.max_rows));
+}
+
 }  // namespace
 
 Scene parse_scene(const std::string& text, const std::filesystem::path& file, const LoadOptions& options) {
@@ -372,7 +408,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   const json document = parse_json(text, file.string());
   in.fields(document, "",
             {"name", "description", "gravity", "model", "bodies", "contact", "friction", "integrator", "duration",
-             "output", "joints"});
+             "output", "joints", "limits"});
   Scene scene;
   scene.file = file;
   scene.name = file.stem().string();
@@ -409,10 +445,10 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
     if (const json* interval = Reader::optional(*o, "interval"))
       scene.options.output_interval = in.non_negative(*interval, "output.interval");
   }
+  if (const json* l = Reader::optional(document, "limits")) read_limits(in, *l, scene.options);
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);
-  if (scene.model == ModelType::kQuasiRigid) check_quasi_rigid_model(in, scene);
   const bool volume_contact = scene.model == ModelType::kVolume6d || scene.model == ModelType::kPointContact;
-  if (volume_contact) check_volume_contact_model(in, scene);
+  check_run_limits(in, scene);
   if (const json* j = Reader::optional(document, "joints")) {
     if (!volume_contact)
       in.fail("joints", fmt::format("the {} model takes no joints (the volume-6d and point-contact models do)",

@@ -15,6 +15,14 @@
 //                                    accepted step); default 0.01
 //   "joints": [ JOINT, ... ],        optional, volume-6d and point-contact only: bilateral
 //                                    joints (below)
+//   "limits": {"max_steps": 1e7,     optional, whole numbers >= 1: a run whose duration over
+//              "max_rows": 1e6},     its largest step (integrator.h_max, model.time_step)
+//                                    exceeds max_steps, or whose output rows (duration over
+//                                    output.interval, or its steps when 0) exceed max_rows,
+//                                    is refused (bad input, naming the field); a smooth or
+//                                    quasi-rigid run that takes more steps than max_steps
+//                                    ends failed. Defaults 1e7 and 1e6: longer runs are
+//                                    mistakes more often than jobs; raise them to run one
 //   the smooth model's fields (refused by the other models):
 //   "contact": CONTACT,              required
 //   "friction": FRICTION,            optional; default frictionless
@@ -30,13 +38,17 @@
 //                                    default 0
 //   "mu_spin": 0.0001                m, spinning resistance (thesis Eq. 4.29) and the static
 //                                    spin limit of no-spin (Eq. 40), >= 0; default 0
-//   "slip_threshold": 0.005          m/s: sliding turns to no-slip when the slip speed falls
-//                                    below it (Kry & Pai: 2.5 to 5 mm/s); default 0.005
-//   "spin_threshold": 0.01           rad/s: no-slip turns to no-spin when the spin falls below
-//                                    it (needs mu_spin > 0); default 0: never
-//   "roll_threshold": 0.01           rad/s: no-slip turns to no-roll (no-spin to rest) when
-//                                    the rolling speed falls below it, so that the rolling
-//                                    resistance can stop it (needs mu_roll > 0); default 0: never
+//   "slip_threshold": 0.005          m/s: the slip is held (sliding turns to no-slip) when its
+//                                    speed falls to it (Kry & Pai: 2.5 to 5 mm/s), >= 0;
+//                                    0: when it reaches zero; default 0.005
+//   "spin_threshold": 0.01           rad/s: the spin is held (no-spin, or sliding-no-spin
+//                                    while sliding) when it falls to it (needs mu_spin > 0),
+//                                    >= 0; default 0: when it reaches zero
+//   "roll_threshold": 0.01           rad/s: the rolling is held (no-roll, rest, or
+//                                    sliding-no-roll while sliding) when its speed falls to
+//                                    it (needs mu_roll > 0), >= 0; default 0: when it
+//                                    reaches zero (mode_switching.hpp: a velocity that
+//                                    cannot be held goes on through zero)
 //   "damping": 0.01                  N m s: viscous torque -damping omega on the free body;
 //                                    default 0
 // All zero (or no "friction"): the frictionless contact of Eq. 20.

@@ -17,10 +17,6 @@ namespace {
 using json = nlohmann::json;
 namespace vc = contactref::volume_contact;
 
-// The simulator's step limit, as the quasi-rigid model's max_steps: a longer
-// run is a mistake in the scene (a time step in ms given as s), not a job.
-constexpr double kMaxSteps = 1e7;
-
 // The ground's slab: a square of edge `size` (m), 1 m thick, its top face on
 // the plane z = 0 of the body frame (the point model's contacts with the
 // ground are found on that face).
@@ -121,13 +117,6 @@ std::vector<vc::BilateralJoint> read_volume_contact_joints(const Reader& in, con
     out.push_back(j);
   }
   return out;
-}
-
-void check_volume_contact_model(const Reader& in, const Scene& scene) {
-  const double steps = scene.options.duration / scene.volume_contact.time_step;
-  if (!(steps <= kMaxSteps))
-    in.fail("model.time_step", fmt::format("a run of {} s in steps of {} s would take {:.3g} steps, more than {:.0e}",
-                                           scene.options.duration, scene.volume_contact.time_step, steps, kMaxSteps));
 }
 
 std::vector<vc::RigidBody> volume_contact_bodies(const Scene& scene) {

@@ -34,10 +34,6 @@ struct VolumeContactModel {
 // tolerance) as unknown. InputError "FILE: model.FIELD: why".
 VolumeContactModel read_volume_contact_model(const Reader& in, const nlohmann::json& model, bool six_d);
 
-// The model's fields against the scene's duration (read after them):
-// InputError at model.time_step if the run would take more than 10 million
-// steps (as the quasi-rigid model's limit).
-void check_volume_contact_model(const Reader& in, const Scene& scene);
 
 // The scene's "joints" (read after its bodies; scene.hpp documents JOINT):
 // the anchors and axes given in the world at the initial poses, in each

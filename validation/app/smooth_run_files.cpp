@@ -1,0 +1,99 @@
+#include "validation/app/smooth_run_files.hpp"
+
+#include <cmath>
+
+namespace contactref::cli {
+
+namespace dy = contactref::dynamics;
+
+SmoothSampleFiles::SmoothSampleFiles(const std::filesystem::path& out, const scenes::Scene& scene)
+    : scene_(scene),
+      bodies_(out / "bodies.csv"),
+      trajectory_(out / "trajectory.csv",
+                  "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
+                  "omega_z,energy,power,work,impulse_work,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,"
+                  "patch2,step"),
+      down_(scene.gravity.norm() > 0 ? Vec3<double>(scene.gravity / scene.gravity.norm()) : Vec3<double>::Zero()) {}
+
+void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
+  const dy::ContactState<double>& x = row.state;
+  static const char* const q_names[5] = {"s", "t", "u", "v", "psi"};
+  static const char* const rate_names[5] = {"sdot", "tdot", "udot", "vdot", "psidot"};
+  trajectory_.begin(x.time);
+  for (int k = 0; k < 5; ++k) trajectory_.number(x.q(k), q_names[k]);
+  for (int k = 0; k < 5; ++k) trajectory_.number(x.qdot(k), rate_names[k]);
+  static const char* const vector_names[3][3] = {
+      {"com_x", "com_y", "com_z"}, {"com_vx", "com_vy", "com_vz"}, {"omega_x", "omega_y", "omega_z"}};
+  const Vec3<double>* vectors[3] = {&row.com_w, &row.com_velocity_w, &row.omega_w};
+  for (int v = 0; v < 3; ++v)
+    for (int k = 0; k < 3; ++k) trajectory_.number((*vectors[v])(k), vector_names[v][k]);
+  trajectory_.number(row.energy, "energy");
+  trajectory_.number(row.power, "power");
+  trajectory_.number(row.work, "work");
+  trajectory_.number(row.impulse_work, "impulse_work");
+  trajectory_.number(row.normal_force, "normal_force");
+  trajectory_.text(dy::to_string(x.mode));
+  trajectory_.number(row.slip_speed, "slip_speed");
+  trajectory_.number(row.gap, "gap");
+  trajectory_.number(row.normal_misalignment, "normal_misalignment");
+  trajectory_.integer(x.patch1);
+  trajectory_.integer(x.patch2);
+  trajectory_.number(row.step, "step");
+  trajectory_.end();
+  const scenes::SceneBody& body = scene_.free_body();
+  bodies_.write(body_row(x.time, body.name, body.mass, body.I_com, scene_.gravity, row.R_w_1, row.com_w,
+                         row.com_velocity_w, row.omega_w));
+  Drift& d = drift_;
+  const double kept = row.energy - row.work - row.impulse_work;
+  if (first_) {
+    d.com0 = row.com_w;
+    energy_min_ = energy_max_ = row.energy;
+    kept_min_ = kept_max_ = kept;
+    first_ = false;
+  }
+  const Vec3<double> moved = row.com_w - d.com0;
+  const double horizontal = (moved - moved.dot(down_) * down_).norm();
+  energy_min_ = std::min(energy_min_, row.energy), energy_max_ = std::max(energy_max_, row.energy);
+  kept_min_ = std::min(kept_min_, kept), kept_max_ = std::max(kept_max_, kept);
+  d.max_horizontal = std::max(d.max_horizontal, horizontal);
+  d.energy_final = row.energy;
+  d.work = row.work;
+  d.impulse_work = row.impulse_work;
+  d.com_final = row.com_w;
+  d.final_horizontal = horizontal;
+}
+
+Drift SmoothSampleFiles::close(double energy0) {
+  trajectory_.close();
+  bodies_.close();
+  Drift d = drift_;
+  d.energy0 = energy0;
+  if (first_) {
+    d.energy_final = energy0;  // no row
+  } else {
+    d.max_energy_change = std::max(std::abs(energy_max_ - energy0), std::abs(energy_min_ - energy0));
+    d.max_balance = std::max(std::abs(kept_max_ - energy0), std::abs(kept_min_ - energy0));
+  }
+  if (d.energy0 != 0) {
+    d.relative_max = d.max_energy_change / std::abs(d.energy0);
+    d.relative_final = (d.energy_final - d.energy0) / std::abs(d.energy0);
+    d.relative_balance = d.max_balance / std::abs(d.energy0);
+  }
+  return d;
+}
+
+SmoothEventFile::SmoothEventFile(const std::filesystem::path& out)
+    : file_(out / "events.csv", "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,message") {}
+
+void SmoothEventFile::write(const dy::SimulationEvent<double>& e) {
+  const bool switch_event = e.kind == dy::EventKind::kModeSwitch;
+  file_.begin(e.time);
+  file_.text(dy::to_string(e.kind));
+  for (const int index : {e.body, e.from_patch, e.from_edge, e.to_patch, e.to_edge}) file_.integer(index);
+  file_.text(switch_event ? dy::to_string(e.from_mode) : "");
+  file_.text(switch_event ? dy::to_string(e.to_mode) : "");
+  file_.text(e.message);
+  file_.end();
+}
+
+}  // namespace contactref::cli
