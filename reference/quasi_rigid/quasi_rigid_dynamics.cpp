@@ -228,7 +228,7 @@ std::string broken(const std::vector<DynamicBody>& bodies, const std::vector<Bod
 const char* to_string(RunStatus status) { return status == RunStatus::kCompleted ? "completed" : "failed"; }
 
 DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, const DynamicsOptions& options,
-                                    const std::function<void(double)>& progress) {
+                                    const std::function<void(double)>& progress, const DynamicsSinks& sinks) {
   check_input(bodies, options);
   std::vector<Pair> pairs;
   for (std::size_t i = 0; i < bodies.size(); ++i)
@@ -238,11 +238,40 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
   DynamicsResult result;
   std::vector<BodyState> states;
   for (const DynamicBody& b : bodies) states.push_back(b.state);
-  double t = 0, next_output = options.output_interval, load = 0;
-  const auto output = [&] { result.samples.push_back({t, states, load, result.normal_work, result.friction_work}); };
+  double t = 0, next_output = options.output_interval, load = 0, last_output = -1;
+  bool refused = false;  // a sink refused a row
   const auto fail = [&](const std::string& why) {
     result.status = RunStatus::kFailed;
     result.message = why;
+  };
+  // The rows to their sinks; a row a sink refuses ends the run.
+  const auto output = [&] {
+    const DynamicsSample sample{t, states, load, result.normal_work, result.friction_work};
+    last_output = t;
+    ++result.rows;
+    try {
+      if (sinks.samples) {
+        sinks.samples->write(sample);
+      } else {
+        result.samples.push_back(sample);
+      }
+    } catch (const ComputationError& e) {
+      refused = true;
+      fail(e.what());
+    }
+  };
+  const auto record = [&](const StepRecord& step) {
+    ++result.step_count;
+    try {
+      if (sinks.steps) {
+        sinks.steps->write(step);
+      } else {
+        result.steps.push_back(step);
+      }
+    } catch (const ComputationError& e) {
+      refused = true;
+      fail(e.what());
+    }
   };
   output();
   int stalled = 0;
@@ -333,8 +362,9 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     load = step.load;
     result.normal_work += step.normal_work;
     result.friction_work += step.friction_work;
-    result.steps.push_back(step);
+    record(step);
     if (progress) progress(t);
+    if (result.status != RunStatus::kCompleted) break;
 
     if (const std::string why = broken(bodies, states); !why.empty()) {
       fail(why + " at t = " + std::to_string(t) + " s");
@@ -354,7 +384,9 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
       if (options.output_interval > 0) next_output = options.output_interval * (std::floor(t / options.output_interval) + 1);
     }
   }
-  if (result.samples.back().time != t) output();
+  // The end's row, unless a sink refused one or the state is broken (a
+  // non-finite state is never a row).
+  if (last_output != t && !refused && broken(bodies, states).empty()) output();
   result.final_states = states;
   return result;
 }

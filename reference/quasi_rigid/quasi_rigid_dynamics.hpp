@@ -66,6 +66,7 @@
 
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "reference/quasi_rigid/rigid_motion.hpp"
+#include "reference/spatial/row_sink.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -120,12 +121,20 @@ struct DynamicsSample {
   double normal_work = 0, friction_work = 0;  // J: summed since the start
 };
 
+// Where the rows go while the run goes on (spatial/row_sink.hpp); null: kept
+// in DynamicsResult::samples and steps.
+struct DynamicsSinks {
+  spatial::RowSink<DynamicsSample>* samples = nullptr;
+  spatial::RowSink<StepRecord>* steps = nullptr;
+};
+
 struct DynamicsResult {
   RunStatus status = RunStatus::kCompleted;
   std::string message;                  // why it failed; empty when completed
   std::vector<BodyState> final_states;
-  std::vector<DynamicsSample> samples;  // at 0, every output interval and the end
-  std::vector<StepRecord> steps;
+  std::vector<DynamicsSample> samples;  // without a sink: at 0, every output interval and the end
+  std::vector<StepRecord> steps;        // without a sink
+  long rows = 0, step_count = 0;        // written, to a sink or above
   std::vector<double> first_contacts;   // s: the located first-contact times
   int retractions = 0;
   int contact_steps = 0, flight_steps = 0;
@@ -138,8 +147,9 @@ struct DynamicsResult {
 // non-finite state or a non-unit quaternion (|q| - 1 beyond 1e-9), two rigid
 // (E = 0) bodies that can touch with one free, no free body; an option out of
 // its range above (naming it). `progress` is called with the time after every
-// step.
+// step. A sink that throws a ComputationError ends the run failed with its
+// message.
 DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, const DynamicsOptions& options,
-                                    const std::function<void(double)>& progress = {});
+                                    const std::function<void(double)>& progress = {}, const DynamicsSinks& sinks = {});
 
 }  // namespace contactref::quasi_rigid

@@ -1103,6 +1103,51 @@ TEST(CliSimulate, ReproducersEndWithTheirStatusAndExitCode) {
   EXPECT_TRUE(contains(r.all, "interpenetrates")) << r.all;
 }
 
+// Issue 29 items 7 and 8: a run beyond its limits is refused up front naming
+// the field (a 1e6 s run grew to 3.2 GB with nothing written), the limits
+// are scene fields with their own checks, and no file holds a non-finite
+// number whatever the exit code (a quasi-rigid ball at 1e200 m/s: its kinetic
+// energy overflows; the run fails at once, exit 1, bodies.csv holds only its
+// header and summary.json no inf or null).
+TEST(CliSimulate, LimitsAreSceneFieldsAndNoFileHoldsANonFiniteNumber) {
+  const std::string out = (contactref::test::scratch_dir() / "contactref_cli_limits").string();
+  auto document = scene_document("sphere_on_plane.json");
+  document["duration"] = 1e6;
+  CliRun r = run_all("simulate '" + temp_scene("contactref_long.json", document.dump()) + "' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.all;
+  EXPECT_TRUE(contains(r.all, "integrator.h_max: a run of 1e+06 s in steps of at most 0.016 s takes at least 6.25e+07 "
+                              "steps, above limits.max_steps = 10000000")) << r.all;
+  document["limits"] = {{"max_steps", 1e8}};
+  r = run_all("simulate '" + temp_scene("contactref_long.json", document.dump()) + "' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.all;
+  EXPECT_TRUE(contains(r.all, "output.interval: a run of 1e+06 s writes up to 1e+08 rows")) << r.all;
+  for (const auto& [bad, message] :
+       {std::pair{nlohmann::json({{"max_steps", 0}}), "limits.max_steps: must be positive, got 0"},
+        std::pair{nlohmann::json({{"max_rows", 2.5}}), "limits.max_rows: expected a whole number in [1, 1e15], got 2.5"},
+        std::pair{nlohmann::json({{"rows", 10}}), "limits.rows: unknown field"}}) {
+    document["limits"] = bad;
+    r = run_all("simulate '" + temp_scene("contactref_limits.json", document.dump()) + "' --out '" + out + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.all;
+    EXPECT_TRUE(contains(r.all, message)) << r.all;
+  }
+
+  auto ball = scene_document("quasi_rigid_spinning_ball.json");
+  ball["bodies"][1]["velocity"] = {{"linear", {1e200, 0, 0}}};
+  std::filesystem::remove_all(out);
+  r = run_all("simulate '" + temp_scene("contactref_fast_ball.json", ball.dump()) + "' --out '" + out + "'");
+  EXPECT_EQ(r.exit_code, 1) << r.all;
+  EXPECT_TRUE(contains(r.all, "bodies.csv: kinetic_energy is inf in the row at t = 0 s")) << r.all;
+  for (const char* file : {"bodies.csv", "steps.csv", "summary.json"}) {
+    std::ifstream in(std::filesystem::path(out) / file);
+    ASSERT_TRUE(in) << file;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string numbers = text;  // the message quotes "inf": only the numbers count
+    if (const std::size_t at = numbers.find("\"message\""); at != std::string::npos)
+      numbers.erase(at, numbers.find('\n', at) - at);
+    for (const char* word : {"inf", "nan", "null"}) EXPECT_FALSE(contains(numbers, word)) << file << ": " << text;
+  }
+}
+
 TEST(CliGeometry, IntersectOfOffsetCubesMatchesTheClosedForm) {
   const CliRun r = run(
       "geometry intersect " + polyhedron("cube.off") + " " + polyhedron("cube.off") + " --pose-b 0.5,0.5,0.5,0,0,0 --json",

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "validation/app/output_files.hpp"
@@ -16,33 +17,58 @@ namespace {
 namespace qr = contactref::quasi_rigid;
 using ojson = nlohmann::ordered_json;
 
-void write_bodies(const std::filesystem::path& path, const scenes::Scene& scene, const qr::DynamicsResult& result) {
-  std::vector<BodyRow> rows;
-  for (const qr::DynamicsSample& sample : result.samples) {
-    for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
-      const scenes::SceneBody& body = scene.bodies[k];
+// bodies.csv, a row per free body per sample, as the run makes them; the
+// last row kept for summary.json.
+class QuasiRigidBodyFile final : public spatial::RowSink<qr::DynamicsSample> {
+ public:
+  QuasiRigidBodyFile(const std::filesystem::path& path, const scenes::Scene& scene) : scene_(scene), file_(path) {}
+  void write(const qr::DynamicsSample& sample) override {
+    for (std::size_t k = 0; k < scene_.bodies.size(); ++k) {
+      const scenes::SceneBody& body = scene_.bodies[k];
       if (body.fixed) continue;
       const qr::BodyState& s = sample.states[k];
-      rows.push_back(body_row(sample.time, body.name, body.mass, body.I_com, scene.gravity, s.q_w_b.toRotationMatrix(),
-                              s.x_w, s.v_w, s.omega_w));
+      file_.write(body_row(sample.time, body.name, body.mass, body.I_com, scene_.gravity, s.q_w_b.toRotationMatrix(),
+                           s.x_w, s.v_w, s.omega_w));
     }
+    last_ = sample;
   }
-  write_bodies_csv(path, rows);
-}
+  void close() { file_.close(); }
+  const std::optional<qr::DynamicsSample>& last() const { return last_; }
 
-void write_steps(const std::filesystem::path& path, const qr::DynamicsResult& result) {
-  std::ofstream file = open_output(path);
-  file << "time,dt,contact,retracted,load,active,loaded,normal_work,friction_work,friction_scale,rule_step\n";
-  for (const qr::StepRecord& s : result.steps) {
-    file << fmt::format("{:.17g},{:.17g},{},{},{:.17g},{},{},{:.17g},{:.17g},{:.17g},{:.17g}\n", s.time, s.dt,
-                        s.contact ? 1 : 0, s.retracted ? 1 : 0, s.load, s.active, s.loaded, s.normal_work,
-                        s.friction_work, s.friction_scale, s.rule_step);
+ private:
+  const scenes::Scene& scene_;
+  BodiesCsv file_;
+  std::optional<qr::DynamicsSample> last_;
+};
+
+// steps.csv, a row per step.
+class QuasiRigidStepFile final : public spatial::RowSink<qr::StepRecord> {
+ public:
+  explicit QuasiRigidStepFile(const std::filesystem::path& path)
+      : file_(path, "time,dt,contact,retracted,load,active,loaded,normal_work,friction_work,friction_scale,rule_step") {}
+  void write(const qr::StepRecord& s) override {
+    file_.begin(s.time);
+    file_.number(s.dt, "dt");
+    file_.integer(s.contact ? 1 : 0);
+    file_.integer(s.retracted ? 1 : 0);
+    file_.number(s.load, "load");
+    file_.integer(s.active);
+    file_.integer(s.loaded);
+    file_.number(s.normal_work, "normal_work");
+    file_.number(s.friction_work, "friction_work");
+    file_.number(s.friction_scale, "friction_scale");
+    file_.number(s.rule_step, "rule_step");
+    file_.end();
   }
-  close_output(file, path);
-}
+  void close() { file_.close(); }
 
+ private:
+  CsvFile file_;
+};
+
+// last: the last row written (the end's state when the run completed).
 ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, const qr::DynamicsOptions& options,
-                   const qr::DynamicsResult& result, double wall) {
+                   const qr::DynamicsResult& result, const std::optional<qr::DynamicsSample>& last, double wall) {
   const scenes::QuasiRigidModel& m = scene.quasi_rigid;
   ojson summary;
   summary["status"] = qr::to_string(result.status);
@@ -62,7 +88,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                       {"integrator", "velocity Verlet: half the contact impulses at the step's start, the exact "
                                      "ballistic flight, half at its end"}};
   summary["duration"] = options.duration;
-  summary["end_time"] = result.samples.empty() ? 0.0 : result.samples.back().time;
+  summary["end_time"] = last ? last->time : 0.0;
   summary["statistics"] = {{"contact_steps", result.contact_steps},
                            {"flight_steps", result.flight_steps},
                            {"retractions", result.retractions},
@@ -70,12 +96,13 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                            {"most_active_samples", result.max_active},
                            {"normal_work", result.normal_work},
                            {"friction_work", result.friction_work},
-                           {"rows", result.samples.size()},
+                           {"rows", result.rows},
+                           {"steps", result.step_count},
                            {"wall_seconds", wall}};
   ojson bodies = ojson::array();
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& b = scene.bodies[k];
-    const qr::BodyState& s = result.final_states[k];
+    const qr::BodyState& s = last ? last->states[k] : result.final_states[k];
     bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
@@ -96,15 +123,17 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   }
   Progress progress(options.duration);
   qr::DynamicsResult result;
+  QuasiRigidBodyFile body_file(out / "bodies.csv", scene);
+  QuasiRigidStepFile step_file(out / "steps.csv");
   try {
-    result = qr::simulate_quasi_rigid(bodies, options, [&progress](double t) { progress(t); });
+    result = qr::simulate_quasi_rigid(bodies, options, [&progress](double t) { progress(t); }, {&body_file, &step_file});
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", scene_file, e.what()));
   }
   const double wall = progress.seconds();
-  write_bodies(out / "bodies.csv", scene, result);
-  write_steps(out / "steps.csv", result);
-  const ojson summary = summary_json(scene, scene_file, options, result, wall);
+  body_file.close();
+  step_file.close();
+  const ojson summary = summary_json(scene, scene_file, options, result, body_file.last(), wall);
   write_json(out / "summary.json", summary);
   if (json) {
     std::cout << summary.dump(2) << "\n";
