@@ -215,17 +215,19 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     using std::abs;
     // Each direction: the velocity's own, kept on the reference's side
     // (header); at rest the reference's.
-    const auto direction2 = [](const Eigen::Matrix<T, 2, 1>& velocity, bool moving,
-                               const Eigen::Matrix<T, 2, 1>& along) -> Eigen::Matrix<T, 2, 1> {
-      if (!moving) return along;
+    const auto direction2 = [](const Eigen::Matrix<T, 2, 1>& velocity, bool moving, const Eigen::Matrix<T, 2, 1>& along,
+                               bool held) -> Eigen::Matrix<T, 2, 1> {
+      if (!moving || (held && along.norm() > T(0))) return along;
       const Eigen::Matrix<T, 2, 1> unit = unit_or_zero(velocity);
       return unit.dot(along) < T(0) ? Eigen::Matrix<T, 2, 1>(-unit) : unit;
     };
     LawDirections<T>& d = r.directions;
     const Eigen::Matrix<T, 2, 1> rolling = phi_1c.template head<2>();
     const bool rolling_moves = rolling.norm() > r.rotation_floor, spin_moves = abs(phi_1c(2)) > r.rotation_floor;
-    d.slip = direction2(phi_1c.template segment<2>(3), r.slipping(), reference.slip);
-    d.rolling = direction2(rolling, rolling_moves, reference.rolling);
+    d.slip = direction2(phi_1c.template segment<2>(3), r.slipping(), reference.slip, reference.slip_held);
+    d.rolling = direction2(rolling, rolling_moves, reference.rolling, reference.rolling_held);
+    d.slip_held = reference.slip_held;
+    d.rolling_held = reference.rolling_held;
     d.spin = !spin_moves ? reference.spin : phi_1c(2) * reference.spin < T(0) ? reference.spin : sign_of(phi_1c(2));
     const auto coefficients = [&] {
       Vec5<T> mu;

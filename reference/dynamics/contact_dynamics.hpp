@@ -86,12 +86,19 @@ struct FrictionLaw {
 
 // The unit directions (frame 1c) that the friction law's forces oppose:
 // the rolling velocity's (rows 0-1 of phi_1c), the spin's sign (row 2) and
-// the slip's (rows 3-4); zero where there is none.
+// the slip's (rows 3-4); zero where there is none. Held: as a reference, the
+// direction is used as it is whatever the velocity's own (a step in which a
+// 2-vector velocity may reach zero: near zero its own direction turns at
+// the rate of the force across it over its size, a stiff mode that RK4
+// amplifies once the step exceeds the time the velocity takes to stop; the
+// simulator holds the direction through such a step, exact for a velocity
+// that keeps its line).
 template <class T>
 struct LawDirections {
   Eigen::Matrix<T, 2, 1> rolling = Eigen::Matrix<T, 2, 1>::Zero();
   T spin = T(0);
   Eigen::Matrix<T, 2, 1> slip = Eigen::Matrix<T, 2, 1>::Zero();
+  bool rolling_held = false, slip_held = false;
 };
 
 template <class T>
@@ -128,6 +135,10 @@ struct ContactDynamicsState {
   // (m/s^2; at zero slip the derivative of the vector itself).
   Eigen::Matrix<T, 2, 1> slip_acceleration() const {
     return (kinematics.Hdot_1c * qdot + kinematics.H_1c * qddot).template segment<2>(3);
+  }
+  // The same for the rolling (omega_x, omega_y) in frame 1c (rad/s^2).
+  Eigen::Matrix<T, 2, 1> rolling_acceleration() const {
+    return (kinematics.Hdot_1c * qdot + kinematics.H_1c * qddot).template head<2>();
   }
   // Eq. 35's |f_t| / |f_n| and Eq. 40's |f_1c(2)| / |f_n| (m); infinite when f_n = 0.
   T stick_ratio() const;

@@ -283,6 +283,26 @@ class Simulator {
     Crossing crossing;
     bool resolved;  // g at the root is within its round-off (not a jump of g)
   };
+  // The law's directions for a step of h from `here` (reference_): each
+  // moving velocity's own (the reference continues the law through a zero
+  // within a step, never from one step to the next), each at rest's as
+  // `here` has it (a hint, the direction it is about to move in); a free
+  // resisted slip or rolling that may reach zero within the step (its speed
+  // at most its rate of change times h) keeps its direction through it
+  // (contact_dynamics.hpp LawDirections: the stiff turn near zero).
+  void hold_directions(const ContactDynamicsState<T>& here, const T& h) {
+    using std::abs;
+    reference_ = here.directions;
+    const Eigen::Matrix<T, 2, 1> slip = here.phi_1c.template segment<2>(3), rolling = here.phi_1c.template head<2>();
+    if (reference_.slip.norm() > T(0) && here.slipping()) reference_.slip = slip / slip.norm();
+    if (reference_.rolling.norm() > T(0) && rolling.norm() > here.rotation_floor) reference_.rolling = rolling / rolling.norm();
+    if (reference_.spin != T(0) && abs(here.phi_1c(2)) > here.rotation_floor)
+      reference_.spin = here.phi_1c(2) > T(0) ? T(1) : T(-1);
+    reference_.slip_held = system_.friction.resisted_groups() != 0 && !holds_slip(mode_) &&
+                           here.slip_speed() <= here.slip_acceleration().norm() * h;
+    reference_.rolling_held = system_.friction.law.mu_roll > T(0) && !holds_rolling(mode_) &&
+                              here.phi_1c.template head<2>().norm() <= here.rolling_acceleration().norm() * h;
+  }
   // The model with the spent thresholds (spent_) at zero.
   FrictionModel<T> active_model() const;
   // A spent threshold is armed again once its group's speed at the start of
@@ -525,15 +545,17 @@ std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(cons
   std::optional<LocatedEvent> first;
   rearm(here);
   const FrictionModel<T> model = active_model();
+  ContactDynamicsState<T> start = here;  // with the step's directions (held ones included)
+  start.directions = reference_;
   for (ModeEvent event : events_of(mode_, model)) {
-    const T g0 = event_value(event, here, here, model), g_end = event_value(event, there, here, model);
+    const T g0 = event_value(event, here, start, model), g_end = event_value(event, there, start, model);
     if (!(g0 >= T(0) && g_end < T(0))) continue;  // downward crossings only (mode_switching.hpp)
     using std::abs;
     using std::sqrt;
     // g's round-off: 64 eps of the larger end value's scale.
     const T scale = std::max({abs(g0), abs(g_end), T(1)});
     const T slack = T(64) * epsilon<T>() * scale;
-    const auto g = [&](const State& x) { return event_value(event, evaluate(x), here, model); };
+    const auto g = [&](const State& x) { return event_value(event, evaluate(x), start, model); };
     const Crossing crossing = locate_root(g, y, here, h, end, g0, g_end, slack);
     // A root of a smooth g is found to its slack; what is left far above it
     // (sqrt(eps) of its scale) is a jump of g: a velocity whose direction
@@ -573,10 +595,17 @@ typename Simulator<T>::EventOutcome Simulator<T>::switch_at_event(ContactState<T
     const bool at_zero = model.threshold(group) == T(0);
     spent_ |= group;
     reference_ = at_event.directions;
-    if (at_zero) {
-      if (group == kSlipGroup) reference_.slip = -reference_.slip;
-      if (group == kSpinGroup) reference_.spin = -reference_.spin;
-      if (group == kRollingGroup) reference_.rolling = -reference_.rolling;
+    if (at_zero) {  // onwards: the way its acceleration takes it (against its direction before, failing that)
+      const auto onwards = [](const Eigen::Matrix<T, 2, 1>& acceleration, const Eigen::Matrix<T, 2, 1>& before) {
+        const T norm = acceleration.norm();
+        return norm > T(0) ? Eigen::Matrix<T, 2, 1>(acceleration / norm) : Eigen::Matrix<T, 2, 1>(-before);
+      };
+      if (group == kSlipGroup) reference_.slip = onwards(at_event.slip_acceleration(), reference_.slip);
+      if (group == kRollingGroup) reference_.rolling = onwards(at_event.rolling_acceleration(), reference_.rolling);
+      if (group == kSpinGroup) {
+        const T spin_rate = (at_event.kinematics.Hdot_1c * at_event.qdot + at_event.kinematics.H_1c * at_event.qddot)(2);
+        reference_.spin = spin_rate > T(0) ? T(1) : spin_rate < T(0) ? T(-1) : T(-reference_.spin);
+      }
     }
     std::string message = cause;
     for (const std::string& step : entry.steps) message += "; " + step;
@@ -848,6 +877,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       const T h_try = std::min({h, T(end_time - state.time), h_resolved});
+      hold_directions(here, h_try);
       const T time_before = state.time;
       const bool at_minimum = h_try <= options_.h_min;
       const State y = state_vector(state);

@@ -77,9 +77,14 @@ std::vector<ModeEvent> events_of(ContactMode mode, const FrictionModel<T>& model
 namespace {
 
 // s |w| (header): |w| while w keeps the side of `along`, -|w| once it has
-// turned against it; |w| without a direction.
+// turned against it; |w| without a direction. With the direction held
+// through the step (LawDirections): w's component along it, smooth where a
+// w that does not pass exactly through zero makes s |w| jump (what is left
+// across it at the root, the step's turn of w, is the next mode's to hold or
+// release).
 template <class T>
-T signed_speed(const Eigen::Matrix<T, 2, 1>& w, const Eigen::Matrix<T, 2, 1>& along) {
+T signed_speed(const Eigen::Matrix<T, 2, 1>& w, const Eigen::Matrix<T, 2, 1>& along, bool held) {
+  if (held && along.norm() > T(0)) return w.dot(along);
   return w.dot(along) < T(0) ? T(-w.norm()) : w.norm();
 }
 
@@ -92,14 +97,14 @@ T event_value(ModeEvent event, const ContactDynamicsState<T>& state, const Conta
   const LawDirections<T>& along = start.directions;
   switch (event) {
     case ModeEvent::kSlipBelowThreshold:
-      return signed_speed<T>(state.phi_1c.template segment<2>(3), along.slip) - model.slip_threshold;
+      return signed_speed<T>(state.phi_1c.template segment<2>(3), along.slip, along.slip_held) - model.slip_threshold;
     case ModeEvent::kStickBroken:
       return model.mu_static * state.f_n - state.f_c_1c.template segment<2>(3).norm();  // Eq. 35
     case ModeEvent::kSpinBelowThreshold:
       return (along.spin != T(0) ? T(state.phi_1c(2) * along.spin) : T(abs(state.phi_1c(2)))) - model.spin_threshold;
     case ModeEvent::kSpinStickBroken: return model.law.mu_spin * state.f_n - abs(state.f_c_1c(2));  // Eq. 40
     case ModeEvent::kRollBelowThreshold:
-      return signed_speed<T>(state.phi_1c.template head<2>(), along.rolling) - model.roll_threshold;
+      return signed_speed<T>(state.phi_1c.template head<2>(), along.rolling, along.rolling_held) - model.roll_threshold;
     case ModeEvent::kRollStickBroken:
       return model.law.mu_roll * state.f_n - state.f_c_1c.template head<2>().norm();
   }

@@ -6,7 +6,9 @@
 // start, launched the other way, must reverse into it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <iostream>
+#include <limits>
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "tests/kit/source_dir.hpp"
@@ -48,6 +50,31 @@ TEST(RattlebackScenes, SpinStartReversesIntoTheTapStartsDirection) {
     if (reversal < 0 && row.omega_w.z() < 0) reversal = row.state.time;
   std::cout << "[rattleback] spin start, no-slip, mu = 0.3, 10 ms steps: first omega_z < 0 at t = " << reversal
             << " s (Kry & Pai Fig. 11, with viscous damping and sliding: about 8 s)\n";
+}
+
+// The law's directions through zero (contact_dynamics.hpp LawDirections):
+// the rattleback's rolling velocity turns and passes near zero at every
+// rock; with rolling and spinning resistance and every threshold at zero,
+// each zero is a located event and the law never does positive work (its
+// power is -f_n (mu |v| + mu_roll |rho| + mu_spin |omega_z|) <= 0, so the
+// work falls between any two rows, to round-off). A direction carried from
+// one step to the next against its velocity drove the work up by 5e-3 J.
+TEST(RattlebackScenes, WithZeroThresholdsTheResistancesNeverDoPositiveWork) {
+  scenes::Scene scene = scenes::load_scene(test::source_dir() / "validation/fixtures/scenes/rattleback_spin.json");
+  scene.friction.law.mu_roll = 0.003;
+  scene.friction.law.mu_spin = 0.0001;
+  scene.friction.slip_threshold = scene.friction.spin_threshold = scene.friction.roll_threshold = 0;
+  scene.options.duration = 20;
+  scene.options.output_interval = 0;
+  const dy::SimulationResult<double> result = dy::simulate(scene.system(), scene.initial, scene.options);
+  ASSERT_EQ(result.status, dy::SimulationStatus::kCompleted) << result.message;
+  int zero_events = 0;
+  for (const dy::SimulationEvent<double>& event : result.events)
+    zero_events += event.message.find("reached the threshold 0 rad/s") != std::string::npos;
+  EXPECT_GE(zero_events, 1);
+  const double scale = 64 * std::numeric_limits<double>::epsilon() * std::abs(result.initial_energy);
+  for (std::size_t k = 1; k < result.samples.size(); ++k)
+    ASSERT_LE(result.samples[k].work, result.samples[k - 1].work + scale) << "t = " << result.samples[k].state.time;
 }
 
 }  // namespace
