@@ -34,11 +34,14 @@
 // are plain Gauss-Seidel's, found by Anderson-accelerated iteration of G
 // (Walker & Ni, SIAM J. Numer. Anal. 49(4), 2011: the slow linear mode the
 // mass ratio sets is a secant direction it removes in a few iterations).
-// (Before, the contact was projected once with the reduced S_eff = S - D and
-// e_eff: exact for a stuck contact, but Algorithm 1's cone direction and its
-// branches then followed S_eff's rigid impulse instead of the contact's own,
-// which moved a sliding contact's answer off the paper's by up to 50% of the
-// bodies' velocities and could separate a contact the paper keeps.)
+// A stuck contact's fixed point is the linear solve (S - D) x = -e_eff,
+// tried first. (Before, every contact was projected once with that reduced
+// S - D and e_eff: exact for a stuck contact, but Algorithm 1's cone
+// direction and branches then followed the reduced rigid impulse instead of
+// the contact's own. On a 10 g finger hinged against a 2 kg block, sliding
+// at mu 0.5, its answers lay up to 2e-2 N s from their own projections, and
+// it separated 21 of 36 contacts that plain Gauss-Seidel keeps:
+// tests/reference/volume_contact/bilateral_joints_test.cpp.)
 //
 // The stopping criterion is Section 6.1.8's: the 2-norm of the update vector
 // (all deltas of one sweep, stacked) below the tolerance.

@@ -233,48 +233,8 @@ TEST(BilateralJoints, AnAppliedForceAcceleratesAFreeBodyForOneStep) {
 // block_pgs.cpp's couplings). Plain Gauss-Seidel between the contact and the
 // hinge converges at a rate set by the mass ratio (thousands of sweeps here);
 // the hinge eliminated in the contact's block (block_pgs.hpp) takes a few.
-// A 10 g finger on a hinge (bodies: the fixed hand 0, the finger 1, a 2 kg
-// block 2) touching the block with a 6D contact (joint 0; the hinge is joint 1).
-struct HingedFinger {
-  std::vector<InverseMass> masses;
-  std::vector<PgsJoint> joints;
-};
-
-HingedFinger hinged_finger(const Eigen::Vector2d& semi_axes, double mu) {
-  const InverseMass hand;  // fixed
-  InverseMass finger, block;
-  finger.inverse_mass = 1 / 0.01;
-  finger.inverse_inertia_w = Eigen::Vector3d(1 / 4e-7, 1 / 5e-7, 1 / 6e-7).asDiagonal();
-  block.inverse_mass = 1 / 2.0;
-  block.inverse_inertia_w = Eigen::Vector3d(1 / 0.02, 1 / 0.03, 1 / 0.025).asDiagonal();
-  const Eigen::Vector3d finger_com_w(0, 0.01, 0), block_com_w(0.03, -0.05, 0.01);
-  PgsJoint contact;  // block (a) under the finger (b), normal +y: axes (u, w, n) = (z, x, y)
-  contact.kind = JointKind::kVolume6d;
-  contact.a = 2;
-  contact.b = 1;
-  contact.R_w_c << Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY();
-  contact.x_w_c = Eigen::Vector3d(0.001, 0, -0.002);
-  contact.semi_axes = semi_axes;
-  contact.mu = mu;
-  PgsJoint hinge;  // hand (a) to finger (b), axis x 0.1 m above: axes (u, w, n) = (y, z, x)
-  hinge.kind = JointKind::kHinge;
-  hinge.a = 0;
-  hinge.b = 1;
-  hinge.R_w_c << Eigen::Vector3d::UnitY(), Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX();
-  hinge.x_w_c = Eigen::Vector3d(0, 0.01, 0.1);
-  HingedFinger out{{hand, finger, block}, {}};
-  const std::vector<Eigen::Vector3d> com_w{Eigen::Vector3d::Zero(), finger_com_w, block_com_w};
-  for (PgsJoint* j : {&contact, &hinge}) {
-    j->J_a = frame_jacobian(j->R_w_c, j->x_w_c, com_w[std::size_t(j->a)]);
-    j->J_b = frame_jacobian(j->R_w_c, j->x_w_c, com_w[std::size_t(j->b)]);
-    j->S = schur_complement(j->J_a, out.masses[std::size_t(j->a)], j->J_b, out.masses[std::size_t(j->b)]);
-  }
-  out.joints = {contact, hinge};
-  return out;
-}
-
 TEST(BilateralJoints, ALightFingerOnAHingeStopsAHeavyBlockAsTheDenseSolveInAFewSweeps) {
-  const HingedFinger scene = hinged_finger(Eigen::Vector2d(0.2, 0.15), 100);  // mu 100: stuck
+  const fixtures::HingedFinger scene = fixtures::hinged_finger(Eigen::Vector2d(0.2, 0.15), 100);  // mu 100: stuck
   const std::vector<InverseMass>& masses = scene.masses;
   const PgsJoint &contact = scene.joints[0], &hinge = scene.joints[1];
   std::vector<Vector6d> velocities(3, Vector6d::Zero());
@@ -335,8 +295,7 @@ TEST(BilateralJoints, ALightFingerOnAHingeStopsAHeavyBlockAsTheDenseSolveInAFewS
 // not be unique (Algorithm 1's branches): the two solvers may land on
 // different ones, so their answers are not compared with each other.
 TEST(BilateralJoints, ASlidingContactOnALightHingedFingerEndsAtThePapersFixedPoint) {
-  std::mt19937 rng(5);
-  std::normal_distribution<double> normal;
+  std::mt19937 rng(5);  // the harness's seed
   PgsOptions options;
   options.tolerance = 1e-13;  // N s: impulses of 1e-2 N s, round-off of the projections ~1e-16
   options.max_iterations = 20000;
@@ -346,13 +305,8 @@ TEST(BilateralJoints, ASlidingContactOnALightHingedFingerEndsAtThePapersFixedPoi
   long eliminated_sweeps = 0, plain_sweeps = 0;
   for (const Eigen::Vector2d& patch : {Eigen::Vector2d(0.002, 0.001), Eigen::Vector2d(0.02, 0.01)})
     for (int trial = 0; trial < 20; ++trial) {
-      const HingedFinger scene = hinged_finger(patch, 0.5);
-      std::vector<Vector6d> start(3, Vector6d::Zero());
-      for (int k = 0; k < 6; ++k) {
-        start[1][k] = 0.5 * normal(rng);
-        start[2][k] = 0.5 * normal(rng);
-      }
-      start[1][4] -= 1.0;  // the finger moves down (-y) onto the block
+      const fixtures::HingedFinger scene = fixtures::hinged_finger(patch, 0.5);
+      const std::vector<Vector6d> start = fixtures::hinged_finger_start(rng);
       std::vector<PgsJoint> joints = scene.joints;
       std::vector<Vector6d> velocities = start;
       const PgsResult result = solve_block_pgs(joints, velocities, scene.masses, options);
