@@ -136,7 +136,7 @@ constexpr double kNegativeVolume = 1e-9;
 
 }  // namespace
 
-IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h) {
+IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h, bool keep_vertices) {
   const Vector3d& n = h.normal;
   if (!n.allFinite()) bad_input("HalfSpace::normal has a non-finite component " + format(n));
   const double n_norm = n.stableNorm();  // no overflow or underflow of |n|^2
@@ -174,7 +174,9 @@ IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const
   int in_block = 0;
   double s_min = std::numeric_limits<double>::infinity(), s_max = -s_min;
   std::size_t pieces = 0;
+  std::vector<Vector3d> corners;  // relative to o
   const auto piece = [&](const Vector3d& p0, const Vector3d& p1, const Vector3d& p2) {
+    if (keep_vertices) corners.insert(corners.end(), {p0, p1, p2});
     block.add_piece(p0, p1, p2);
     ++pieces;
     if (++in_block == kBlock) {
@@ -251,6 +253,7 @@ IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const
   }
   result.kind = IntersectionKind::kOverlapping;
   result.boundary_triangles = pieces;
+  for (const Vector3d& y : corners) result.vertices.push_back(o + y);
   result.volume = volume;
   const Vector3d first = total.first / 24;  // ∫ y
   const Vector3d c_o = first / volume;      // Eq. 15, relative to o

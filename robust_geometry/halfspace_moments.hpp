@@ -80,7 +80,10 @@ struct HalfSpace {
   double offset = 0;
 };
 
-// A ∩ H (see above). Throws InputError for bad input.
-IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h);
+// A ∩ H (see above). Throws InputError for bad input. keep_vertices: fill
+// IntersectionMoments::vertices with the clipped pieces' corners (A's
+// vertices in H and the points where A's edges cross the plane).
+IntersectionMoments halfspace_intersection_moments(const TriangleSolid& a, const HalfSpace& h,
+                                                   bool keep_vertices = false);
 
 }  // namespace contactref::robust_geometry

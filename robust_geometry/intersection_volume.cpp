@@ -787,7 +787,20 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
   }
 
   MomentAccumulator acc;
+  std::vector<Eigen::Vector3d> vertices;
+  const auto keep = [&](const Mesh& mesh, Mesh::Face_index f) {
+    if (!options.keep_vertices) return;
+    for (Mesh::Vertex_index v : CGAL::vertices_around_face(mesh.halfedge(f), mesh)) {
+      const Point& p = mesh.point(v);
+      vertices.emplace_back(CGAL::to_double(p.x()), CGAL::to_double(p.y()), CGAL::to_double(p.z()));
+    }
+  };
   if (manifold) {
+    if (options.keep_vertices)
+      for (Mesh::Vertex_index v : out.vertices()) {
+        const Point& p = out.point(v);
+        vertices.emplace_back(CGAL::to_double(p.x()), CGAL::to_double(p.y()), CGAL::to_double(p.z()));
+      }
     // The visitor recorded the origins by face index: the output must hold
     // exactly the faces it saw added (collecting garbage would renumber them).
     check_invariant(!out.has_garbage() && state.from_b.size() <= out.number_of_faces(),
@@ -815,12 +828,14 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
       if (s != FaceSide::kInside && s != FaceSide::kOnSameNormal) continue;
       const auto p = exact_triangle(mesh_a, f);
       acc.add_boundary_triangle(*p[0], *p[1], *p[2]);
+      keep(mesh_a, f);
     }
     for (Mesh::Face_index f : mesh_b.faces()) {
       if (sides_b[f.idx()] != FaceSide::kInside) continue;
       const auto p = exact_triangle(mesh_b, f);
       acc.add_boundary_triangle(*p[0], *p[1], *p[2]);
       acc.add_gradient_triangle(GradientPart::kInterior, *p[0], *p[1], *p[2]);
+      keep(mesh_b, f);
     }
     add_b_gradient_on_boundary(mesh_b, sides_b, acc);
   }
@@ -830,6 +845,7 @@ IntersectionMoments intersection_moments(const TriangleSolid& a, const TriangleS
   const bool solids_meet = maybe_zero_volume ? PMP::do_intersect(mesh_a, mesh_b) : true;
   IntersectionMoments result = acc.finish(solids_meet, options.rational_only);
   result.non_manifold_intersection = !manifold;
+  if (result.has_volume()) result.vertices = std::move(vertices);
   return result;
 }
 

@@ -159,6 +159,12 @@ struct IntersectionMoments {
   // rationals (asked for, the Nef oracle, or the certified bound left a
   // rounding undecided). See "Evaluation" above.
   bool rational_evaluation = false;
+  // With IntersectionOptions::keep_vertices (or halfspace_intersection_moments'
+  // keep_vertices): the corners of ∂Ω (each rounded to the nearest double;
+  // some may repeat), for a caller that needs Ω's extent rather than its
+  // moments (volume_contact's support region). Empty otherwise, and from the
+  // Nef oracle.
+  std::vector<Eigen::Vector3d> vertices;
   // The intersection is not a 2-manifold (pieces sharing only edges or
   // vertices), which CGAL's corefinement output refuses: ∂Ω was assembled
   // from the corefined faces of A and B classified against the other solid
@@ -177,6 +183,8 @@ struct IntersectionOptions {
   // same solids once and call again every step.
   // Invalid solids then give undefined results (CGAL's preconditions).
   bool assume_valid_solids = false;
+  // Fill IntersectionMoments::vertices.
+  bool keep_vertices = false;
 };
 
 // The intersection of A with B placed at pose_b (the rigid transform taking

@@ -13,6 +13,7 @@
 #include "validation/suites/loop_evaluation.hpp"
 #include "validation/suites/rattleback_reversal.hpp"
 #include "validation/suites/octagon_convergence.hpp"
+#include "validation/suites/six_d_departures.hpp"
 #include "validation/suites/spinning_ball_incline.hpp"
 #include "validation/suites/torque_free_body.hpp"
 
@@ -58,6 +59,12 @@ const std::vector<SuiteSpec>& suites() {
        "sweeps to 1e-15 on the sliding octagon, the Coulomb slide to rest, Table 2's statistics on a stack and a "
        "pyramid, Table 1's times per phase, MuJoCo beside them",
        octagon_convergence_suite},
+      {"six-d-departures",
+       "Bouchard et al.'s 6D model where the project departs from the paper, both ways: the tipping overhang and the "
+       "spin braking of Appendix A's ellipse and of the support region against uniform-pressure closed forms; joint "
+       "elimination against plain block Gauss-Seidel (both at the paper's fixed point); the spin re-solve; normals "
+       "by differences",
+       six_d_departures_suite},
   };
   return list;
 }

@@ -43,12 +43,9 @@ Matrix6d coupling(const PgsJoint& j, const PgsJoint& k, const std::vector<Invers
   return S;
 }
 
-// A contact's block: the bilateral joints reachable from its movable bodies
-// through movable bodies (a finger on its hinge), eliminated from its update
-// so that the light body between them does not slow Gauss-Seidel down (the
-// effective mass ratio of finger and ruler sets its rate otherwise): with
-// their stacked rows' K = S_gg, B = S_gc, they take lambda_g' = -K^+ (e_g +
-// B lambda_c') and the contact is projected with S_cc - B^T K^+ B.
+// A contact's block (block_pgs.hpp, joint elimination): the bilateral joints
+// reachable from its movable bodies through movable bodies (a finger on its
+// hinge), with their stacked rows' K = S_gg and B = S_gc.
 struct ContactBlock {
   std::vector<int> bilateral;  // joint indices
   std::vector<std::vector<int>> rows;  // each one's rows (bilateral_rows)
@@ -56,8 +53,20 @@ struct ContactBlock {
   Eigen::MatrixXd B;           // S_gc, stacked rows x 6
   Eigen::MatrixXd K;           // S_gg, without compliance (to take the impulses' own effect out)
   Eigen::MatrixXd K_pinv;      // (K + C_g)^+: redundant bilateral rows share their load
-  Matrix6d S_eff;              // S_cc + C_c - B^T K^+ B
+  Matrix6d S_own;              // S_cc + C_c: the contact's own
+  Matrix6d D;                  // B^T K^+ B: the joints' response to the contact's impulse, at the contact
+  Eigen::LLT<Matrix6d> reduced;  // of S_own - D, the mobility the joints leave the contact
 };
+
+// Anderson acceleration of the block's fixed-point iteration: the last
+// kAndersonDepth differences (the problem has 6 unknowns), at most
+// kMaxAndersonIterations iterations a contact update (a bound on a sweep's
+// cost: what is left unresolved counts in the sweep's update, and the sweeps
+// go on). Measured on a 10 g finger hinged against a 2 kg block (40 seeded
+// trials, mu 0.5): 200 iterations let every trial converge in at most 42
+// sweeps; 50 left one unconverged after 5,000 sweeps and 20 left seven.
+constexpr int kAndersonDepth = 5;
+constexpr int kMaxAndersonIterations = 200;
 
 std::vector<int> reachable_bilateral(int contact, const std::vector<PgsJoint>& joints,
                                      const std::vector<InverseMass>& inverse_masses) {
@@ -82,12 +91,12 @@ std::vector<int> reachable_bilateral(int contact, const std::vector<PgsJoint>& j
 }
 
 ContactBlock contact_block(int contact, const std::vector<PgsJoint>& joints,
-                           const std::vector<InverseMass>& inverse_masses) {
+                           const std::vector<InverseMass>& inverse_masses, bool eliminate) {
   const PgsJoint& c = joints[std::size_t(contact)];
   ContactBlock block;
-  block.bilateral = reachable_bilateral(contact, joints, inverse_masses);
-  block.S_eff = c.S;
-  block.S_eff.diagonal() += c.compliance;
+  if (eliminate) block.bilateral = reachable_bilateral(contact, joints, inverse_masses);
+  block.S_own = c.S;
+  block.S_own.diagonal() += c.compliance;
   if (block.bilateral.empty()) return block;
   int rows = 0;
   for (const int g : block.bilateral) {
@@ -114,23 +123,28 @@ ContactBlock contact_block(int contact, const std::vector<PgsJoint>& joints,
   Eigen::MatrixXd K_c = block.K;
   K_c.diagonal() += compliance;
   block.K_pinv = K_c.completeOrthogonalDecomposition().pseudoInverse();
-  block.S_eff -= block.B.transpose() * block.K_pinv * block.B;
+  block.D = block.B.transpose() * block.K_pinv * block.B;
+  block.reduced.compute(block.S_own - block.D);
   return block;
 }
 
 // The joint's new total impulse from the twist it would see without its own
-// (S: with the compliance).
-Vector6d project(PgsJoint& joint, const Matrix6d& S, const Vector6d& e_free) {
+// (S: with the compliance) and its impulse so far (a point's update starts
+// from it; the others do not depend on it).
+Vector6d project(PgsJoint& joint, const Matrix6d& S, const Vector6d& e_free, const Vector6d& impulse,
+                 const PgsOptions& options) {
   if (joint.kind == JointKind::kPoint) {  // no compliance: SOFA's point contacts are rigid
-    const PointProjection p =
-        project_point(S.bottomRightCorner<3, 3>(), e_free.tail<3>(), joint.impulse.tail<3>(), joint.mu);
+    const PointProjection p = project_point(S.bottomRightCorner<3, 3>(), e_free.tail<3>(), impulse.tail<3>(), joint.mu);
     joint.state = p.state;
     Vector6d out = Vector6d::Zero();
     out.tail<3>() = p.impulse;
     return out;
   }
   if (joint.kind == JointKind::kVolume6d) {
-    const WrenchProjection p = project_joint(S, e_free, joint.semi_axes, joint.mu);
+    ProjectionOptions projection;
+    projection.support = joint.support.get();
+    projection.spin_resolve = options.spin_resolve;
+    const WrenchProjection p = project_joint(S, e_free, joint.semi_axes, joint.mu, projection);
     joint.state = p.state;
     return p.impulse_c;
   }
@@ -147,10 +161,10 @@ Vector6d project(PgsJoint& joint, const Matrix6d& S, const Vector6d& e_free) {
 
 // One update of a bilateral joint alone; returns the squared norm of its change.
 double update_bilateral(PgsJoint& joint, std::vector<Vector6d>& velocities,
-                        const std::vector<InverseMass>& inverse_masses) {
+                        const std::vector<InverseMass>& inverse_masses, const PgsOptions& options) {
   Matrix6d S = joint.S;
   S.diagonal() += joint.compliance;
-  const Vector6d lambda = project(joint, S, twist(joint, velocities) - joint.S * joint.impulse);
+  const Vector6d lambda = project(joint, S, twist(joint, velocities) - joint.S * joint.impulse, joint.impulse, options);
   const Vector6d delta = lambda - joint.impulse;
   apply(joint, delta, velocities, inverse_masses);
   joint.impulse = lambda;
@@ -159,12 +173,65 @@ double update_bilateral(PgsJoint& joint, std::vector<Vector6d>& velocities,
 
 // One update of a contact with its block's bilateral joints; returns the
 // squared norm of their changes.
+// The fixed point of the block's G(x) = project(S_own, e_eff - D x, x) by
+// Anderson-accelerated iteration from the contact's impulse (block_pgs.hpp),
+// type II (Walker & Ni's Eq. 2.5): x+ = G(x) - sum_i gamma_i dG_i with gamma
+// the least-squares fit of f = G(x) - x by the last differences dF_i of f.
+// Returns G at the last iterate (a projection: admissible whatever the
+// iterate) and sets `unresolved` to |G(x) - x| there when it is above the
+// tolerance (no fixed point within the iterations), 0 otherwise.
+Vector6d block_fixed_point(PgsJoint& c, const ContactBlock& block, const Vector6d& e_eff, const PgsOptions& options,
+                           double& unresolved) {
+  const auto G = [&](const Vector6d& x) { return project(c, block.S_own, e_eff - block.D * x, x, options); };
+  // The iterations stop at a tenth of the sweeps' tolerance: what they leave
+  // is what the next sweep sees move.
+  const double target = options.tolerance / 10;
+  // A stuck contact's fixed point solves (S_own - D) x = -e_eff (G is then
+  // the rigid joint's -S_own^-1 e(x)): tried first, it is exact where the
+  // iteration would only approach it.
+  if (c.kind == JointKind::kVolume6d && block.reduced.info() == Eigen::Success) {
+    const Vector6d stuck = block.reduced.solve(-e_eff);
+    const JointState before = c.state;
+    const Vector6d g = G(stuck);
+    if (c.state == JointState::kStuck && (g - stuck).norm() <= target) {
+      unresolved = 0;
+      return g;
+    }
+    c.state = before;
+  }
+  Vector6d x = c.impulse, g = G(x), f = g - x;
+  std::vector<Vector6d> dF, dG;  // differences of f and of g over the last iterations
+  for (int k = 0; k < kMaxAndersonIterations && f.norm() > target; ++k) {
+    x = g;
+    if (!dF.empty()) {
+      Eigen::MatrixXd F(6, Eigen::Index(dF.size())), Gd(6, Eigen::Index(dG.size()));
+      for (std::size_t i = 0; i < dF.size(); ++i) {
+        F.col(Eigen::Index(i)) = dF[i];
+        Gd.col(Eigen::Index(i)) = dG[i];
+      }
+      x -= Gd * F.completeOrthogonalDecomposition().solve(f);
+    }
+    const Vector6d g_next = G(x), f_next = g_next - x;
+    dF.push_back(f_next - f);
+    dG.push_back(g_next - g);
+    if (int(dF.size()) > kAndersonDepth) {
+      dF.erase(dF.begin());
+      dG.erase(dG.begin());
+    }
+    g = g_next;
+    f = f_next;
+  }
+  unresolved = f.norm() > options.tolerance ? f.norm() : 0;
+  return g;
+}
+
 double update_contact(int contact, const ContactBlock& block, std::vector<PgsJoint>& joints,
-                      std::vector<Vector6d>& velocities, const std::vector<InverseMass>& inverse_masses) {
+                      std::vector<Vector6d>& velocities, const std::vector<InverseMass>& inverse_masses,
+                      const PgsOptions& options) {
   PgsJoint& c = joints[std::size_t(contact)];
   Vector6d e_c = twist(c, velocities) - c.S * c.impulse;
   if (block.bilateral.empty()) {
-    const Vector6d lambda = project(c, block.S_eff, e_c);
+    const Vector6d lambda = project(c, block.S_own, e_c, c.impulse, options);
     const Vector6d delta = lambda - c.impulse;
     apply(c, delta, velocities, inverse_masses);
     c.impulse = lambda;
@@ -180,9 +247,11 @@ double update_contact(int contact, const ContactBlock& block, std::vector<PgsJoi
   }
   e_c -= block.B.transpose() * lambda_g;
   e_g -= block.B * c.impulse + block.K * lambda_g;
-  const Vector6d lambda = project(c, block.S_eff, e_c - block.B.transpose() * (block.K_pinv * e_g));
+  double unresolved = 0;
+  const Vector6d lambda =
+      block_fixed_point(c, block, e_c - block.B.transpose() * (block.K_pinv * e_g), options, unresolved);
   const Eigen::VectorXd lambda_g_new = -block.K_pinv * (e_g + block.B * lambda);
-  double update = (lambda - c.impulse).squaredNorm();
+  double update = (lambda - c.impulse).squaredNorm() + unresolved * unresolved;
   apply(c, lambda - c.impulse, velocities, inverse_masses);
   c.impulse = lambda;
   for (std::size_t i = 0; i < block.bilateral.size(); ++i) {
@@ -225,15 +294,16 @@ PgsResult solve_block_pgs(std::vector<PgsJoint>& joints, std::vector<Vector6d>& 
 
   std::vector<ContactBlock> blocks(joints.size());
   for (int j = 0; j < int(joints.size()); ++j)
-    if (!is_bilateral(joints[std::size_t(j)])) blocks[std::size_t(j)] = contact_block(j, joints, inverse_masses);
+    if (!is_bilateral(joints[std::size_t(j)]))
+      blocks[std::size_t(j)] = contact_block(j, joints, inverse_masses, options.eliminate_joints);
   for (const PgsJoint& joint : joints) apply(joint, joint.impulse, velocities, inverse_masses);
   PgsResult result;
   while (result.iterations < options.max_iterations) {
     double update = 0;
     for (int j = 0; j < int(joints.size()); ++j)
       update += is_bilateral(joints[std::size_t(j)])
-                    ? update_bilateral(joints[std::size_t(j)], velocities, inverse_masses)
-                    : update_contact(j, blocks[std::size_t(j)], joints, velocities, inverse_masses);
+                    ? update_bilateral(joints[std::size_t(j)], velocities, inverse_masses, options)
+                    : update_contact(j, blocks[std::size_t(j)], joints, velocities, inverse_masses, options);
     ++result.iterations;
     result.residuals.push_back(std::sqrt(update));
     if (result.residuals.back() <= options.tolerance) {
@@ -241,7 +311,23 @@ PgsResult solve_block_pgs(std::vector<PgsJoint>& joints, std::vector<Vector6d>& 
       break;
     }
   }
+  result.projection_residual = projection_residual(joints, velocities, options);
   return result;
+}
+
+double projection_residual(const std::vector<PgsJoint>& joints, const std::vector<Vector6d>& velocities,
+                           const PgsOptions& options) {
+  double largest = 0;
+  for (const PgsJoint& joint : joints) {
+    if (joint.a < 0 || joint.a >= int(velocities.size()) || joint.b < 0 || joint.b >= int(velocities.size()))
+      throw InputError("projection residual: a joint names a body out of range");
+    PgsJoint own = joint;  // project() records the state
+    Matrix6d S = joint.S;
+    S.diagonal() += joint.compliance;
+    const Vector6d e_free = twist(joint, velocities) - joint.S * joint.impulse;
+    largest = std::max(largest, (project(own, S, e_free, joint.impulse, options) - joint.impulse).norm());
+  }
+  return largest;
 }
 
 }  // namespace contactref::volume_contact

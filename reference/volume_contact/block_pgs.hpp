@@ -12,17 +12,41 @@
 // e_free) (C the compliance), a point's is one update of project_point from
 // lambda_j, a bilateral joint's solves its rows of (S + C) lambda' = -e_free;
 // the bodies receive delta = lambda' - lambda_j.
-// A contact whose bodies carry bilateral joints (a finger on its hinge) is
-// updated together with the bilateral joints reachable from its movable
-// bodies through movable bodies: those are eliminated exactly (their rows'
-// equations solved for the contact's impulse, block_pgs.cpp), so that the
-// contact is projected with the mobility the joints leave. Without it, a
-// light body between a hinge and a contact makes Gauss-Seidel converge at a
-// rate set by the mass ratio (a 20 g finger holding a 50 g ruler: thousands
-// of sweeps, and a grip that slips before it converges).
+//
+// The answer. A converged sweep leaves every joint at its own projection:
+// each impulse equals what its update gives for the twist it sees without
+// it (a contact: Algorithm 1 with its own S; a bilateral joint: its rows
+// solved). That is the paper's block Gauss-Seidel's fixed point, and
+// projection_residual measures how far a result is from it.
+//
+// Joint elimination (a departure from the paper's solver, not from its
+// answer; PgsOptions::eliminate_joints, on by default). A light body between
+// a bilateral joint and a contact (a 20 g finger on its hinge holding a
+// 50 g ruler) makes plain Gauss-Seidel converge at a rate set by the mass
+// ratio: thousands of sweeps, and a grip that slips before it converges. So
+// a contact is updated together with the bilateral joints reachable from its
+// movable bodies through movable bodies (their stacked rows: K = S_gg, B =
+// S_gc, with compliance): for a contact impulse x the joints hold their rows
+// with lambda_g(x) = -K^+ (e_g + B x), and the contact then sees the free
+// twist e(x) = e_eff - D x (e_eff = e_c - B^T K^+ e_g, D = B^T K^+ B). Its
+// update is the fixed point of G(x) = Algorithm 1 (its own S, e(x)): one
+// plain Gauss-Seidel round of the contact and its joints, so the fixed points
+// are plain Gauss-Seidel's, found by Anderson-accelerated iteration of G
+// (Walker & Ni, SIAM J. Numer. Anal. 49(4), 2011: the slow linear mode the
+// mass ratio sets is a secant direction it removes in a few iterations).
+// A stuck contact's fixed point is the linear solve (S - D) x = -e_eff,
+// tried first. (Before, every contact was projected once with that reduced
+// S - D and e_eff: exact for a stuck contact, but Algorithm 1's cone
+// direction and branches then followed the reduced rigid impulse instead of
+// the contact's own. On a 10 g finger hinged against a 2 kg block, sliding
+// at mu 0.5, its answers lay up to 2e-2 N s from their own projections, and
+// it separated 21 of 36 contacts that plain Gauss-Seidel keeps:
+// tests/reference/volume_contact/bilateral_joints_test.cpp.)
+//
 // The stopping criterion is Section 6.1.8's: the 2-norm of the update vector
 // (all deltas of one sweep, stacked) below the tolerance.
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "reference/volume_contact/contact_jacobian.hpp"
@@ -47,6 +71,7 @@ struct PgsJoint {
   Matrix6d S;                              // J_b M_b^-1 J_b^T + J_a M_a^-1 J_a^T
   Vector6d compliance = Vector6d::Zero();  // added to S's diagonal (6D joints; zero for the others)
   Eigen::Vector2d semi_axes = Eigen::Vector2d::Zero();  // 6D: the ellipse (a, b)
+  std::shared_ptr<const SupportRegion> support;         // 6D, the support patch: used for the ellipse
   double mu = 0;
   Vector6d impulse = Vector6d::Zero();     // accumulated (torque; force); zero in the rows a joint leaves free
   JointState state = JointState::kSeparating;
@@ -58,13 +83,23 @@ std::vector<int> bilateral_rows(JointKind kind);
 struct PgsOptions {
   double tolerance = 1e-15;  // N s (mixed with N m s for 6D joints, as in the paper)
   int max_iterations = 1000;
+  bool eliminate_joints = true;  // joint elimination (above); false: plain block Gauss-Seidel
+  bool spin_resolve = true;      // Algorithm 1's departure (wrench_projection.hpp)
 };
 
 struct PgsResult {
   int iterations = 0;
   bool converged = false;
   std::vector<double> residuals;  // per sweep: the 2-norm of the update vector
+  double projection_residual = 0;  // at the end (projection_residual below)
 };
+
+// The largest |P_j - lambda_j| over the joints (N s, N m s): P_j the joint's
+// own update for the twist it sees without its impulse (above), lambda_j its
+// impulse. Zero at a fixed point of the paper's block Gauss-Seidel.
+// InputError: a joint naming a body out of range.
+double projection_residual(const std::vector<PgsJoint>& joints, const std::vector<Vector6d>& velocities,
+                           const PgsOptions& options);
 
 // Applies each joint's starting impulse (warm start) to the velocities, then
 // sweeps. velocities: (omega_w; v_w) per body, updated in place.

@@ -18,7 +18,7 @@ Eigen::Vector2d centre_of_pressure(double f_n, const Eigen::Vector2d& tau_t) {
   return Eigen::Vector2d(-tau_t.y(), tau_t.x()) / f_n;
 }
 
-EllipseProjection project_onto_ellipse(const Eigen::Vector2d& d, const Eigen::Vector2d& semi_axes) {
+PatchProjection project_onto_ellipse(const Eigen::Vector2d& d, const Eigen::Vector2d& semi_axes) {
   const double a = semi_axes.x(), b = semi_axes.y();
   if (!d.allFinite() || !(std::isfinite(a) && a >= b && b >= 0)) {
     std::ostringstream os;
@@ -26,7 +26,7 @@ EllipseProjection project_onto_ellipse(const Eigen::Vector2d& d, const Eigen::Ve
        << "), (a, b) = (" << a << ", " << b << ")";
     throw InputError(os.str());
   }
-  EllipseProjection out;
+  PatchProjection out;
   // Work in the first quadrant (the ellipse is symmetric), then restore the signs.
   const double y0 = std::abs(d.x()), y1 = std::abs(d.y());
   const auto signed_point = [&](double x0, double x1) {

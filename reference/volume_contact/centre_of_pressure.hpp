@@ -33,14 +33,16 @@ namespace contactref::volume_contact {
 // centre of pressure), a non-finite torque.
 Eigen::Vector2d centre_of_pressure(double f_n, const Eigen::Vector2d& tau_t);
 
-struct EllipseProjection {
+// d's projection onto the patch: the ellipse here, the support region of
+// support_region.hpp.
+struct PatchProjection {
   Eigen::Vector2d point = Eigen::Vector2d::Zero();  // m: p (d itself when inside)
-  bool inside = true;                               // d was inside or on the ellipse
-  int iterations = 0;                               // of the root finding (0 when none was needed)
+  bool inside = true;                               // d was inside or on the patch
+  int iterations = 0;                               // of the ellipse's root finding (0 when none was needed)
 };
 
 // semi_axes: (a, b), a >= b >= 0 (m). InputError: a non-finite d, semi-axes
 // not finite or not a >= b >= 0.
-EllipseProjection project_onto_ellipse(const Eigen::Vector2d& d, const Eigen::Vector2d& semi_axes);
+PatchProjection project_onto_ellipse(const Eigen::Vector2d& d, const Eigen::Vector2d& semi_axes);
 
 }  // namespace contactref::volume_contact

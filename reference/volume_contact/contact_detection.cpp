@@ -60,18 +60,22 @@ bool may_have_flush_faces(const RigidBody& a, const RigidBody& b) {
 // The moments of a (a mesh) with b (a mesh or a ground), in a's frame;
 // between two meshes with faces near parallel, with the gradient's
 // tangential part smoothed (see the header).
-robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b, bool smooth_normals) {
+// keep_vertices: with the intersection's corners (the support region's).
+robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b, bool smooth_normals,
+                                                  bool keep_vertices) {
   if (b.ground_w) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
                                          b.ground_w->offset - b.ground_w->normal.dot(a.x_w)};
-    return robust_geometry::halfspace_intersection_moments(a.shape->triangles, h_a);
+    return robust_geometry::halfspace_intersection_moments(a.shape->triangles, h_a, keep_vertices);
   }
   robust_geometry::IntersectionOptions options;
   options.assume_valid_solids = true;  // Polyhedron validated both
+  options.keep_vertices = keep_vertices;
   const RigidPose<double> pose = relative_pose(a, b);
   robust_geometry::IntersectionMoments m =
       robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, pose, options);
+  options.keep_vertices = false;  // the differences need only volumes
   if (!m.has_volume() || !smooth_normals || !may_have_flush_faces(a, b)) return m;
   const double step = 1e-6 * m.ellipsoid_semi_axes.maxCoeff();
   for (int k = 0; k < 3; ++k) {
@@ -109,7 +113,8 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
       VolumeContact c;
       try {
-        const robust_geometry::IntersectionMoments m = pair_moments(a, b, smooth_normals);
+        const robust_geometry::IntersectionMoments m =
+            pair_moments(a, b, smooth_normals, patch_options.region == PatchRegion::kSupport);
         if (!m.has_volume()) continue;
         c.volume = m.volume;
         c.patch = contact_patch(m, patch_options);

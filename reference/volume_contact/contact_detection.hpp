@@ -53,9 +53,11 @@ struct VolumeContact {
 // bounding spheres, or sphere and ground, overlap, and whose intersection
 // has volume). InputError or ComputationError from the geometry, naming the
 // pair; a pair whose intersection gives no normal (one inside the other) is
-// refused with the bodies' names.
+// refused with the bodies' names. With patch_options.region kSupport the
+// intersections keep their corners for the patch's support region.
 // smooth_normals: between two meshes, the normal from central differences
-// (above); false keeps the exact gradient's (six fewer intersections a pair:
+// (above; the 6D model's WorldOptions::normal_differences, on by default);
+// false keeps the exact gradient's, Section 4.1's (six fewer intersections a pair:
 // for a caller that needs only the volumes, as the point model's
 // post-stabilisation, whose push along a normal tilted by depth/side moves
 // a body sideways by that fraction of the depth).

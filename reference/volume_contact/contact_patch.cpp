@@ -17,6 +17,8 @@ const char* to_string(PatchShape shape) {
   return "?";
 }
 
+const char* to_string(PatchRegion region) { return region == PatchRegion::kEllipse ? "ellipse" : "support"; }
+
 ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, const PatchOptions& options) {
   if (!(options.thin > 0 && options.thin < 1)) {
     throw InputError("contact patch: thin must lie in (0, 1), got " + std::to_string(options.thin));
@@ -63,6 +65,15 @@ ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, 
   patch.frame_a.col(1) = patch.normal_a.cross(patch.frame_a.col(0));
   patch.ellipse_semi_axes = Eigen::Vector2d(ellipse.eigenvalues()(1), ellipse.eigenvalues()(0)).cwiseMax(0.0).cwiseSqrt();
 
+  if (options.region == PatchRegion::kSupport) {
+    if (moments.vertices.empty())
+      throw InputError("contact patch: the support region needs the intersection's vertices (keep_vertices)");
+    std::vector<Eigen::Vector2d> shadow;
+    shadow.reserve(moments.vertices.size());
+    for (const Eigen::Vector3d& x : moments.vertices)
+      shadow.push_back(patch.frame_a.leftCols<2>().transpose() * (x - patch.centre_a));
+    patch.support = support_region(shadow);
+  }
   const Eigen::Vector3d& a = patch.ellipsoid_semi_axes;
   patch.shape = a(1) <= options.thin * a(2) ? PatchShape::kRod
                 : a(0) <= options.thin * a(1) ? PatchShape::kSheet

@@ -26,9 +26,17 @@
 //    a_0 <= thin a_1 (a flat patch, the regular face contact); else a bulky
 //    volume (a deep or corner penetration, where the flat-patch model is
 //    coarse).
+//  - The support region (PatchOptions::region = kSupport, support_region.hpp):
+//    the convex hull of the intersection's corners projected onto the
+//    tangent plane, in the frame's (u, w) about the centroid, for the centre
+//    of pressure and the spin torque bound in place of the ellipse (which
+//    reaches sqrt(5/12) of the region's width from its centre, past it). The
+//    paper's ellipse (kEllipse) is the default; the ellipse is computed
+//    either way (the frame's axes, the shape).
 #include <Eigen/Core>
 #include <string>
 
+#include "reference/volume_contact/support_region.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 
 namespace contactref::volume_contact {
@@ -36,8 +44,14 @@ namespace contactref::volume_contact {
 enum class PatchShape { kSheet, kRod, kBulk };
 const char* to_string(PatchShape shape);
 
+// Where the centre of pressure may go and what bounds the spin torque:
+// Appendix A's ellipse with Eqs. 11-13, or the support region.
+enum class PatchRegion { kEllipse, kSupport };
+const char* to_string(PatchRegion region);
+
 struct PatchOptions {
   double thin = 0.1;  // in (0, 1): the ratio of semi-axes below which an axis counts as thin
+  PatchRegion region = PatchRegion::kEllipse;
 };
 
 struct ContactPatch {
@@ -49,13 +63,16 @@ struct ContactPatch {
   Eigen::Vector2d ellipse_semi_axes = Eigen::Vector2d::Zero();  // m: major, minor
   Eigen::Vector3d ellipsoid_semi_axes = Eigen::Vector3d::Zero();  // m: a_0 <= a_1 <= a_2
   PatchShape shape = PatchShape::kSheet;
+  SupportRegion support;  // kSupport only: (u, w) about centre_a
 };
 
 // InputError: an intersection without volume (disjoint or touching), a
 // non-finite moment, thin outside (0, 1). ComputationError: the gradient's
 // linear part vanishes against the intersection's size (B's boundary inside
 // A closes on itself, as when B lies wholly inside A: no normal), or a
-// covariance that is not positive semi-definite.
+// covariance that is not positive semi-definite. kSupport: InputError
+// without the intersection's vertices (IntersectionOptions::keep_vertices)
+// or when their shadow has no area.
 ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, const PatchOptions& options = {});
 
 }  // namespace contactref::volume_contact

@@ -234,7 +234,7 @@ StepReport VolumeWorld::advance() {
   }
 
   Clock::time_point start = Clock::now();  // 2. detection, 3. stabilisation
-  std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch, six_d);
+  std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch, six_d && options_.normal_differences);
   (six_d ? report.times.detection : report.times.stabilisation) = seconds_since(start);
   for (const VolumeContact& c : volumes) report.max_volume = std::max(report.max_volume, c.volume);
   std::vector<PointContact> points;
@@ -271,8 +271,11 @@ StepReport VolumeWorld::advance() {
     return &joints.back();
   };
   if (six_d)
-    for (const VolumeContact& c : volumes) add_joint(JointKind::kVolume6d, c.a, c.b, c.R_w_c, c.x_w_c)->semi_axes =
-        c.patch.ellipse_semi_axes;
+    for (const VolumeContact& c : volumes) {
+      PgsJoint* joint = add_joint(JointKind::kVolume6d, c.a, c.b, c.R_w_c, c.x_w_c);
+      joint->semi_axes = c.patch.ellipse_semi_axes;
+      if (!c.patch.support.empty()) joint->support = std::make_shared<const SupportRegion>(c.patch.support);
+    }
   else
     for (const PointContact& p : points) add_joint(JointKind::kPoint, p.a, p.b, p.R_w_c, p.x_w_c);
   const std::size_t contact_count = joints.size();

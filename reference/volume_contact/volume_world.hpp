@@ -56,8 +56,12 @@ struct WorldOptions {
   double linear_compliance = 0;     // m/N: a force F gives a displacement F c (Section 5.7)
   double angular_compliance = 0;    // rad/(N m)
   bool warm_start = true;
-  PgsOptions pgs;
-  PatchOptions patch;
+  // Between meshes with near-parallel faces, the 6D normal from central
+  // differences of the volume (contact_detection.hpp's departure); false: the
+  // exact gradient's, as Section 4.1.
+  bool normal_differences = true;
+  PgsOptions pgs;      // with the solver's departures (joint elimination, the spin re-solve)
+  PatchOptions patch;  // with the patch region (the paper's ellipse, or the support region)
 };
 
 // Wall-clock seconds per phase of the last step (Table 1's columns; the 6D

@@ -130,8 +130,16 @@ double spin_torque_bound(const Eigen::Vector2d& p, const Eigen::Vector2d& semi_a
 }
 
 WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const Eigen::Vector2d& semi_axes,
-                               double mu) {
+                               double mu, const ProjectionOptions& options) {
   check_arguments(semi_axes, mu, "6D joint projection");
+  const SupportRegion* support = options.support && !options.support->empty() ? options.support : nullptr;
+  // Sections 5.4 and 5.6 on the patch: the ellipse with Eqs. 11-13, or the support region.
+  const auto project_onto_patch = [&](const Eigen::Vector2d& d) {
+    return support ? project_onto_region(d, *support) : project_onto_ellipse(d, semi_axes);
+  };
+  const auto spin_bound = [&](const Eigen::Vector2d& p, double f_n) {
+    return support ? region_spin_torque_bound(p, *support, f_n, mu) : spin_torque_bound(p, semi_axes, f_n, mu);
+  };
   if (!S_c.allFinite() || !e_c.allFinite()) throw InputError("6D joint projection: non-finite Schur complement or twist");
   // The paper's order from here on: (f_n, f_u, f_w, tau_n, tau_u, tau_w).
   const Matrix6d S = to_paper_order(S_c);
@@ -168,7 +176,7 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
 
   // Section 5.3: tau_t = (tau_u, tau_w), f_n = lambda[0] > 0 here.
   const Eigen::Vector2d d = centre_of_pressure(lambda[0], lambda.segment<2>(4));
-  const EllipseProjection projected = project_onto_ellipse(d, semi_axes);  // Section 5.4
+  const PatchProjection projected = project_onto_patch(d);  // Section 5.4
   out.pressure_point = projected.point;
   const Eigen::Vector3d r(0, projected.point.x(), projected.point.y());  // p - c in (n, u, w)
   if (projected.inside) {
@@ -177,11 +185,15 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
       return l[3] - (p.x() * l[2] - p.y() * l[1]);  // tau_n - (r x f)_n, r = (0, p_u, p_w)
     };
     const double spin = spin_at(lambda, projected.point);
-    const double bound = spin_torque_bound(projected.point, semi_axes, lambda[0], mu);
+    const double bound = spin_bound(projected.point, lambda[0]);
     if (std::abs(spin) > bound) {
       const double sign = std::copysign(1.0, spin);
       lambda[3] += sign * bound - spin;  // Algorithm 1's clamp
       out.spin_clamped = true;
+      if (!options.spin_resolve) {
+        out.impulse_c = from_paper_order(lambda);
+        return out;
+      }
       // The re-solve with the spin at its bound: p and f_n move with the
       // solution and the bound with them, so it is repeated from the new
       // centre of pressure until the spin there is at the bound there.
@@ -189,7 +201,7 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
       Vector6d candidate = lambda;
       for (int round = 0; round < kSpinRounds && !out.spin_resolved; ++round) {
         const std::optional<Vector6d> solved =
-            solve_with_spin_at(S, e, sign * spin_torque_bound(p, semi_axes, candidate[0], mu), p,
+            solve_with_spin_at(S, e, sign * spin_bound(p, candidate[0]), p,
                                out.state == JointState::kSliding ? &q : nullptr);
         if (!solved || !((*solved)[0] > 0)) break;
         candidate = *solved;
@@ -197,11 +209,10 @@ WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const E
         if (out.state == JointState::kSliding && !(candidate.head<3>().dot(q) > 0)) break;
         // The spin torque must oppose the relative spin it leaves (friction does no positive work).
         if (sign * (e + S * candidate)[3] > 0) break;
-        const EllipseProjection moved =
-            project_onto_ellipse(centre_of_pressure(candidate[0], candidate.segment<2>(4)), semi_axes);
+        const PatchProjection moved = project_onto_patch(centre_of_pressure(candidate[0], candidate.segment<2>(4)));
         if (!moved.inside) break;
         p = moved.point;
-        const double at_p = spin_at(candidate, p), bound_p = spin_torque_bound(p, semi_axes, candidate[0], mu);
+        const double at_p = spin_at(candidate, p), bound_p = spin_bound(p, candidate[0]);
         out.spin_resolved = std::abs(at_p - sign * bound_p) <= kSpinTolerance * bound_p;
       }
       if (out.spin_resolved) {

@@ -49,12 +49,17 @@
 //      without its spin row), then the clamp at the new f_n and p (a second
 //      order change); a re-solve that separates or leaves the cone or the
 //      ellipse is not taken (Algorithm 1's clamp stands; block PGS's next
-//      sweep starts again from the rigid joint).
+//      sweep starts again from the rigid joint). ProjectionOptions::
+//      spin_resolve = false runs the paper's clamp alone.
+// With ProjectionOptions::support, steps 3-5 use the support region
+// (support_region.hpp) for the ellipse: d is projected onto it, and the
+// clamp's bound is region_spin_torque_bound for Eqs. 11-13.
 // Algorithm 1's tests "mu lambda_n <= |lambda_t|" are read as "outside the
 // cone": |f_t| > mu f_n.
 #include <Eigen/Core>
 
 #include "reference/volume_contact/paper_order.hpp"
+#include "reference/volume_contact/support_region.hpp"
 
 namespace contactref::volume_contact {
 
@@ -83,10 +88,20 @@ struct WrenchProjection {
 // arguments.
 double spin_torque_bound(const Eigen::Vector2d& p, const Eigen::Vector2d& semi_axes, double f_n, double mu);
 
+struct ProjectionOptions {
+  // The support region (support_region.hpp), in c's (u, w): steps 3-5 use it
+  // in place of the ellipse; null or empty: the ellipse.
+  const SupportRegion* support = nullptr;
+  // Step 5's re-solve after a clamp (the departure above); false stops at
+  // Algorithm 1's clamp.
+  bool spin_resolve = true;
+};
+
 // Algorithm 1. semi_axes: the ellipse's (a, b), a >= b >= 0 (m); mu >= 0.
 // InputError: non-finite S or e, bad mu or semi-axes. ComputationError: S
 // not positive definite.
-WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const Eigen::Vector2d& semi_axes, double mu);
+WrenchProjection project_joint(const Matrix6d& S_c, const Vector6d& e_c, const Eigen::Vector2d& semi_axes, double mu,
+                               const ProjectionOptions& options = {});
 
 // The point-contact baseline: one Gauss-Seidel update of a point contact's
 // impulse in its 3D Coulomb cone, as the paper's point-based method in SOFA

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cmath>
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <numbers>
@@ -224,6 +225,23 @@ TEST(HalfspaceMoments, ABoxCutByALevelPlane) {
     Vector6d g;
     g << Vector3d(0.5, 0.5, h).cross(Vector3d::UnitZ()), Vector3d::UnitZ();
     EXPECT_TRUE(matrices_near(m.gradient, g, tol));
+  }
+}
+
+// The kept vertices (volume_contact's support region): the corners of the
+// clipped pieces, which are the box [0,1]^2 x [0,h]'s corners and points on
+// its boundary (to the cut's round-off in z); none unless asked.
+TEST(HalfspaceMoments, KeptVerticesAreTheCornersOfTheCutBox) {
+  const double h = 0.375;  // exact: the cut points' z is h to one rounding
+  EXPECT_TRUE(halfspace_intersection_moments(unit_cube(), {Vector3d::UnitZ(), h}).vertices.empty());
+  const IntersectionMoments m = halfspace_intersection_moments(unit_cube(), {Vector3d::UnitZ(), h}, true);
+  for (const Vector3d& x : m.vertices)
+    EXPECT_TRUE((x.array() >= -1e-16).all() && x.x() <= 1 && x.y() <= 1 && x.z() <= h + 1e-16) << x.transpose();
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vector3d c(corner & 1, (corner >> 1) & 1, (corner & 4) ? h : 0);
+    double nearest = 1;
+    for (const Vector3d& x : m.vertices) nearest = std::min(nearest, (x - c).norm());
+    EXPECT_LT(nearest, 1e-15) << c.transpose();
   }
 }
 

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -224,6 +225,47 @@ TEST(IntersectionVolume, TwoBoxesMatchTheOverlapBox) {
   EXPECT_EQ(m.gradient.tail<3>(), Vector3d(0, 0, -1));
   EXPECT_EQ(m.gradient_touching, Vector6d::Zero());
   EXPECT_EQ(m.gradient_flush, Vector6d::Zero());
+}
+
+// Every corner of a box, and every point of `points` within it (exactly:
+// these coordinates are dyadic, and the corners are vertices of A or of B or
+// points where their faces cross, rounded once).
+void expect_the_boxs_corners(const std::vector<Vector3d>& points, const Vector3d& lo, const Vector3d& hi,
+                             const std::string& label) {
+  for (const Vector3d& x : points)
+    EXPECT_TRUE((x.array() >= lo.array()).all() && (x.array() <= hi.array()).all()) << label << ": " << x.transpose();
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vector3d c((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(), (corner & 4) ? hi.z() : lo.z());
+    EXPECT_NE(std::find(points.begin(), points.end(), c), points.end()) << label << ": corner " << c.transpose();
+  }
+}
+
+// The kept vertices (volume_contact's support region): the corners of ∂Ω,
+// here the overlap box of TwoBoxesMatchTheOverlapBox, on both assemblies of
+// ∂Ω (CGAL's manifold output; the classified faces of the non-manifold case);
+// none unless asked.
+TEST(IntersectionVolume, KeptVerticesAreTheCornersOfTheIntersection) {
+  IntersectionOptions keep;
+  keep.keep_vertices = true;
+  const TriangleSolid a = box(Vector3d(0, 0, -1), Vector3d(2, 1.5, 1));
+  const RigidPose<double> E = pose(quarter_turn_z(), Vector3d(1.5, 0.25, 0.5));
+  EXPECT_TRUE(intersection_moments(a, unit_cube(), E).vertices.empty());
+  const IntersectionMoments m = intersection_moments(a, unit_cube(), E, keep);
+  expect_the_boxs_corners(m.vertices, Vector3d(0.5, 0.25, 0.5), Vector3d(1.5, 1.25, 1), "overlap box");
+  // Two L-prisms notched at opposite corners: the unit boxes [0,1]x[1,2] and
+  // [1,2]x[0,1] (z in [-0.5, 0.5]) sharing an edge.
+  const TriangleSolid l = l_prism(1.0, -0.5, 0.5);
+  Matrix3d half_turn;
+  half_turn << -1, 0, 0, 0, -1, 0, 0, 0, 1;
+  const IntersectionMoments two = intersection_moments(l, l, pose(half_turn, Vector3d(2, 2, 0)), keep);
+  ASSERT_TRUE(two.non_manifold_intersection);
+  std::vector<Vector3d> first, second;
+  for (const Vector3d& x : two.vertices) {  // the shared edge x = y = 1 in both
+    if (x.x() <= 1 && x.y() >= 1) first.push_back(x);
+    if (x.x() >= 1 && x.y() <= 1) second.push_back(x);
+  }
+  expect_the_boxs_corners(first, Vector3d(0, 1, -0.5), Vector3d(1, 2, 0.5), "first box");
+  expect_the_boxs_corners(second, Vector3d(1, 0, -0.5), Vector3d(2, 1, 0.5), "second box");
 }
 
 // Issue 10, item 6: two boxes of side 2^-400 overlap in a box of exact volume

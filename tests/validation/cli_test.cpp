@@ -978,8 +978,8 @@ TEST(CliSimulate, TheOctagonSlidesToTheCoulombDistanceInBothVolumeContactModels)
     std::ifstream steps(dir / "steps.csv");
     std::string header;
     std::getline(steps, header);
-    EXPECT_EQ(header, "time,contacts,constraints,iterations,residual,converged,max_volume,detection_s,stabilisation_s,"
-                      "assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding");
+    EXPECT_EQ(header, "time,contacts,constraints,iterations,residual,converged,projection_residual,max_volume,"
+                      "detection_s,stabilisation_s,assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding");
     std::filesystem::remove_all(dir);
   }
 }

@@ -59,11 +59,16 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_TRUE(defaults.warm_start);
   EXPECT_EQ(defaults.thin, 0.1);
   EXPECT_EQ(defaults.ground_size, 10);
+  EXPECT_EQ(defaults.patch, vc::PatchRegion::kEllipse);  // Appendix A's
+  EXPECT_TRUE(defaults.joint_elimination);  // the same fixed points as the paper's solver (block_pgs.hpp)
+  EXPECT_TRUE(defaults.spin_resolve);
+  EXPECT_TRUE(defaults.normal_differences);
 
   json d = document("volume-6d");
   d["model"].update(json::parse(R"({"time_step": 0.002, "mu": 0.4, "target_volume": 1e-8, "linear_compliance": 1e-6,
       "angular_compliance": 2e-5, "tolerance": 1e-10, "max_iterations": 50, "warm_start": false, "thin": 0.2,
-      "ground_size": 3})"));
+      "ground_size": 3, "patch": "support", "joint_elimination": false, "spin_resolve": false,
+      "normal_differences": false})"));
   Scene scene = parse(d);
   EXPECT_EQ(scene.model, ModelType::kVolume6d);
   const VolumeContactModel& m = scene.volume_contact;
@@ -77,6 +82,10 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_FALSE(m.warm_start);
   EXPECT_EQ(m.thin, 0.2);
   EXPECT_EQ(m.ground_size, 3);
+  EXPECT_EQ(m.patch, vc::PatchRegion::kSupport);
+  EXPECT_FALSE(m.joint_elimination);
+  EXPECT_FALSE(m.spin_resolve);
+  EXPECT_FALSE(m.normal_differences);
   vc::WorldOptions o = volume_contact_options(scene);
   EXPECT_EQ(o.model, vc::ContactModel::kVolume6d);
   EXPECT_EQ(o.time_step, 0.002);
@@ -88,9 +97,14 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_EQ(o.pgs.tolerance, 1e-10);
   EXPECT_EQ(o.pgs.max_iterations, 50);
   EXPECT_EQ(o.patch.thin, 0.2);
+  EXPECT_EQ(o.patch.region, vc::PatchRegion::kSupport);
+  EXPECT_FALSE(o.pgs.eliminate_joints);
+  EXPECT_FALSE(o.pgs.spin_resolve);
+  EXPECT_FALSE(o.normal_differences);
 
   d = document("point-contact");
   d["model"]["touch_tolerance"] = 2e-4;
+  d["model"]["joint_elimination"] = false;
   d["gravity"] = {0, -1, 0};
   scene = parse(d);
   EXPECT_EQ(scene.model, ModelType::kPointContact);
@@ -98,6 +112,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_EQ(o.model, vc::ContactModel::kPointContact);
   EXPECT_EQ(o.touch_tolerance, 2e-4);
   EXPECT_EQ(o.gravity, Eigen::Vector3d(0, -1, 0));
+  EXPECT_FALSE(o.pgs.eliminate_joints);
 }
 
 TEST(VolumeContactScene, BadModelFieldsAreRefusedNamingTheField) {
@@ -120,9 +135,17 @@ TEST(VolumeContactScene, BadModelFieldsAreRefusedNamingTheField) {
   expect_bad(six_d, {{"thin", 1}}, "model.thin", "must lie in (0, 1), got 1");
   expect_bad(six_d, {{"ground_size", 0}}, "model.ground_size", "must be positive");
   expect_bad(points, {{"touch_tolerance", 0}}, "model.touch_tolerance", "must be positive");
+  expect_bad(six_d, {{"patch", "rectangle"}}, "model.patch", "unknown patch \"rectangle\" (known: ellipse, support)");
+  expect_bad(six_d, {{"patch", 1}}, "model.patch", "expected a string");
+  expect_bad(six_d, {{"joint_elimination", "yes"}}, "model.joint_elimination", "expected true or false");
+  expect_bad(points, {{"joint_elimination", 0}}, "model.joint_elimination", "expected true or false");
+  expect_bad(six_d, {{"spin_resolve", 1}}, "model.spin_resolve", "expected true or false");
+  expect_bad(six_d, {{"normal_differences", nullptr}}, "model.normal_differences", "expected true or false");
   // Each model refuses the other's own fields, and every unknown one.
   expect_bad(six_d, {{"touch_tolerance", 1e-3}}, "model.touch_tolerance", "unknown field (allowed here: type, ");
   expect_bad(points, {{"linear_compliance", 0}}, "model.linear_compliance", "unknown field");
+  for (const char* field : {"patch", "spin_resolve", "normal_differences"})  // the 6D patch's and joint's
+    expect_bad(points, {{field, true}}, std::string("model.") + field, "unknown field");
   expect_bad(points, {{"spacing", 0.01}}, "model.spacing", "unknown field");
   // More than 10 million steps: a mistake, not a run, unless the limit is raised.
   expect_bad(six_d, {{"time_step", 1e-8}}, "model.time_step",

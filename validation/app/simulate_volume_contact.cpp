@@ -32,6 +32,7 @@ struct StepRow {
   int contacts = 0, constraints = 0, iterations = 0;
   double residual = 0;  // the last sweep's update norm; 0 without a sweep
   bool converged = true;
+  double projection_residual = 0;  // N s: the largest joint's distance from its own projection (block_pgs.hpp)
   double max_volume = 0;
   vc::StepTimes times;
   std::array<int, kStates.size()> states{};  // joints per JointState, in kStates' order
@@ -45,6 +46,7 @@ StepRow step_row(const vc::StepReport& report) {
   row.iterations = report.pgs.iterations;
   row.residual = report.pgs.residuals.empty() ? 0.0 : report.pgs.residuals.back();
   row.converged = report.pgs.converged;
+  row.projection_residual = report.pgs.projection_residual;
   row.max_volume = report.max_volume;
   row.times = report.times;
   for (const vc::PgsJoint& j : report.joints)
@@ -66,11 +68,12 @@ void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const vc::
 
 void write_steps(const std::filesystem::path& path, const std::vector<StepRow>& steps) {
   std::ofstream file = open_output(path);
-  file << "time,contacts,constraints,iterations,residual,converged,max_volume,detection_s,stabilisation_s,assembly_s,"
-          "solve_s,separating,stuck,sliding,rolling,rolling_sliding\n";
+  file << "time,contacts,constraints,iterations,residual,converged,projection_residual,max_volume,detection_s,"
+          "stabilisation_s,assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding\n";
   for (const StepRow& s : steps) {
-    file << fmt::format("{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{},{}\n", s.time,
-                        s.contacts, s.constraints, s.iterations, s.residual, s.converged ? 1 : 0, s.max_volume,
+    file << fmt::format("{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{},{}\n",
+                        s.time, s.contacts, s.constraints, s.iterations, s.residual, s.converged ? 1 : 0,
+                        s.projection_residual, s.max_volume,
                         s.times.detection, s.times.stabilisation, s.times.assembly, s.times.solve, s.states[0],
                         s.states[1], s.states[2], s.states[3], s.states[4]);
   }
@@ -80,7 +83,7 @@ void write_steps(const std::filesystem::path& path, const std::vector<StepRow>& 
 struct Statistics {
   long total_iterations = 0;
   int max_iterations = 0, unconverged = 0, max_contacts = 0;
-  double max_volume = 0;
+  double max_volume = 0, max_projection_residual = 0;
   vc::StepTimes seconds;
 };
 
@@ -92,6 +95,7 @@ Statistics statistics(const std::vector<StepRow>& steps) {
     st.unconverged += s.converged ? 0 : 1;
     st.max_contacts = std::max(st.max_contacts, s.contacts);
     st.max_volume = std::max(st.max_volume, s.max_volume);
+    st.max_projection_residual = std::max(st.max_projection_residual, s.projection_residual);
     st.seconds.detection += s.times.detection;
     st.seconds.stabilisation += s.times.stabilisation;
     st.seconds.assembly += s.times.assembly;
@@ -110,10 +114,14 @@ ojson model_json(const scenes::Scene& scene) {
                  {"max_iterations", m.max_iterations},
                  {"warm_start", m.warm_start},
                  {"thin", m.thin},
-                 {"ground_size", m.ground_size}};
+                 {"ground_size", m.ground_size},
+                 {"joint_elimination", m.joint_elimination}};
   if (scene.model == scenes::ModelType::kVolume6d) {
     model["linear_compliance"] = m.linear_compliance;
     model["angular_compliance"] = m.angular_compliance;
+    model["patch"] = vc::to_string(m.patch);
+    model["spin_resolve"] = m.spin_resolve;
+    model["normal_differences"] = m.normal_differences;
   } else {
     model["touch_tolerance"] = m.touch_tolerance;
   }
@@ -147,6 +155,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                            {"mean_iterations", run.steps.empty() ? 0.0 : double(st.total_iterations) / steps},
                            {"max_iterations", st.max_iterations},
                            {"unconverged_steps", st.unconverged},
+                           {"max_projection_residual", st.max_projection_residual},
                            {"max_contacts", st.max_contacts},
                            {"max_volume", st.max_volume},
                            {"rows", run.rows.size()},
@@ -252,11 +261,11 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
     const ojson& st = summary["statistics"];
     std::cout << fmt::format("status     {}{}\n", run.failed ? "failed" : "completed",
                              run.message.empty() ? "" : ": " + run.message);
-    std::cout << fmt::format("steps      {} to t = {:.6g} s; PGS {:.3g} iterations a step (max {}), {} unconverged; "
-                             "at most {} contacts; {:.3g} s wall\n",
+    std::cout << fmt::format("steps      {} to t = {:.6g} s; PGS {:.3g} iterations a step (max {}), {} unconverged, "
+                             "projection residual at most {:.3g}; at most {} contacts; {:.3g} s wall\n",
                              run.steps.size(), run.end_time, st["mean_iterations"].get<double>(),
                              st["max_iterations"].get<int>(), st["unconverged_steps"].get<int>(),
-                             st["max_contacts"].get<int>(), run.wall);
+                             st["max_projection_residual"].get<double>(), st["max_contacts"].get<int>(), run.wall);
     const ojson& phase = st["phase_seconds"];
     std::cout << fmt::format("phases     detection {:.3g} s, stabilisation {:.3g} s, assembly {:.3g} s, solve {:.3g} s\n",
                              phase["detection"].get<double>(), phase["stabilisation"].get<double>(),

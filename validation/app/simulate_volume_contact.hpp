@@ -9,14 +9,18 @@
 //   steps.csv     one row per step: time (s, at its end), contacts (joints:
 //                 6D pairs or points), constraints (scalar rows), iterations
 //                 (PGS sweeps), residual (the last sweep's update norm),
-//                 converged (1 or 0), max_volume (m^3, the largest pair
+//                 converged (1 or 0), projection_residual (N s, N m s: the
+//                 largest distance of a joint's impulse from its own
+//                 projection, zero at the paper's block Gauss-Seidel fixed
+//                 point: block_pgs.hpp), max_volume (m^3, the largest pair
 //                 volume detected), the wall time of detection,
 //                 stabilisation, assembly and solve (s), and the joints in
 //                 each state after the solve (separating, stuck, sliding,
 //                 rolling, rolling_sliding: wrench_projection.hpp)
 //   summary.json  status (completed or failed) and message, the model's
 //                 fields, statistics (steps, total and mean iterations,
-//                 unconverged steps, wall time per phase), the final states,
+//                 unconverged steps, the largest projection residual, wall
+//                 time per phase), the final states,
 //                 scene and build
 // Returns the exit code: 0 completed, 1 failed (a ComputationError while
 // stepping); a bad scene is an InputError (exit 2).

@@ -107,10 +107,27 @@
 //                              (reference/volume_contact/contact_patch.hpp); default 0.1
 //     "ground_size": 10        m, > 0: a plane's slab is this square, 1 m thick (the point
 //                              model finds its contacts on its top face); default 10
+//     "joint_elimination": true  PGS updates a contact with the bilateral joints of its
+//                              bodies (fast with a light body on a hinge; the same answer:
+//                              reference/volume_contact/block_pgs.hpp); false: plain block
+//                              Gauss-Seidel, the paper's; default true
 //   volume-6d only:
 //     "linear_compliance": 0   m/N, >= 0: a force F displaces the joint by c F (Section 5.7);
 //                              default 0 (rigid)
 //     "angular_compliance": 0  rad/(N m), >= 0: the same for torques; default 0
+//     "patch": "ellipse"       where the centre of pressure may go and what bounds the spin
+//                              torque: "ellipse", Appendix A's (the paper's; it reaches
+//                              past the contact region), or "support", the contact region
+//                              itself with a uniform pressure's spin torque
+//                              (reference/volume_contact/support_region.hpp); default
+//                              "ellipse"
+//     "spin_resolve": true     after Algorithm 1's spin clamp, re-solve the joint's other
+//                              rows (reference/volume_contact/wrench_projection.hpp);
+//                              false: the paper's clamp alone; default true
+//     "normal_differences": true  between meshes with near-parallel faces, the normal from
+//                              central differences of the volume
+//                              (reference/volume_contact/contact_detection.hpp); false: the
+//                              exact gradient's (Section 4.1); default true
 //   point-contact only:
 //     "touch_tolerance": 1e-3  m, > 0: the distance within which features touch
 //                              (robust_geometry/contact_regions.hpp); default 1e-3

@@ -36,10 +36,12 @@ std::shared_ptr<const vc::BodyShape> polyhedral_shape(const SceneBody& body) {
 }  // namespace
 
 VolumeContactModel read_volume_contact_model(const Reader& in, const json& model, bool six_d) {
-  std::vector<std::string> allowed = {"type",      "time_step",      "mu",         "target_volume", "tolerance",
-                                      "max_iterations", "warm_start", "thin",       "ground_size"};
+  std::vector<std::string> allowed = {"type",        "time_step",     "mu",          "target_volume",
+                                      "tolerance",   "max_iterations", "warm_start", "thin",
+                                      "ground_size", "joint_elimination"};
   if (six_d) {
-    allowed.insert(allowed.end(), {"linear_compliance", "angular_compliance"});
+    allowed.insert(allowed.end(),
+                   {"linear_compliance", "angular_compliance", "patch", "spin_resolve", "normal_differences"});
   } else {
     allowed.push_back("touch_tolerance");
   }
@@ -66,6 +68,20 @@ VolumeContactModel read_volume_contact_model(const Reader& in, const json& model
     if (!(m.thin > 0 && m.thin < 1)) in.fail("model.thin", fmt::format("must lie in (0, 1), got {}", m.thin));
   }
   if (const json* x = Reader::optional(model, "ground_size")) m.ground_size = in.positive(*x, "model.ground_size");
+  if (const json* x = Reader::optional(model, "joint_elimination"))
+    m.joint_elimination = in.boolean(*x, "model.joint_elimination");
+  if (const json* x = Reader::optional(model, "patch")) {
+    const std::string patch = in.string(*x, "model.patch");
+    if (patch == "ellipse")
+      m.patch = vc::PatchRegion::kEllipse;
+    else if (patch == "support")
+      m.patch = vc::PatchRegion::kSupport;
+    else
+      in.fail("model.patch", fmt::format("unknown patch \"{}\" (known: ellipse, support)", patch));
+  }
+  if (const json* x = Reader::optional(model, "spin_resolve")) m.spin_resolve = in.boolean(*x, "model.spin_resolve");
+  if (const json* x = Reader::optional(model, "normal_differences"))
+    m.normal_differences = in.boolean(*x, "model.normal_differences");
   return m;
 }
 
@@ -178,6 +194,10 @@ vc::WorldOptions volume_contact_options(const Scene& scene) {
   options.pgs.tolerance = m.tolerance;
   options.pgs.max_iterations = m.max_iterations;
   options.patch.thin = m.thin;
+  options.patch.region = m.patch;
+  options.pgs.eliminate_joints = m.joint_elimination;
+  options.pgs.spin_resolve = m.spin_resolve;
+  options.normal_differences = m.normal_differences;
   return options;
 }
 

@@ -27,11 +27,18 @@ struct VolumeContactModel {
   bool warm_start = true;
   double thin = 0.1;              // the patch's limiting-case ratio (contact_patch.hpp)
   double ground_size = 10;        // m: the edge of a plane's square slab
+  bool joint_elimination = true;  // block PGS's elimination of bilateral joints (block_pgs.hpp)
+  // 6D only: the patch region (contact_patch.hpp) and the departures from
+  // Algorithm 1 and Section 4.1 (wrench_projection.hpp, contact_detection.hpp).
+  volume_contact::PatchRegion patch = volume_contact::PatchRegion::kEllipse;
+  bool spin_resolve = true;
+  bool normal_differences = true;
 };
 
 // Reads MODEL's fields but "type" for the 6D model (six_d) or the point
-// baseline; each refuses the other's own fields (compliances; touch
-// tolerance) as unknown. InputError "FILE: model.FIELD: why".
+// baseline; each refuses the other's own fields (compliances, patch, spin
+// re-solve and normal differences; touch tolerance) as unknown. InputError
+// "FILE: model.FIELD: why".
 VolumeContactModel read_volume_contact_model(const Reader& in, const nlohmann::json& model, bool six_d);
 
 

@@ -56,7 +56,7 @@ Eigen::Vector2d brute_force_closest(const Eigen::Vector2d& d, double a, double b
   return point(0.5 * (lo + hi));
 }
 
-TEST(EllipseProjection, OutsidePointsGoToTheClosestBoundaryPoint) {
+TEST(PatchProjection, OutsidePointsGoToTheClosestBoundaryPoint) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> uniform(-1, 1);
   int most_iterations = 0, outside = 0;
@@ -64,7 +64,7 @@ TEST(EllipseProjection, OutsidePointsGoToTheClosestBoundaryPoint) {
     const double a = 0.05, b = trial % 3 == 0 ? 0.049 : 0.05 * (0.05 + 0.9 * (uniform(rng) + 1) / 2);
     Eigen::Vector2d d(0.12 * uniform(rng), 0.12 * uniform(rng));
     if ((d.x() / a) * (d.x() / a) + (d.y() / b) * (d.y() / b) <= 1.05) continue;
-    const EllipseProjection p = project_onto_ellipse(d, {a, b});
+    const PatchProjection p = project_onto_ellipse(d, {a, b});
     ++outside;
     EXPECT_FALSE(p.inside);
     EXPECT_NEAR((p.point.x() / a) * (p.point.x() / a) + (p.point.y() / b) * (p.point.y() / b), 1, 1e-14);
@@ -86,16 +86,16 @@ TEST(EllipseProjection, OutsidePointsGoToTheClosestBoundaryPoint) {
   EXPECT_LE(most_iterations, 20);
 }
 
-TEST(EllipseProjection, InsidePointsAxesCirclesSegmentsAndBadInput) {
-  const EllipseProjection inside = project_onto_ellipse({0.01, -0.01}, {0.05, 0.02});
+TEST(PatchProjection, InsidePointsAxesCirclesSegmentsAndBadInput) {
+  const PatchProjection inside = project_onto_ellipse({0.01, -0.01}, {0.05, 0.02});
   EXPECT_TRUE(inside.inside);
   EXPECT_EQ(inside.point, Eigen::Vector2d(0.01, -0.01));
   EXPECT_EQ(inside.iterations, 0);
   EXPECT_EQ(project_onto_ellipse({-0.2, 0}, {0.05, 0.02}).point, Eigen::Vector2d(-0.05, 0));  // major axis
   EXPECT_NEAR((project_onto_ellipse({0, -0.2}, {0.05, 0.02}).point - Eigen::Vector2d(0, -0.02)).norm(), 0, 1e-17);
-  const EllipseProjection circle = project_onto_ellipse({0.3, 0.4}, {0.1, 0.1});
+  const PatchProjection circle = project_onto_ellipse({0.3, 0.4}, {0.1, 0.1});
   EXPECT_NEAR((circle.point - Eigen::Vector2d(0.06, 0.08)).norm(), 0, 1e-15);  // along the radius
-  const EllipseProjection rod = project_onto_ellipse({0.2, 0.01}, {0.05, 0});
+  const PatchProjection rod = project_onto_ellipse({0.2, 0.01}, {0.05, 0});
   EXPECT_FALSE(rod.inside);
   EXPECT_EQ(rod.point, Eigen::Vector2d(0.05, 0));
   EXPECT_TRUE(project_onto_ellipse({0.01, 0}, {0.05, 0}).inside);

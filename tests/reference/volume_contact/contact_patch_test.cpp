@@ -9,8 +9,12 @@
 //    brute-force projection of points on its surface (the support function);
 //  - the limiting cases: a thin bar across the floor (a rod), a sunken cube
 //    (a bulky volume);
+//  - the support region: a box over a beam's edge: the part of its face
+//    over the beam, to round-off (the ellipse reaches 0.145 of the region's
+//    width past it); a box tilted onto its edge: a strip along the edge as
+//    wide as the wedge's shadow, depth / tan(tilt);
 //  - degenerate and bad input: B inside A (no normal), disjoint solids, an
-//    absurd threshold.
+//    absurd threshold, a support region without the intersection's vertices.
 #include "reference/volume_contact/contact_patch.hpp"
 
 #include <gtest/gtest.h>
@@ -111,6 +115,66 @@ TEST(ContactPatch, AThinBarIsARodAndASunkenCubeIsBulky) {
   EXPECT_STREQ(to_string(PatchShape::kRod), "skinny rod");
 }
 
+ContactPatch support_patch_of(const rg::TriangleSolid& a, const rg::TriangleSolid& b,
+                              const RigidPose<double>& pose_b = RigidPose<double>()) {
+  rg::IntersectionOptions keep;
+  keep.keep_vertices = true;
+  PatchOptions options;
+  options.region = PatchRegion::kSupport;
+  return contact_patch(rg::intersection_moments(a, b, pose_b, keep), options);
+}
+
+// The support region's extent along a unit direction of the patch plane (A's frame), from the patch centre.
+double reach(const ContactPatch& patch, const Vector3d& direction_a) {
+  const Eigen::Vector2d d = patch.frame_a.leftCols<2>().transpose() * direction_a;
+  double most = -1;
+  for (const Eigen::Vector2d& v : patch.support.vertices) most = std::max(most, v.dot(d));
+  return most;
+}
+
+TEST(ContactPatch, TheSupportRegionOfABoxOverABeamsEdgeIsThePartOfItsFaceOverTheBeam) {
+  // The beam [0.85, 1] x [-1, 1] x [-1, 0] under the box [0.8, 1.2] x
+  // [-0.2, 0.2] sunk by 0.01: the intersection is [0.85, 1] x [-0.2, 0.2] x
+  // [-0.01, 0] and only the box's bottom face lies inside the beam (a floor
+  // reaching under the box's side face would tilt the normal by that face's
+  // area over the bottom's), so the region is the box's face over the beam,
+  // to the round-off of its corners.
+  const ContactPatch patch = support_patch_of(fixtures::box_solid({0.85, -1, -1}, {1, 1, 0}),
+                                              fixtures::box_solid({0.8, -0.2, -0.01}, {1.2, 0.2, 0.5}));
+  EXPECT_NEAR((patch.normal_a - Vector3d::UnitZ()).norm(), 0, 1e-15);
+  ASSERT_EQ(patch.support.vertices.size(), 4u);
+  EXPECT_NEAR(patch.support.area, 0.15 * 0.4, 1e-15);
+  EXPECT_NEAR(patch.support.centroid.norm(), 0, 1e-15);  // the patch centre is the slab's centroid
+  EXPECT_NEAR(reach(patch, Vector3d::UnitX()), 0.075, 1e-15);  // to the beam's edge
+  EXPECT_NEAR(reach(patch, -Vector3d::UnitX()), 0.075, 1e-15);
+  EXPECT_NEAR(reach(patch, Vector3d::UnitY()), 0.2, 1e-15);
+  // The paper's ellipse, computed all the same (the frame, the shape): along
+  // x, sqrt(5/12) of the region's width from the centre, 0.022 m past the edge.
+  EXPECT_NEAR(patch.ellipse_semi_axes(1), std::sqrt(5.0 / 12.0) * 0.15, 1e-13);
+  EXPECT_NEAR(patch.ellipse_semi_axes(0), std::sqrt(5.0 / 12.0) * 0.4, 1e-13);
+}
+
+TEST(ContactPatch, TheSupportRegionOfATiltedBoxIsTheStripAlongItsEdge) {
+  // A box turned by theta about y and lowered so that its edge sinks by
+  // `depth`: the wedge below z = 0 has the shadow [-depth / tan(theta), 0]
+  // across the edge (in the edge's frame), and the box's length along it.
+  const double theta = 0.2, depth = 0.002, half = 0.1;
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(theta, Vector3d::UnitY()).toRotationMatrix();
+  const Vector3d edge_b(half, 0, -half);  // the edge's middle, in the box's frame (lowest along x after turning by +theta)
+  const Vector3d t = Vector3d(0, 0, -depth) - R * edge_b;
+  const ContactPatch patch = support_patch_of(floor_box(), fixtures::box_solid({-half, -half, -half}, {half, half, half}),
+                                              RigidPose<double>::from_matrix([&] {
+                                                Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
+                                                E.topLeftCorner<3, 3>() = R;
+                                                E.topRightCorner<3, 1>() = t;
+                                                return E;
+                                              }(), "tilted box"));
+  const double width = depth / std::tan(theta) + depth * std::tan(theta);  // the bottom face's and the side's shadows
+  EXPECT_NEAR(patch.support.area, width * 2 * half, 1e-12);
+  EXPECT_NEAR(reach(patch, Vector3d::UnitY()) + reach(patch, -Vector3d::UnitY()), 2 * half, 1e-12);
+  EXPECT_NEAR(reach(patch, Vector3d::UnitX()) + reach(patch, -Vector3d::UnitX()), width, 1e-12);
+}
+
 TEST(ContactPatch, RefusesBInsideADisjointSolidsAndAnAbsurdThreshold) {
   const rg::TriangleSolid inside = fixtures::box_solid({-0.1, -0.1, -0.5}, {0.1, 0.1, -0.3});
   EXPECT_TRUE(test::contains(test::message_of<ComputationError>([&] { patch_of(floor_box(), inside); }),
@@ -120,6 +184,7 @@ TEST(ContactPatch, RefusesBInsideADisjointSolidsAndAnAbsurdThreshold) {
   const rg::IntersectionMoments m = rg::intersection_moments(floor_box(), fixtures::box_solid({-0.1, -0.1, -0.01}, {0.1, 0.1, 0.1}),
                                                              RigidPose<double>());
   EXPECT_TRUE(test::contains(test::error_of([&] { contact_patch(m, {1.5}); }), "thin must lie in (0, 1)"));
+  EXPECT_TRUE(test::contains(test::error_of([&] { contact_patch(m, {0.1, PatchRegion::kSupport}); }), "keep_vertices"));
 }
 
 }  // namespace

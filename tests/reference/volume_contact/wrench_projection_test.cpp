@@ -17,7 +17,12 @@
 //    Coulomb's law;
 //  - random problems: every projected impulse is feasible (compressive, in
 //    the cone, its centre of pressure in the ellipse, its spin within the
-//    bound), and each branch zeroes the velocities it claims to.
+//    bound), and each branch zeroes the velocities it claims to;
+//  - the support region for the ellipse (support_region.hpp): a box whose
+//    centre of pressure lies past its footprint but inside the ellipse tips
+//    about the footprint's edge (the point-contact impulse there), and its
+//    spin clamp is the uniformly loaded square's mu f_n (s/6)(sqrt 2 +
+//    ln(1 + sqrt 2)); without the re-solve, the clamp changes tau_n alone.
 #include "reference/volume_contact/wrench_projection.hpp"
 
 #include <gtest/gtest.h>
@@ -292,6 +297,10 @@ TEST(WrenchProjection, TheClampedSpinKeepsTheOtherRowsOfItsBranch) {
   for (const bool sliding : {false, true}) {
     const Vector6d rigid = wrench(0, 0, 2 * bound, sliding ? 2.0 : 0.5, 0.3, f_n);
     const Vector6d e = -S * rigid;
+    ProjectionOptions paper;
+    paper.spin_resolve = false;
+    const WrenchProjection alone = project_joint(S, e, patch, mu, paper);
+    EXPECT_TRUE(alone.spin_clamped && !alone.spin_resolved);
     const WrenchProjection out = project_joint(S, e, patch, mu);
     EXPECT_EQ(out.state, sliding ? JointState::kSliding : JointState::kStuck);
     ASSERT_TRUE(out.spin_clamped && out.spin_resolved);
@@ -307,11 +316,64 @@ TEST(WrenchProjection, TheClampedSpinKeepsTheOtherRowsOfItsBranch) {
     } else {
       EXPECT_LT(after(std::array<int, 5>{0, 1, 3, 4, 5}).norm(), kSolveTolerance);
       EXPECT_LT(l.segment<2>(3).norm(), mu * l[5]);
-      // Algorithm 1's clamp alone leaves the patch sliding at cm/s.
+      // Algorithm 1's clamp alone (spin_resolve false) changes tau_n only,
+      // which leaves the patch sliding at cm/s.
       Vector6d clamped = rigid;
       clamped[2] = bound;
-      EXPECT_GT((e + S * clamped).segment<2>(3).norm(), 1e-2);
+      EXPECT_LT((alone.impulse_c - clamped).norm(), kSolveTolerance);
+      EXPECT_GT((e + S * alone.impulse_c).segment<2>(3).norm(), 1e-2);
     }
+  }
+}
+
+TEST(WrenchProjection, WithTheSupportRegionABoxTipsAboutItsFootprintsEdgeWhereTheEllipseHoldsIt) {
+  // A box (half extents 0.1, 0.05, h = 0.1) landing at (vx, 0, -1) without
+  // turning: the rigid joint's impulse is m (-vx, 0, 1) at c with the torque
+  // that keeps it from turning, whose centre of pressure is d = (h vx, 0).
+  // With vx = 1.15, d_u = 0.115: past the footprint's edge (0.1) but inside
+  // the ellipse (sqrt(5/12) 0.2 = 0.129). The ellipse keeps it stuck; the
+  // footprint makes it a point contact at (0.1, 0): the classical impulse
+  // there (mu = 2 holds it in the cone).
+  for (const Eigen::Matrix3d& R : frames()) {
+    const double h = 0.1, mu = 2, vx = 1.15, mass = 2;
+    Scene scene{R, box(0.1, 0.05, h, mass), Eigen::Vector3d(0, 0, -h)};
+    const Eigen::Vector3d omega = Eigen::Vector3d::Zero(), v(vx, 0, -1);
+    const Joint j = scene.make(omega, v);
+    const Eigen::Vector2d ellipse = std::sqrt(5.0 / 12.0) * Eigen::Vector2d(0.2, 0.1);
+    const WrenchProjection held = project_joint(j.S, j.e, ellipse, mu);
+    EXPECT_EQ(held.state, JointState::kStuck);
+    EXPECT_NEAR(held.pressure_point.x(), h * vx, 1e-15);
+    const SupportRegion footprint = support_region({{-0.1, -0.05}, {0.1, -0.05}, {0.1, 0.05}, {-0.1, 0.05}});
+    ProjectionOptions options;
+    options.support = &footprint;
+    const WrenchProjection tipped = project_joint(j.S, j.e, ellipse, mu, options);
+    EXPECT_EQ(tipped.state, JointState::kRolling);
+    EXPECT_LT((tipped.pressure_point - Eigen::Vector2d(0.1, 0)).norm(), 1e-15);
+    const Eigen::Vector3d p(0.1, 0, -h);
+    const Eigen::Vector3d f = point_impulse(scene.body, p, omega, v);
+    const Eigen::Vector3d tau = Eigen::Vector3d(0.1, 0, 0).cross(f);
+    EXPECT_LT((tipped.impulse_c - wrench(tau.x(), tau.y(), tau.z(), f.x(), f.y(), f.z())).norm(), kSolveTolerance);
+  }
+}
+
+TEST(WrenchProjection, WithTheSupportRegionTheSpinIsClampedToTheUniformlyLoadedSquaresTorque) {
+  // A 0.2 m square footprint under a box spinning about n at its centre: the
+  // bound is mu f_n (s/6)(sqrt 2 + ln(1 + sqrt 2)) (a uniform pressure), where
+  // the paper's ellipse gives mu f_n sqrt(a^2 + b^2) = 0.913 s mu f_n.
+  const double h = 0.05, mu = 0.5, s = 0.2;
+  const Body b = box(0.1, 0.1, h, 2);
+  const SupportRegion footprint = support_region({{-0.1, -0.1}, {0.1, -0.1}, {0.1, 0.1}, {-0.1, 0.1}});
+  ProjectionOptions options;
+  options.support = &footprint;
+  const Eigen::Vector2d ellipse = Eigen::Vector2d::Constant(std::sqrt(5.0 / 12.0) * s);
+  for (const Eigen::Matrix3d& R : frames()) {
+    Scene scene{R, b, Eigen::Vector3d(0, 0, -h)};
+    const Joint j = scene.make(Eigen::Vector3d(0, 0, 20), Eigen::Vector3d(0, 0, -1));
+    const WrenchProjection out = project_joint(j.S, j.e, ellipse, mu, options);
+    const double bound = mu * 2 * s / 6 * (std::sqrt(2.0) + std::log(1 + std::sqrt(2.0)));
+    ASSERT_TRUE(out.spin_clamped);
+    EXPECT_LT((out.impulse_c - wrench(0, 0, -bound, 0, 0, 2)).norm(), kSolveTolerance);
+    EXPECT_NEAR(project_joint(j.S, j.e, ellipse, mu).impulse_c[2], -mu * 2 * ellipse.norm(), kSolveTolerance);
   }
 }
 
