@@ -17,6 +17,7 @@
 
 #include "core/errors.hpp"
 #include "reference/spatial/newton_euler.hpp"
+#include "reference/spatial/rigid_body.hpp"
 #include "reference/spatial/rk4.hpp"
 #include "reference/spatial/spatial_inertia.hpp"
 
@@ -59,6 +60,28 @@ Vec4<T> quaternion_derivative(const Vec4<T>& q, const Vec3<T>& omega_b) {
   return dq;
 }
 
+// The one rigid-body state (rigid_body.hpp) as this integrator's vector and
+// back: the same pose, the twist moved from world axes to body axes.
+template <class T>
+FreeBodyState<T> free_body_state(const RigidBodyState<T>& state) {
+  const Eigen::Quaternion<T> q = state.q_w_b.normalized();
+  const Mat3<T> R_w_b = q.toRotationMatrix();
+  Vec6<T> phi_b;
+  phi_b << R_w_b.transpose() * state.omega_w, R_w_b.transpose() * state.v_w;
+  return make_free_body_state<T>(Vec4<T>(q.w(), q.x(), q.y(), q.z()), state.x_w, phi_b);
+}
+template <class T>
+RigidBodyState<T> rigid_body_state(const FreeBodyState<T>& y) {
+  RigidBodyState<T> state;
+  const Vec4<T> q = quaternion_of(y);
+  state.q_w_b = Eigen::Quaternion<T>(q(0), q(1), q(2), q(3)).normalized();
+  const Mat3<T> R_w_b = state.q_w_b.toRotationMatrix();
+  state.x_w = position_of(y);
+  state.omega_w = R_w_b * twist_of(y).template head<3>();
+  state.v_w = R_w_b * twist_of(y).template tail<3>();
+  return state;
+}
+
 // A rigid body's inertia in its body frame, with the Cholesky factor that
 // Eq. 15 is solved with.
 template <class T>
@@ -70,6 +93,8 @@ struct RigidBodyInertia {
   // the centre of mass). Validated: see check_rigid_inertia.
   RigidBodyInertia(const T& mass, const Mat3<T>& I_com)
       : M_b(spatial_inertia_at_com(mass, I_com)), M_factor(M_b) {}
+  explicit RigidBodyInertia(const MassProperties<T>& properties)
+      : RigidBodyInertia(properties.mass, properties.I_com_b) {}
 };
 
 // Throws InputError naming the first problem: a non-finite entry, or a

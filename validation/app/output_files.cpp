@@ -72,19 +72,14 @@ void CsvFile::close() {
   if (file_.is_open()) close_output(file_, path_);
 }
 
-BodyRow body_row(double time, const std::string& body, double mass, const Mat3<double>& I_com,
-                 const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
-                 const Vec3<double>& v_w, const Vec3<double>& omega_w) {
+BodyRow body_row(double time, const std::string& body, const spatial::MassProperties<double>& mass,
+                 const Vec3<double>& gravity_w, const spatial::RigidBodyState<double>& state) {
   BodyRow row;
   row.time = time;
   row.body = body;
-  row.com_w = com_w;
-  row.R_w_b = R_w_b;
-  row.v_w = v_w;
-  row.omega_w = omega_w;
-  const Vec3<double> omega_b = R_w_b.transpose() * omega_w;
-  row.kinetic_energy = 0.5 * mass * v_w.squaredNorm() + 0.5 * omega_b.dot(I_com * omega_b);
-  row.potential_energy = -mass * gravity_w.dot(com_w);
+  row.state = state;
+  row.kinetic_energy = mass.kinetic_energy(state);
+  row.potential_energy = mass.potential_energy(state, gravity_w);
   return row;
 }
 
@@ -92,16 +87,16 @@ BodiesCsv::BodiesCsv(const std::filesystem::path& path)
     : file_(path, "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic_energy,potential_energy") {}
 
 void BodiesCsv::write(const BodyRow& row) {
-  Eigen::Quaterniond q(row.R_w_b);
-  q.normalize();
+  Eigen::Quaterniond q = row.state.q_w_b.normalized();
   if (q.w() < 0) q.coeffs() *= -1;  // q and -q are one rotation: the one with qw >= 0
+  const spatial::RigidBodyState<double>& s = row.state;
   file_.begin(row.time);
   file_.text(row.body);
   const std::pair<double, const char*> cells[] = {
-      {row.com_w.x(), "x"},       {row.com_w.y(), "y"},       {row.com_w.z(), "z"},         {q.w(), "qw"},
-      {q.x(), "qx"},              {q.y(), "qy"},              {q.z(), "qz"},                {row.v_w.x(), "vx"},
-      {row.v_w.y(), "vy"},        {row.v_w.z(), "vz"},        {row.omega_w.x(), "wx"},      {row.omega_w.y(), "wy"},
-      {row.omega_w.z(), "wz"},    {row.kinetic_energy, "kinetic_energy"}, {row.potential_energy, "potential_energy"}};
+      {s.x_w.x(), "x"},           {s.x_w.y(), "y"},           {s.x_w.z(), "z"},             {q.w(), "qw"},
+      {q.x(), "qx"},              {q.y(), "qy"},              {q.z(), "qz"},                {s.v_w.x(), "vx"},
+      {s.v_w.y(), "vy"},          {s.v_w.z(), "vz"},          {s.omega_w.x(), "wx"},        {s.omega_w.y(), "wy"},
+      {s.omega_w.z(), "wz"},      {row.kinetic_energy, "kinetic_energy"}, {row.potential_energy, "potential_energy"}};
   for (const auto& [value, column] : cells) file_.number(value, column);
   file_.end();
 }

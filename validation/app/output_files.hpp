@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/scalar.hpp"
+#include "reference/spatial/rigid_body.hpp"
 
 namespace contactref::cli {
 
@@ -62,19 +63,14 @@ class CsvFile {
 struct BodyRow {
   double time = 0;
   std::string body;
-  Vec3<double> com_w = Vec3<double>::Zero();
-  Mat3<double> R_w_b = Mat3<double>::Identity();
-  Vec3<double> v_w = Vec3<double>::Zero();
-  Vec3<double> omega_w = Vec3<double>::Zero();
+  spatial::RigidBodyState<double> state;  // the one rigid-body state (spatial/rigid_body.hpp)
   double kinetic_energy = 0;
   double potential_energy = 0;
 };
 
-// A row with its energies, for a body of mass m and inertia I_com (body axes)
-// under gravity g_w.
-BodyRow body_row(double time, const std::string& body, double mass, const Mat3<double>& I_com,
-                 const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
-                 const Vec3<double>& v_w, const Vec3<double>& omega_w);
+// A row with its energies (spatial::MassProperties) under gravity g_w.
+BodyRow body_row(double time, const std::string& body, const spatial::MassProperties<double>& mass,
+                 const Vec3<double>& gravity_w, const spatial::RigidBodyState<double>& state);
 
 // bodies.csv, row by row (the columns in the header comment).
 class BodiesCsv {

@@ -27,8 +27,7 @@ class QuasiRigidBodyFile final : public spatial::RowSink<qr::DynamicsSample> {
       const scenes::SceneBody& body = scene_.bodies[k];
       if (body.fixed) continue;
       const qr::BodyState& s = sample.states[k];
-      file_.write(body_row(sample.time, body.name, body.mass, body.I_com, scene_.gravity, s.q_w_b.toRotationMatrix(),
-                           s.x_w, s.v_w, s.omega_w));
+      file_.write(body_row(sample.time, body.name, {body.mass, body.I_com}, scene_.gravity, s));
     }
     last_ = sample;
   }

@@ -41,8 +41,8 @@ void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
   trajectory_.number(row.step, "step");
   trajectory_.end();
   const scenes::SceneBody& body = scene_.free_body();
-  bodies_.write(body_row(x.time, body.name, body.mass, body.I_com, scene_.gravity, row.R_w_1, row.com_w,
-                         row.com_velocity_w, row.omega_w));
+  bodies_.write(body_row(x.time, body.name, {body.mass, body.I_com}, scene_.gravity,
+                         {row.com_w, Eigen::Quaterniond(row.R_w_1), row.com_velocity_w, row.omega_w}));
   Drift& d = drift_;
   const double kept = row.energy - row.work - row.impulse_work;
   if (first_) {
