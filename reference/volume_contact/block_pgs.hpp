@@ -48,6 +48,9 @@ struct PgsJoint {
   Vector6d compliance = Vector6d::Zero();  // added to S's diagonal (6D joints; zero for the others)
   Eigen::Vector2d semi_axes = Eigen::Vector2d::Zero();  // 6D: the ellipse (a, b)
   double mu = 0;
+  // m/s, point joints: the normal row holds v_n >= -approach_speed (gap / h:
+  // the bodies may close a point's gap within the step); 0 for the others.
+  double approach_speed = 0;
   Vector6d impulse = Vector6d::Zero();     // accumulated (torque; force); zero in the rows a joint leaves free
   JointState state = JointState::kSeparating;
 };

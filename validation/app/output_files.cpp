@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <Eigen/Geometry>
+#include <cmath>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "validation/build_info.hpp"
@@ -45,6 +47,20 @@ BodyRow body_row(double time, const std::string& body, double mass, const Mat3<d
   row.kinetic_energy = 0.5 * mass * v_w.squaredNorm() + 0.5 * omega_b.dot(I_com * omega_b);
   row.potential_energy = -mass * gravity_w.dot(com_w);
   return row;
+}
+
+void require_finite(const BodyRow& row) {
+  const std::pair<bool, const char*> quantities[] = {{std::isfinite(row.time), "time"},
+                                                      {row.com_w.allFinite(), "position"},
+                                                      {row.R_w_b.allFinite(), "orientation"},
+                                                      {row.v_w.allFinite(), "velocity"},
+                                                      {row.omega_w.allFinite(), "angular velocity"},
+                                                      {std::isfinite(row.kinetic_energy), "kinetic energy"},
+                                                      {std::isfinite(row.potential_energy), "potential energy"}};
+  for (const auto& [finite, quantity] : quantities)
+    if (!finite)
+      throw ComputationError(
+          fmt::format("body \"{}\": its {} is not finite at t = {:.6g} s (it overflows)", row.body, quantity, row.time));
 }
 
 void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows) {

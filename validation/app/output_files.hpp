@@ -46,6 +46,12 @@ BodyRow body_row(double time, const std::string& body, double mass, const Mat3<d
                  const Vec3<double>& gravity_w, const Mat3<double>& R_w_b, const Vec3<double>& com_w,
                  const Vec3<double>& v_w, const Vec3<double>& omega_w);
 
+// ComputationError naming the body, the first quantity that is not finite
+// (an overflow: a kinetic energy beyond 1.8e308 J from a finite state) and
+// the time: the check a row passes before it is kept, so that no file
+// receives inf or NaN.
+void require_finite(const BodyRow& row);
+
 void write_bodies_csv(const std::filesystem::path& path, const std::vector<BodyRow>& rows);
 
 // summary.json's identification of a run, added to `summary`: "scene" (the

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "reference/volume_contact/volume_world.hpp"
@@ -37,6 +39,8 @@ struct StepRow {
   std::array<int, kStates.size()> states{};  // joints per JointState, in kStates' order
 };
 
+// ComputationError naming the quantity of a step's row that is not finite
+// (a PGS update norm that overflowed), so that steps.csv never receives one.
 StepRow step_row(const vc::StepReport& report) {
   StepRow row;
   row.time = report.time;
@@ -49,19 +53,27 @@ StepRow step_row(const vc::StepReport& report) {
   row.times = report.times;
   for (const vc::PgsJoint& j : report.joints)
     for (std::size_t s = 0; s < kStates.size(); ++s) row.states[s] += j.state == kStates[s];
+  for (const auto& [x, quantity] : {std::pair{row.residual, "PGS's last update norm"},
+                                    std::pair{row.max_volume, "largest intersection volume"}})
+    if (!std::isfinite(x))
+      throw ComputationError(fmt::format("the step's {} is not finite at t = {:.6g} s (it overflows)", quantity, row.time));
   return row;
 }
 
 // The world's state: at the end of its last completed step (a step that
-// fails leaves the world as it was: VolumeWorld::step).
-void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const vc::VolumeWorld& world) {
+// fails leaves the world as it was: VolumeWorld::step), one row per free
+// body, each checked finite (require_finite) before any is kept.
+std::vector<BodyRow> state_rows(const scenes::Scene& scene, const vc::VolumeWorld& world) {
+  std::vector<BodyRow> rows;
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& body = scene.bodies[k];
     if (body.fixed) continue;
     const vc::RigidBody& b = world.bodies()[k];
     rows.push_back(body_row(world.time(), body.name, body.mass, body.I_com, scene.gravity, b.R_w_b(), b.x_w, b.v_w,
                             b.omega_w));
+    require_finite(rows.back());
   }
+  return rows;
 }
 
 void write_steps(const std::filesystem::path& path, const std::vector<StepRow>& steps) {
@@ -105,12 +117,16 @@ ojson model_json(const scenes::Scene& scene) {
   ojson model = {{"type", scenes::to_string(scene.model)},
                  {"time_step", m.time_step},
                  {"mu", m.mu},
-                 {"target_volume", m.target_volume},
+                 {"stabilisation", vc::to_string(m.stabilisation)},
                  {"tolerance", m.tolerance},
                  {"max_iterations", m.max_iterations},
                  {"warm_start", m.warm_start},
                  {"thin", m.thin},
                  {"ground_size", m.ground_size}};
+  if (m.target_volume)
+    model["target_volume"] = *m.target_volume;
+  else
+    model["target_depth_ratio"] = vc::kTargetDepthRatio;  // each pair's own target (volume_world.hpp)
   if (scene.model == scenes::ModelType::kVolume6d) {
     model["linear_compliance"] = m.linear_compliance;
     model["angular_compliance"] = m.angular_compliance;
@@ -211,19 +227,31 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   // and needs no watchdog. The last step ends within h/2 of the duration.
   Run run;
   Progress progress(duration);
-  add_rows(run.rows, scene, *world);
-  double next_output = interval;
+  try {  // the start: a state whose energy overflows is not a scene to run
+    run.rows = state_rows(scene, *world);
+  } catch (const ComputationError& e) {
+    throw InputError(fmt::format("{}: {}", scene_file, e.what()));
+  }
+  double next_output = interval, from = 0;
   const auto fail = [&](const std::exception& e) {
     run.failed = true;
-    run.message = fmt::format("in the step from t = {:.6g} s: {}", world->time(), e.what());
+    run.message = fmt::format("in the step from t = {:.6g} s: {}", from, e.what());
   };
+  // Every step's rows are checked (state_rows), those at output times kept,
+  // the others held until the next step: a run ends at the first state that
+  // overflows, with its rows all finite; the last finite state ends the file.
+  std::vector<BodyRow> unkept;
   try {
     while (world->time() < duration - h / 2) {
+      from = world->time();
       run.steps.push_back(step_row(world->step()));
+      const std::vector<BodyRow> rows = state_rows(scene, *world);
       const double t = world->time();
       progress(t);
+      unkept = rows;
       if (interval == 0 || t >= next_output - h / 2) {  // the step ending nearest at or after it
-        add_rows(run.rows, scene, *world);
+        run.rows.insert(run.rows.end(), rows.begin(), rows.end());
+        unkept.clear();
         while (interval > 0 && next_output <= t + h / 2) next_output += interval;
       }
     }
@@ -240,7 +268,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   run.final_bodies = world->bodies();
   for (std::size_t k = 0; k < scene.joints.size(); ++k)
     run.final_angles.push_back(scene.joints[k].kind == vc::JointKind::kHinge ? world->hinge_angle(int(k)) : 0.0);
-  if (run.rows.empty() || run.rows.back().time != run.end_time) add_rows(run.rows, scene, *world);
+  if (!unkept.empty() && unkept.front().time == run.end_time) run.rows.insert(run.rows.end(), unkept.begin(), unkept.end());
 
   write_bodies_csv(out / "bodies.csv", run.rows);
   write_steps(out / "steps.csv", run.steps);
