@@ -66,7 +66,7 @@ void check_body(const RigidBody& body) {
     // A solid fills its bounding box only if it is that box; the box's top
     // corners, placed by the body's pose, on the plane.
     const Eigen::AlignedBox3d& box = body.shape->bounds_b;
-    const double size = box.sizes().norm(), unit = body.ground_w->normal.norm();
+    const double size = box.sizes().norm() + body.x_w.norm(), unit = body.ground_w->normal.norm();
     bool on_plane = std::abs(body.shape->polyhedron.volume() - box.volume()) <= 1e-9 * box.volume();
     for (const auto corner : {Eigen::AlignedBox3d::TopLeftCeil, Eigen::AlignedBox3d::TopRightCeil,
                               Eigen::AlignedBox3d::BottomLeftCeil, Eigen::AlignedBox3d::BottomRightCeil}) {

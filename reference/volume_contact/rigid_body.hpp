@@ -80,8 +80,9 @@ struct RigidBody {
 // inertia that is not symmetric positive definite (spatial_inertia.hpp's
 // check) for a moving body, a non-unit quaternion, no shape, a ground that is
 // not fixed, has a zero normal, or whose shape is not a box with its top face
-// on the plane (to 1e-9 of the box's size: the scenes' slabs and planes are
-// placed by one pose, so they agree to rounding), friction < 0, a velocity at
+// on the plane (to 1e-9 of the box's size plus its distance from the
+// origin: the scenes' slabs and planes are placed by one pose, so they agree
+// to rounding), friction < 0, a velocity at
 // which a point of the body (within the bounding radius) would move faster
 // than light, kSpeedLimit: outside Newtonian mechanics, and with it the
 // overflow of the kinetic energy of any mass below 1e291 kg.

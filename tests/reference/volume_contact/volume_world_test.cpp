@@ -382,6 +382,14 @@ TEST(VolumeWorld, BadOptionsAndBodiesAreRefused) {
   bad.mass = 1;
   bad.inertia_b = Eigen::Matrix3d::Identity();
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "must be fixed"));
+  // A ground is its slab under its plane (issue 29 item 12): a plane 1 mm
+  // above the slab's top, or a shape that is not a box, is refused.
+  bad = ground(Eigen::Matrix3d::Identity(), 0.3);
+  bad.ground_w->offset = 1e-3;
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad, block}, o); }), "must be a box in its frame"));
+  bad = ground(Eigen::Matrix3d::Identity(), 0.3);
+  bad.shape = std::make_shared<const BodyShape>(prism_soup(8, 1, 1, 0));
+  EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad, block}, o); }), "must be a box in its frame"));
   bad = block;
   bad.friction = -0.1;
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "friction"));
