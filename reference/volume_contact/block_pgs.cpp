@@ -134,7 +134,8 @@ ContactBlock contact_block(int contact, const std::vector<PgsJoint>& joints,
 Vector6d project(PgsJoint& joint, const Matrix6d& S, const Vector6d& e_free, const Vector6d& impulse,
                  const PgsOptions& options) {
   if (joint.kind == JointKind::kPoint) {  // no compliance: SOFA's point contacts are rigid
-    const PointProjection p = project_point(S.bottomRightCorner<3, 3>(), e_free.tail<3>(), impulse.tail<3>(), joint.mu);
+    const Eigen::Vector3d e = e_free.tail<3>() + joint.approach_speed * Eigen::Vector3d::UnitZ();  // v_n + gap/h
+    const PointProjection p = project_point(S.bottomRightCorner<3, 3>(), e, impulse.tail<3>(), joint.mu);
     joint.state = p.state;
     Vector6d out = Vector6d::Zero();
     out.tail<3>() = p.impulse;

@@ -73,6 +73,9 @@ struct PgsJoint {
   Eigen::Vector2d semi_axes = Eigen::Vector2d::Zero();  // 6D: the ellipse (a, b)
   std::shared_ptr<const SupportRegion> support;         // 6D, the support patch: used for the ellipse
   double mu = 0;
+  // m/s, point joints: the normal row holds v_n >= -approach_speed (gap / h:
+  // the bodies may close a point's gap within the step); 0 for the others.
+  double approach_speed = 0;
   Vector6d impulse = Vector6d::Zero();     // accumulated (torque; force); zero in the rows a joint leaves free
   JointState state = JointState::kSeparating;
 };

@@ -1,5 +1,6 @@
 #include "reference/volume_contact/contact_detection.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -9,12 +10,28 @@
 namespace contactref::volume_contact {
 namespace {
 
+// Where a body's bounding sphere lies against a ground's slab
+// (rigid_body.hpp): clear of it (above the plane, or off the slab), within
+// its footprint and above its bottom (the sphere's part below the plane lies
+// in the slab, which the half-space cuts exactly there), or reaching past a
+// side or the bottom (the slab's own mesh then).
+enum class GroundReach { kClear, kHalfSpace, kSlab };
+
+GroundReach ground_reach(const RigidBody& body, const RigidBody& ground) {
+  const robust_geometry::HalfSpace& h = *ground.ground_w;
+  const double r = body.shape->bounding_radius;
+  if (h.normal.dot(body.x_w) / h.normal.norm() - h.offset / h.normal.norm() >= r) return GroundReach::kClear;
+  const Eigen::AlignedBox3d& slab = ground.shape->bounds_b;
+  const Eigen::Vector3d c = ground.R_w_b().transpose() * (body.x_w - ground.x_w);  // the ground's frame
+  if (!(slab.exteriorDistance(c) < r)) return GroundReach::kClear;
+  const bool within = (c.head<2>().array() - r >= slab.min().head<2>().array()).all() &&
+                      (c.head<2>().array() + r <= slab.max().head<2>().array()).all() && c.z() - r >= slab.min().z();
+  return within ? GroundReach::kHalfSpace : GroundReach::kSlab;
+}
+
 bool may_touch(const RigidBody& a, const RigidBody& b) {
   if (a.fixed() && b.fixed()) return false;
-  if (b.ground_w) {
-    const robust_geometry::HalfSpace& h = *b.ground_w;
-    return h.normal.dot(a.x_w) / h.normal.norm() - h.offset / h.normal.norm() < a.shape->bounding_radius;
-  }
+  if (b.ground_w) return ground_reach(a, b) != GroundReach::kClear;
   return (a.x_w - b.x_w).norm() < a.shape->bounding_radius + b.shape->bounding_radius;
 }
 
@@ -57,13 +74,14 @@ bool may_have_flush_faces(const RigidBody& a, const RigidBody& b) {
   return false;
 }
 
-// The moments of a (a mesh) with b (a mesh or a ground), in a's frame;
-// between two meshes with faces near parallel, with the gradient's
-// tangential part smoothed (see the header).
+// The moments of a (a mesh) with b (a mesh or a ground: the half-space
+// within the slab's footprint, else the slab's mesh), in a's frame; between
+// two meshes with faces near parallel, with the gradient's tangential part
+// smoothed (see the header).
 // keep_vertices: with the intersection's corners (the support region's).
 robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b, bool smooth_normals,
                                                   bool keep_vertices) {
-  if (b.ground_w) {
+  if (b.ground_w && ground_reach(a, b) == GroundReach::kHalfSpace) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
                                          b.ground_w->offset - b.ground_w->normal.dot(a.x_w)};
@@ -115,10 +133,18 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       try {
         const robust_geometry::IntersectionMoments m =
             pair_moments(a, b, smooth_normals, patch_options.region == PatchRegion::kSupport);
-        if (!m.has_volume()) continue;
+        // A penetration at the level of rounding is a touch: a mean depth
+        // V / |g_v| below 1e-12 of the smaller body's size (the rounding of
+        // poses up to 10^3 sizes from the origin; Section 5.7's default keeps
+        // 10^6 times more) has a covariance of rounding and no patch.
+        if (!m.has_volume() ||
+            m.volume <= 1e-12 * std::min(a.shape->bounding_radius, b.shape->bounding_radius) *
+                            m.gradient.tail<3>().norm())
+          continue;
         c.volume = m.volume;
         c.patch = contact_patch(m, patch_options);
         c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
+        c.gradient_a = m.gradient;
       } catch (const ComputationError& e) {
         throw ComputationError("contact between " + pair_name(a, b) + ": " + e.what());
       }
@@ -131,6 +157,37 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
     }
   return contacts;
 }
+
+namespace {
+
+// The gap at a region point p (on A, A's frame) along the contact normal n
+// (from A into B): n . (q - p), q the point nearest p of the affine hull of
+// the region's entity of B (a vertex, its edge's line, its face's plane),
+// B posed in A's frame by E_a_b. The region points are projections onto A of
+// points of that entity within the touch tolerance (contact_regions.hpp), so
+// the gap is the distance the bodies may still close there.
+double gap_at(const Eigen::Vector3d& p, const Eigen::Vector3d& n, const robust_geometry::Polyhedron& b,
+              const robust_geometry::Entity& entity_b, const Eigen::Matrix4d& E_a_b) {
+  const Eigen::Matrix3d R = E_a_b.topLeftCorner<3, 3>();
+  const Eigen::Vector3d t = E_a_b.topRightCorner<3, 1>();
+  const auto at = [&](int v) -> Eigen::Vector3d { return R * b.vertex(v) + t; };
+  switch (entity_b.kind) {
+    case robust_geometry::EntityKind::vertex: return n.dot(at(entity_b.index) - p);
+    case robust_geometry::EntityKind::edge: {
+      const robust_geometry::Edge& e = b.edge(entity_b.index);
+      const Eigen::Vector3d q0 = at(e.vertices[0]), d = at(e.vertices[1]) - q0;
+      return n.dot(q0 + (p - q0).dot(d) / d.squaredNorm() * d - p);
+    }
+    case robust_geometry::EntityKind::face: {
+      const robust_geometry::Plane& plane = b.plane(entity_b.index);
+      const Eigen::Vector3d normal = R * plane.normal;
+      return -n.dot(normal) * (normal.dot(p) - (plane.offset + normal.dot(t)));
+    }
+  }
+  throw InternalError("gap_at: an entity of unknown kind");
+}
+
+}  // namespace
 
 const robust_geometry::BrepIndex& BrepIndexCache::index(const std::vector<RigidBody>& bodies, int k) {
   if (indices_.size() != bodies.size()) indices_.assign(bodies.size(), nullptr);
@@ -155,14 +212,18 @@ std::vector<PointContact> detect_point_contacts(const std::vector<RigidBody>& bo
       // The slab of a ground is large: its own bounding sphere would keep every
       // pair; test the half-space instead (the ground as b).
       if (a.ground_w ? !may_touch(b, a) : !may_touch(a, b)) continue;
+      const RigidPose<double> pose_b = relative_pose(a, b);
       const robust_geometry::ContactAnalysis analysis = robust_geometry::find_contacts(
-          a.shape->polyhedron, cache.index(bodies, i), b.shape->polyhedron, relative_pose(a, b), Vector6d::Zero(), {},
-          options);
+          a.shape->polyhedron, cache.index(bodies, i), b.shape->polyhedron, pose_b, Vector6d::Zero(), {}, options);
       const Eigen::Matrix3d R = a.R_w_b();
+      const Eigen::Matrix4d& E_a_b = pose_b.matrix();
       for (const robust_geometry::Contact& contact : analysis.contacts) {
         if (contact.normals.empty()) continue;
-        const Eigen::Matrix3d R_w_c = frame_about_normal(R * contact.normals.front());
-        for (const Eigen::Vector3d& x : contact.region.points) contacts.push_back({i, j, R_w_c, a.x_w + R * x});
+        const Eigen::Vector3d& n = contact.normals.front();
+        const Eigen::Matrix3d R_w_c = frame_about_normal(R * n);
+        for (const Eigen::Vector3d& x : contact.region.points)
+          contacts.push_back({i, j, R_w_c, a.x_w + R * x,
+                              std::max(0.0, gap_at(x, n, b.shape->polyhedron, contact.region.entity_b, E_a_b))});
       }
     }
   return contacts;

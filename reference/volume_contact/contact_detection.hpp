@@ -1,10 +1,11 @@
 #pragma once
 // Contact detection for the simulator, one call per pair of bodies:
 //  - the 6D model (Section 4): the intersection moments of the pair (the fast
-//    half-space path against a ground, the exact corefinement between two
-//    meshes), the patch and frame of contact_patch.hpp, and the volume
-//    gradient's normal component (the patch's area, for post-stabilisation,
-//    Section 5.7);
+//    half-space path against a ground within its slab's footprint, the exact
+//    corefinement between two meshes and against a ground's slab where a
+//    body reaches past its side: rigid_body.hpp), the patch and frame of
+//    contact_patch.hpp, and the volume gradient (its normal component is the
+//    patch's area; both for post-stabilisation, Section 5.7);
 //  - the point baseline (Section 6.1.7-6.1.8): the corners of the contact
 //    regions of robust_geometry's find_contacts (Bouma & Vanecek) within a
 //    touch tolerance, each with its region's first normal.
@@ -47,11 +48,16 @@ struct VolumeContact {
   Eigen::Matrix3d R_w_c = Eigen::Matrix3d::Identity();  // the contact frame's axes (u, w, n), world
   Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // its origin: the patch's centre, world
   double normal_area = 0;  // m^2: -dV/ds for b moved by s along the normal (-g_v . n)
+  // dV/d(omega; v) for b's rigid motion relative to a about a's origin, a's
+  // axes (robust_geometry's gradient; between meshes with flush faces, its
+  // linear part by the differences above).
+  Vector6d gradient_a = Vector6d::Zero();
 };
 
 // The 6D contacts among bodies (pairs with at least one moving body whose
-// bounding spheres, or sphere and ground, overlap, and whose intersection
-// has volume). InputError or ComputationError from the geometry, naming the
+// bounding spheres, or sphere and ground slab, overlap, and whose
+// intersection has volume beyond rounding: a mean depth V / |g_v| above
+// 1e-12 of the smaller body's bounding radius; thinner, the bodies touch). InputError or ComputationError from the geometry, naming the
 // pair; a pair whose intersection gives no normal (one inside the other) is
 // refused with the bodies' names. With patch_options.region kSupport the
 // intersections keep their corners for the patch's support region.
@@ -68,7 +74,11 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
 struct PointContact {
   int a = -1, b = -1;
   Eigen::Matrix3d R_w_c = Eigen::Matrix3d::Identity();  // (u, w, n), world
-  Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // the region's corner, world
+  Eigen::Vector3d x_w_c = Eigen::Vector3d::Zero();      // the region's corner, world (on a)
+  // m, >= 0: the distance along n from the corner to b's touching entity
+  // (its vertex, its edge's line or its face's plane; 0 where b's entity lies
+  // on a's side of the corner: penetration is post-stabilisation's)
+  double gap = 0;
 };
 
 // Each body's Brep-index, built on first use (the point model only).

@@ -1,6 +1,7 @@
 #include "reference/volume_contact/rigid_body.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -20,7 +21,10 @@ robust_geometry::TriangleSolid triangulate(const robust_geometry::Polyhedron& po
 }  // namespace
 
 BodyShape::BodyShape(PolygonSoup soup) : polyhedron(std::move(soup)), triangles(triangulate(polyhedron)) {
-  for (const Eigen::Vector3d& x : triangles.vertices) bounding_radius = std::max(bounding_radius, x.norm());
+  for (const Eigen::Vector3d& x : triangles.vertices) {
+    bounding_radius = std::max(bounding_radius, x.norm());
+    bounds_b.extend(x);
+  }
 }
 
 MassProperties uniform_mass_properties(const robust_geometry::TriangleSolid& solid, double mass) {
@@ -58,11 +62,35 @@ void check_body(const RigidBody& body) {
   if (body.ground_w && (!body.fixed() || !body.ground_w->normal.allFinite() || body.ground_w->normal.norm() == 0 ||
                         !std::isfinite(body.ground_w->offset)))
     fail("a ground half-space must be fixed, with a finite non-zero normal and a finite offset");
+  if (body.ground_w && body.shape) {
+    // A solid fills its bounding box only if it is that box; the box's top
+    // corners, placed by the body's pose, on the plane.
+    const Eigen::AlignedBox3d& box = body.shape->bounds_b;
+    const double size = box.sizes().norm() + body.x_w.norm(), unit = body.ground_w->normal.norm();
+    bool on_plane = std::abs(body.shape->polyhedron.volume() - box.volume()) <= 1e-9 * box.volume();
+    for (const auto corner : {Eigen::AlignedBox3d::TopLeftCeil, Eigen::AlignedBox3d::TopRightCeil,
+                              Eigen::AlignedBox3d::BottomLeftCeil, Eigen::AlignedBox3d::BottomRightCeil}) {
+      const Eigen::Vector3d x_w = body.x_w + body.R_w_b() * box.corner(corner);
+      on_plane = on_plane && std::abs(body.ground_w->normal.dot(x_w) - body.ground_w->offset) <= 1e-9 * size * unit;
+    }
+    if (!on_plane || !(body.ground_w->normal.dot(body.R_w_b().col(2)) > 0))
+      fail("a ground's shape must be a box in its frame (the slab) with its top face on the ground's plane and "
+           "the plane's normal along the box's +z");
+  }
   if (!(std::isfinite(body.friction) && body.friction >= 0)) fail("friction must be finite and >= 0");
   if (!body.q_w_b.coeffs().allFinite() || std::abs(body.q_w_b.norm() - 1) > 1e-12)
     fail("the orientation must be a finite unit quaternion");
   if (!body.x_w.allFinite() || !body.omega_w.allFinite() || !body.v_w.allFinite())
     fail("position and velocities must be finite");
+  // stableNorm: |v| = 1e200 must not overflow on the way.
+  const double speed = body.v_w.stableNorm(), spin = body.omega_w.stableNorm();
+  if (body.shape && !(speed + spin * body.shape->bounding_radius < kSpeedLimit)) {
+    std::ostringstream os;
+    os << "velocity: its points move at up to |v| + |omega| r = " << speed << " m/s + " << spin << " rad/s x "
+       << body.shape->bounding_radius << " m, not below the speed of light (" << std::setprecision(9) << kSpeedLimit
+       << " m/s): outside Newtonian mechanics";
+    fail(os.str());
+  }
 }
 
 }  // namespace contactref::volume_contact

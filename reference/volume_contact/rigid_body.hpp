@@ -6,10 +6,15 @@
 // A body's frame b has its origin at the centre of mass; its shape is a
 // closed polyhedron in b's coordinates (the exact Polyhedron for the point
 // model's contact regions, its triangulation for the intersection moments).
-// A fixed body (mass 0) never moves; it may also be a half-space ground
-// (the plane normal . x = offset, world axes, solid below), which the 6D
-// model cuts by the fast half-space path; its shape is then the slab the
-// point model uses, its top face on that plane. Units: SI.
+// A fixed body (mass 0) never moves; it may also be a ground: its shape a
+// box in its frame (the slab), whose top face lies on the plane
+// normal . x = offset (world axes, solid below). The slab is the ground's
+// solid for both models, in detection and post-stabilisation alike: the
+// point model finds contacts on its faces; the 6D model cuts a body by the
+// fast half-space path where the body's bounding sphere stays within the
+// slab's footprint and above its bottom (the half-space and the slab then
+// cut it alike), by the exact path against the slab's mesh where it reaches
+// past a side (a body that leaves the footprint falls). Units: SI.
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <memory>
@@ -24,10 +29,13 @@
 
 namespace contactref::volume_contact {
 
+inline constexpr double kSpeedLimit = 299792458;  // m/s: the speed of light
+
 struct BodyShape {
   robust_geometry::Polyhedron polyhedron;       // b's coordinates
   robust_geometry::TriangleSolid triangles;     // its triangulation
   double bounding_radius = 0;                   // m: max |x| over the vertices (b's origin)
+  Eigen::AlignedBox3d bounds_b;                 // m: the vertices' bounding box, b's coordinates
   // InputError from Polyhedron's checks (named by soup.name).
   explicit BodyShape(PolygonSoup soup);
 };
@@ -71,7 +79,13 @@ struct RigidBody {
 // InputError naming the body and field: a non-finite state, a mass < 0, an
 // inertia that is not symmetric positive definite (spatial_inertia.hpp's
 // check) for a moving body, a non-unit quaternion, no shape, a ground that is
-// not fixed or has a zero normal, friction < 0.
+// not fixed, has a zero normal, or whose shape is not a box with its top face
+// on the plane (to 1e-9 of the box's size plus its distance from the
+// origin: the scenes' slabs and planes are placed by one pose, so they agree
+// to rounding), friction < 0, a velocity at
+// which a point of the body (within the bounding radius) would move faster
+// than light, kSpeedLimit: outside Newtonian mechanics, and with it the
+// overflow of the kinetic energy of any mass below 1e291 kg.
 void check_body(const RigidBody& body);
 
 }  // namespace contactref::volume_contact

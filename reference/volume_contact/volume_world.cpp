@@ -6,9 +6,11 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "reference/spatial/adjoint.hpp"
+#include "robust_geometry/contact_regions.hpp"
 
 namespace contactref::volume_contact {
 namespace {
@@ -26,29 +28,44 @@ void displace(RigidBody& body, const Eigen::Vector3d& dtheta, const Eigen::Vecto
   if (angle > 0) body.q_w_b = (Eigen::Quaterniond(Eigen::AngleAxisd(angle, dtheta / angle)) * body.q_w_b).normalized();
 }
 
-// Section 5.7: the pairs' pushes p_j >= 0 along their normals that bring
-// every volume to the target to first order, by projected Gauss-Seidel on
-// the linearised volumes V_j - A_j s_j (s_j the separation the pushes add at
-// pair j's patch), then applied to the bodies at once. One pass would leave
-// coupled pairs (a stack) far from the target: pushing one pair apart
-// pushes its neighbours together.
-void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>& contacts, double target) {
+// Section 5.7: the pairs' pushes p_j >= 0 that bring every volume to its
+// target to first order, by projected Gauss-Seidel on the linearised volumes
+// V_j + r_j . xi_j (xi_j the relative twist J_b delta_b - J_a delta_a of the
+// bodies' displacements at the pair's frame, r_j the volume's rate per unit
+// of it), each push moving the bodies as an impulse p w_j at that frame
+// would (delta_k = +-M_k^-1 J_k^T w_j p), then applied to the bodies at once.
+// Along the patch normal: the contact frame, r_j = -A_j e_n, w_j = e_n; along
+// the gradient: a's frame at its centre of mass (the gradient's own),
+// r_j = g_j and w_j = -g_j (Cline & Pai: the constraint's Jacobian). One
+// pass would leave coupled pairs (a stack) far from the target: pushing one
+// pair apart pushes its neighbours together.
+void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>& contacts,
+               const WorldOptions& options) {
   struct Pair {
     Matrix6d J_a, J_b;
-    Vector6d da, db;  // the bodies' displacements per unit push
-    double S_nn = 0, push = 0;
+    Vector6d rate;                // r_j
+    Vector6d da, db;              // the bodies' displacements per unit push
+    double volume_per_push = 0;   // r_j . (J_b db - J_a da): negative where a push separates the pair
+    double target = 0, push = 0;  // m^3; the push so far
   };
+  const bool gradient = options.stabilisation == StabilisationDirection::kVolumeGradient;
   std::vector<Pair> pairs;
   for (const VolumeContact& c : contacts) {
     const RigidBody& a = bodies[std::size_t(c.a)];
     const RigidBody& b = bodies[std::size_t(c.b)];
+    const Eigen::Matrix3d R_w_f = gradient ? a.R_w_b() : c.R_w_c;
+    const Eigen::Vector3d x_w_f = gradient ? a.x_w : c.x_w_c;
     Pair p;
-    p.J_a = frame_jacobian(c.R_w_c, c.x_w_c, a.x_w);
-    p.J_b = frame_jacobian(c.R_w_c, c.x_w_c, b.x_w);
-    const Vector6d unit_push = Vector6d::Unit(5);  // along n at the patch's centre
-    p.db = b.inverse_mass().apply(p.J_b.transpose() * unit_push);
-    p.da = -a.inverse_mass().apply(p.J_a.transpose() * unit_push);
-    p.S_nn = (p.J_b * p.db - p.J_a * p.da)[5];
+    p.J_a = frame_jacobian(R_w_f, x_w_f, a.x_w);
+    p.J_b = frame_jacobian(R_w_f, x_w_f, b.x_w);
+    p.rate = gradient ? c.gradient_a : Vector6d(-c.normal_area * Vector6d::Unit(5));
+    const Vector6d push_wrench = gradient ? Vector6d(-c.gradient_a) : Vector6d::Unit(5);
+    p.db = b.inverse_mass().apply(p.J_b.transpose() * push_wrench);
+    p.da = -a.inverse_mass().apply(p.J_a.transpose() * push_wrench);
+    p.volume_per_push = p.rate.dot(p.J_b * p.db - p.J_a * p.da);
+    p.target = options.target_volume ? *options.target_volume
+                                     : c.normal_area * kTargetDepthRatio *
+                                           std::min(a.shape->bounding_radius, b.shape->bounding_radius);
     pairs.push_back(p);
   }
   std::vector<Vector6d> moved(bodies.size(), Vector6d::Zero());  // (rotation vector; translation), linearised
@@ -58,15 +75,15 @@ void stabilise(std::vector<RigidBody>& bodies, const std::vector<VolumeContact>&
     for (std::size_t j = 0; j < pairs.size(); ++j) {
       const VolumeContact& c = contacts[j];
       Pair& p = pairs[j];
-      if (!(c.normal_area > 0 && p.S_nn > 0)) continue;
-      const double separation = (p.J_b * moved[std::size_t(c.b)] - p.J_a * moved[std::size_t(c.a)])[5];
-      const double excess = c.volume - c.normal_area * separation - target;
-      const double push = std::max(0.0, p.push + excess / (c.normal_area * p.S_nn));
+      if (!(p.volume_per_push < 0)) continue;
+      const Vector6d xi = p.J_b * moved[std::size_t(c.b)] - p.J_a * moved[std::size_t(c.a)];
+      const double excess = c.volume + p.rate.dot(xi) - p.target;
+      const double push = std::max(0.0, p.push - excess / p.volume_per_push);
       const double change = push - p.push;
       p.push = push;
       moved[std::size_t(c.a)] += change * p.da;
       moved[std::size_t(c.b)] += change * p.db;
-      largest_change = std::max(largest_change, std::abs(change) * c.normal_area * p.S_nn / c.volume);
+      largest_change = std::max(largest_change, std::abs(change * p.volume_per_push) / c.volume);
     }
     if (largest_change < 1e-9) break;  // the volumes' linearised excesses settled to 1e-9 of themselves
   }
@@ -128,12 +145,17 @@ Vector6d move_wrench(const Vector6d& wrench_1, const Eigen::Matrix3d& R_w_1, con
 void check_options(const WorldOptions& o) {
   const auto finite_nonnegative = [](double x) { return std::isfinite(x) && x >= 0; };
   if (!(std::isfinite(o.time_step) && o.time_step > 0) || !o.gravity.allFinite() ||
-      !finite_nonnegative(o.target_volume) || !finite_nonnegative(o.touch_tolerance) ||
+      (o.target_volume && !finite_nonnegative(*o.target_volume)) || !finite_nonnegative(o.touch_tolerance) ||
       !finite_nonnegative(o.linear_compliance) || !finite_nonnegative(o.angular_compliance)) {
     std::ostringstream os;
     os << "volume-contact world: need time_step > 0, finite gravity, and finite target_volume, touch_tolerance "
           "and compliances >= 0; got time_step = "
-       << o.time_step << " s, target_volume = " << o.target_volume << " m^3, touch_tolerance = " << o.touch_tolerance
+       << o.time_step << " s, target_volume = ";
+    if (o.target_volume)
+      os << *o.target_volume << " m^3";
+    else
+      os << "unset";
+    os << ", touch_tolerance = " << o.touch_tolerance
        << " m, compliances = " << o.linear_compliance << " m/N, " << o.angular_compliance << " rad/(N m)";
     throw InputError(os.str());
   }
@@ -145,6 +167,10 @@ const char* to_string(ContactModel model) {
   return model == ContactModel::kVolume6d ? "volume-6d" : "point-contact";
 }
 
+const char* to_string(StabilisationDirection direction) {
+  return direction == StabilisationDirection::kPatchNormal ? "patch-normal" : "volume-gradient";
+}
+
 VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& options,
                          std::vector<BilateralJoint> joints)
     : bodies_(std::move(bodies)),
@@ -152,7 +178,12 @@ VolumeWorld::VolumeWorld(std::vector<RigidBody> bodies, const WorldOptions& opti
       bilateral_(std::move(joints)),
       external_(bodies_.size(), Vector6d::Zero()) {
   check_options(options_);
-  for (const RigidBody& body : bodies_) check_body(body);
+  for (const RigidBody& body : bodies_) {
+    check_body(body);
+    if (options_.model == ContactModel::kPointContact)  // what the contact regions need of it, up front
+      robust_geometry::check_touch_tolerance(options_.touch_tolerance, body.shape->polyhedron, body.shape->polyhedron,
+                                             "volume-contact world: touch_tolerance");
+  }
   const int n = int(bodies_.size());
   for (std::size_t k = 0; k < bilateral_.size(); ++k) {
     const BilateralJoint& j = bilateral_[k];
@@ -244,7 +275,7 @@ StepReport VolumeWorld::advance() {
     report.times.detection = seconds_since(start);
   }
   start = Clock::now();
-  stabilise(bodies_, volumes, options_.target_volume);
+  stabilise(bodies_, volumes, options_);
   stabilise_joints(bodies_, bilateral_);
   report.times.stabilisation += seconds_since(start);
 
@@ -277,7 +308,8 @@ StepReport VolumeWorld::advance() {
       if (!c.patch.support.empty()) joint->support = std::make_shared<const SupportRegion>(c.patch.support);
     }
   else
-    for (const PointContact& p : points) add_joint(JointKind::kPoint, p.a, p.b, p.R_w_c, p.x_w_c);
+    for (const PointContact& p : points) add_joint(JointKind::kPoint, p.a, p.b, p.R_w_c, p.x_w_c)->approach_speed =
+        p.gap / h;
   const std::size_t contact_count = joints.size();
   for (const BilateralJoint& b : bilateral_) {
     const BilateralFrame f = bilateral_frame(bodies_, b);
@@ -324,9 +356,15 @@ StepReport VolumeWorld::advance() {
     body.omega_w = velocities[k].head<3>();
     body.v_w = velocities[k].tail<3>();
     displace(body, h * body.omega_w, h * body.v_w);
-    if (!body.x_w.allFinite() || !body.v_w.allFinite() || !body.omega_w.allFinite())
-      throw ComputationError("volume-contact world: body \"" + body.name + "\" has a non-finite state at t = " +
-                             std::to_string(time_ + h) + " s");
+    for (const auto& [finite, quantity] : {std::pair{body.x_w.allFinite(), "position"},
+                                           std::pair{body.v_w.allFinite(), "velocity"},
+                                           std::pair{body.omega_w.allFinite(), "angular velocity"}})
+      if (!finite) {
+        std::ostringstream os;  // 6 significant digits: a time of 1e300 s is not 301 digits
+        os << "volume-contact world: body \"" << body.name << "\": its " << quantity << " is not finite at t = "
+           << time_ + h << " s (it overflows)";
+        throw ComputationError(os.str());
+      }
   }
   time_ += h;
   std::fill(external_.begin(), external_.end(), Vector6d::Zero());  // they acted on this step

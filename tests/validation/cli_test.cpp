@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <cctype>
 #include <limits>
 #include <cstdio>
 #include <algorithm>
@@ -1061,6 +1062,74 @@ TEST(CliSimulate, VolumeContactBadFieldsExit2AndAFailedStepExits1) {
   std::filesystem::remove_all(dir);
 }
 
+// Whether a written file holds "inf" or "nan" anywhere (the bodies here are
+// named "floor" and "box").
+bool holds_non_finite(const std::filesystem::path& path) {
+  std::stringstream text;
+  text << std::ifstream(path).rdbuf();
+  std::string lower = text.str();
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return contains(lower, "inf") || contains(lower, "nan");
+}
+
+// Issue 29 items 8 and 15. A box at 1e200 m/s (its kinetic energy was
+// written as inf: the point model with exit 0, the 6D model exit 1) is bad
+// input in both models: its points would outrun light. A state that
+// overflows in the run (gravity 1e160 m/s^2: the first step's kinetic energy
+// exceeds 1.8e308 J) ends the run failed, naming the body and the quantity,
+// with every written number finite; a time of 1e299 s is printed as such,
+// not in 300 digits. A 4096-gon prism's edges cannot take the point model's
+// default touch tolerance: bad input naming model.touch_tolerance (it failed
+// at t = 0 with exit 1).
+TEST(CliSimulate, VolumeContactOverflowsEndTheRunAndImpossibleInputsExit2) {
+  const auto dir = contactref::test::scratch_dir() / "contactref_simulate_volume_overflow";
+  const nlohmann::json floor = {{"name", "floor"}, {"geometry", {{"type", "plane"}}}, {"fixed", true}};
+  const nlohmann::json box = {{"name", "box"},
+                              {"geometry", {{"type", "box"}, {"size", {0.1, 0.1, 0.1}}}},
+                              {"density", 1000},
+                              {"pose", {{"position", {0, 0, 0.15}}}}};
+  const auto expect_bad = [&](const nlohmann::json& doc, const std::string& name, const std::string& message) {
+    const std::string file = temp_scene(name, doc.dump());
+    const CliRun r = run_all("simulate '" + file + "' --out '" + dir.string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.all;
+    EXPECT_TRUE(contains(r.all, name + ": " + message)) << r.all;
+  };
+  for (const std::string type : {"volume-6d", "point-contact"}) {
+    SCOPED_TRACE(type);
+    nlohmann::json fast = {{"model", {{"type", type}}}, {"bodies", {floor, box}}, {"duration", 0.05}};
+    fast["bodies"][1]["velocity"] = {{"linear", {1e200, 0, 0}}};
+    expect_bad(fast, "contactref_volume_fast.json",
+               "bodies[1]: body \"box\": velocity: its points move at up to |v| + |omega| r = 1e+200 m/s");
+
+    nlohmann::json heavy = {{"model", {{"type", type}}}, {"bodies", {floor, box}}, {"duration", 0.05},
+                            {"gravity", {0, 0, -1e160}}, {"output", {{"interval", 0}}}};
+    const CliRun overflow = simulate(temp_scene("contactref_volume_heavy.json", heavy.dump()), dir, false);
+    EXPECT_EQ(overflow.exit_code, 1) << overflow.output;
+    EXPECT_TRUE(contains(overflow.output, "status     failed: in the step from t = 0 s: body \"box\": its kinetic "
+                                          "energy is not finite at t = 0.01 s (it overflows)"))
+        << overflow.output;
+    for (const char* name : {"bodies.csv", "steps.csv", "summary.json"})
+      EXPECT_FALSE(holds_non_finite(dir / name)) << name;
+    const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+    EXPECT_EQ(summary["status"], "failed");
+    EXPECT_EQ(summary["statistics"]["rows"], 1);  // the start's; the state at 0.01 s is not written
+
+    nlohmann::json eons = {{"model", {{"type", type}, {"time_step", 1e299}}}, {"bodies", {floor, box}},
+                           {"duration", 1e300}, {"output", {{"interval", 1e299}}}};
+    const CliRun long_run = simulate(temp_scene("contactref_volume_eons.json", eons.dump()), dir, false);
+    EXPECT_EQ(long_run.exit_code, 1) << long_run.output;
+    EXPECT_TRUE(contains(long_run.output, "body \"box\": its position is not finite at t = 1e+299 s (it overflows)"))
+        << long_run.output;
+    EXPECT_FALSE(contains(long_run.output, "00000000000000000000")) << long_run.output;
+  }
+  nlohmann::json prism = {{"model", {{"type", "point-contact"}}}, {"bodies", {floor, box}}, {"duration", 0.05}};
+  prism["bodies"][1]["geometry"] = {{"type", "prism"}, {"sides", 4096}, {"radius", 0.1}, {"height", 0.05}};
+  expect_bad(prism, "contactref_volume_prism.json",
+             "model.touch_tolerance: touch_tolerance 0.001 is not below half the shortest edge of the solids "
+             "(7.669903187422");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 
 namespace {
@@ -1136,7 +1205,7 @@ TEST(CliSimulate, LimitsAreSceneFieldsAndNoFileHoldsANonFiniteNumber) {
   std::filesystem::remove_all(out);
   r = run_all("simulate '" + temp_scene("contactref_fast_ball.json", ball.dump()) + "' --out '" + out + "'");
   EXPECT_EQ(r.exit_code, 1) << r.all;
-  EXPECT_TRUE(contains(r.all, "bodies.csv: kinetic_energy is inf in the row at t = 0 s")) << r.all;
+  EXPECT_TRUE(contains(r.all, "status     failed: body \"ball\": its kinetic energy is not finite at t = 0 s")) << r.all;
   for (const char* file : {"bodies.csv", "steps.csv", "summary.json"}) {
     std::ifstream in(std::filesystem::path(out) / file);
     ASSERT_TRUE(in) << file;

@@ -83,7 +83,7 @@ TEST(RollingCoin, RollsFallsAndComesToRestFlatNeverGainingEnergy) {
   // at rest on its face (centre of mass at half the thickness, less the
   // target depth V_t / (pi R^2) = 5e-8 m).
   const double R = 0.025;
-  EXPECT_GT(std::abs(coin.R_w_b().col(2).z()), std::cos(1.5 * scene.volume_contact.target_volume / (R * R * R)));
+  EXPECT_GT(std::abs(coin.R_w_b().col(2).z()), std::cos(1.5 * scene.volume_contact.target_volume.value() / (R * R * R)));
   EXPECT_GT(rest, 0);
   EXPECT_LT(rest, scene.options.duration - 0.5);
   EXPECT_NEAR(coin.x_w.z(), 0.0015, 1e-7);

@@ -18,7 +18,7 @@ void expect_the_stack_rests(ContactModel model) {
   const scenes::Scene scene = test::example_scene("tapered_stack.json");
   VolumeWorld world = test::scene_world(scene, model);
   const std::vector<RigidBody> start = world.bodies();
-  const double h = world.options().time_step, V_t = world.options().target_volume;
+  const double h = world.options().time_step, V_t = world.options().target_volume.value();
   // Every mesh pair is 7 exact intersections a step (~0.1 s a step for the
   // 6D model): the sanitized build takes a few steps.
   const int steps = test::kSanitized ? 3 : int(std::lround(scene.options.duration / h));

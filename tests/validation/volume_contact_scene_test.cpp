@@ -50,7 +50,8 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   const VolumeContactModel defaults = parse(document("volume-6d")).volume_contact;
   EXPECT_EQ(defaults.time_step, 0.01);
   EXPECT_EQ(defaults.mu, 0);
-  EXPECT_EQ(defaults.target_volume, 0);
+  EXPECT_FALSE(defaults.target_volume.has_value());  // each pair's own (volume_world.hpp)
+  EXPECT_EQ(defaults.stabilisation, vc::StabilisationDirection::kPatchNormal);
   EXPECT_EQ(defaults.touch_tolerance, 1e-3);
   EXPECT_EQ(defaults.linear_compliance, 0);
   EXPECT_EQ(defaults.angular_compliance, 0);
@@ -68,7 +69,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   d["model"].update(json::parse(R"({"time_step": 0.002, "mu": 0.4, "target_volume": 1e-8, "linear_compliance": 1e-6,
       "angular_compliance": 2e-5, "tolerance": 1e-10, "max_iterations": 50, "warm_start": false, "thin": 0.2,
       "ground_size": 3, "patch": "support", "joint_elimination": false, "spin_resolve": false,
-      "normal_differences": false})"));
+      "normal_differences": false, "stabilisation": "volume-gradient"})"));
   Scene scene = parse(d);
   EXPECT_EQ(scene.model, ModelType::kVolume6d);
   const VolumeContactModel& m = scene.volume_contact;
@@ -86,6 +87,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_FALSE(m.joint_elimination);
   EXPECT_FALSE(m.spin_resolve);
   EXPECT_FALSE(m.normal_differences);
+  EXPECT_EQ(m.stabilisation, vc::StabilisationDirection::kVolumeGradient);
   vc::WorldOptions o = volume_contact_options(scene);
   EXPECT_EQ(o.model, vc::ContactModel::kVolume6d);
   EXPECT_EQ(o.time_step, 0.002);
@@ -101,6 +103,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_FALSE(o.pgs.eliminate_joints);
   EXPECT_FALSE(o.pgs.spin_resolve);
   EXPECT_FALSE(o.normal_differences);
+  EXPECT_EQ(o.stabilisation, vc::StabilisationDirection::kVolumeGradient);
 
   d = document("point-contact");
   d["model"]["touch_tolerance"] = 2e-4;
@@ -126,6 +129,9 @@ TEST(VolumeContactScene, BadModelFieldsAreRefusedNamingTheField) {
   expect_bad(six_d, {{"time_step", 0}}, "model.time_step", "must be positive, got 0");
   expect_bad(six_d, {{"mu", -0.1}}, "model.mu", "must be >= 0, got -0.1");
   expect_bad(six_d, {{"target_volume", -1e-9}}, "model.target_volume", "must be >= 0");
+  expect_bad(six_d, {{"stabilisation", "gradient"}}, "model.stabilisation",
+             "unknown direction \"gradient\" (known: patch-normal, volume-gradient)");
+  expect_bad(points, {{"stabilisation", 1}}, "model.stabilisation", "expected a string");
   expect_bad(six_d, {{"linear_compliance", -1}}, "model.linear_compliance", "must be >= 0");
   expect_bad(six_d, {{"angular_compliance", "stiff"}}, "model.angular_compliance", "expected a number, got string");
   expect_bad(six_d, {{"tolerance", -1}}, "model.tolerance", "must be >= 0");
@@ -313,6 +319,32 @@ TEST(VolumeContactScene, OtherGeometriesAndMisplacedPlanesAreRefusedNamingTheFie
                                 "only"),
             std::string::npos)
       << build_error(d);
+}
+
+// Issue 29 items 8 and 15: a body whose points would outrun light (outside
+// Newtonian mechanics; the 1e200 m/s of the reproducer overflowed the
+// kinetic energy to inf) and a touch tolerance the point model's bodies
+// cannot take (half the 4096-gon's edge is 7.7e-5 m; the run used to fail
+// at t = 0, exit 1) are bad input, named by their field.
+TEST(VolumeContactScene, AVelocityBeyondLightsAndATouchToleranceTheEdgesCannotTakeAreRefused) {
+  for (const std::string type : {"volume-6d", "point-contact"}) {
+    json d = document(type);
+    d["bodies"][1]["velocity"] = {{"linear", {1e200, 0, 0}}};
+    EXPECT_NE(build_error(d).find(kFile.string() + ": bodies[1]: body \"block\": velocity: its points move at up to "
+                                                   "|v| + |omega| r = 1e+200 m/s"),
+              std::string::npos)
+        << build_error(d);
+    d["bodies"][1]["velocity"] = {{"linear", {2e8, 0, 0}}};  // below light's speed: accepted
+    EXPECT_EQ(build_error(d), "no error");
+  }
+  json d = document("point-contact");
+  d["bodies"][1]["geometry"] = {{"type", "prism"}, {"sides", 4096}, {"radius", 0.1}, {"height", 0.05}};
+  EXPECT_NE(build_error(d).find(kFile.string() + ": model.touch_tolerance: touch_tolerance 0.001 is not below half the "
+                                                 "shortest edge of the solids (7.669903187422"),
+            std::string::npos)
+      << build_error(d);
+  d["model"]["touch_tolerance"] = 5e-5;
+  EXPECT_EQ(build_error(d), "no error");
 }
 
 // A density moves a mesh to its centre of mass; rounding the moved

@@ -80,6 +80,17 @@ BodyRow body_row(double time, const std::string& body, const spatial::MassProper
   row.state = state;
   row.kinetic_energy = mass.kinetic_energy(state);
   row.potential_energy = mass.potential_energy(state, gravity_w);
+  const std::pair<bool, const char*> quantities[] = {{std::isfinite(time), "time"},
+                                                      {state.x_w.allFinite(), "position"},
+                                                      {state.q_w_b.coeffs().allFinite(), "orientation"},
+                                                      {state.v_w.allFinite(), "velocity"},
+                                                      {state.omega_w.allFinite(), "angular velocity"},
+                                                      {std::isfinite(row.kinetic_energy), "kinetic energy"},
+                                                      {std::isfinite(row.potential_energy), "potential energy"}};
+  for (const auto& [finite, quantity] : quantities)
+    if (!finite)
+      throw ComputationError(
+          fmt::format("body \"{}\": its {} is not finite at t = {:.6g} s (it overflows)", body, quantity, time));
   return row;
 }
 

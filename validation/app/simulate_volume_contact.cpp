@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "reference/volume_contact/volume_world.hpp"
@@ -38,6 +40,8 @@ struct StepRow {
   std::array<int, kStates.size()> states{};  // joints per JointState, in kStates' order
 };
 
+// ComputationError naming the quantity of a step's row that is not finite
+// (a PGS update norm that overflowed), so that steps.csv never receives one.
 StepRow step_row(const vc::StepReport& report) {
   StepRow row;
   row.time = report.time;
@@ -51,44 +55,57 @@ StepRow step_row(const vc::StepReport& report) {
   row.times = report.times;
   for (const vc::PgsJoint& j : report.joints)
     for (std::size_t s = 0; s < kStates.size(); ++s) row.states[s] += j.state == kStates[s];
+  for (const auto& [x, quantity] : {std::pair{row.residual, "PGS's last update norm"},
+                                    std::pair{row.max_volume, "largest intersection volume"}})
+    if (!std::isfinite(x))
+      throw ComputationError(fmt::format("the step's {} is not finite at t = {:.6g} s (it overflows)", quantity, row.time));
   return row;
 }
 
 // The world's state: at the end of its last completed step (a step that
-// fails leaves the world as it was: VolumeWorld::step).
-void add_rows(std::vector<BodyRow>& rows, const scenes::Scene& scene, const vc::VolumeWorld& world) {
+// fails leaves the world as it was: VolumeWorld::step), one row per free
+// body, each checked finite (body_row) before any is kept.
+std::vector<BodyRow> state_rows(const scenes::Scene& scene, const vc::VolumeWorld& world) {
+  std::vector<BodyRow> rows;
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& body = scene.bodies[k];
     if (body.fixed) continue;
     const vc::RigidBody& b = world.bodies()[k];
     rows.push_back(body_row(world.time(), body.name, {body.mass, body.I_com}, scene.gravity, {b.x_w, b.q_w_b, b.v_w, b.omega_w}));
   }
+  return rows;
 }
 
-void write_steps(const std::filesystem::path& path, const std::vector<StepRow>& steps) {
-  std::ofstream file = open_output(path);
-  file << "time,contacts,constraints,iterations,residual,converged,projection_residual,max_volume,detection_s,"
-          "stabilisation_s,assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding\n";
-  for (const StepRow& s : steps) {
-    file << fmt::format("{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{},{},{},{},{}\n",
-                        s.time, s.contacts, s.constraints, s.iterations, s.residual, s.converged ? 1 : 0,
-                        s.projection_residual, s.max_volume,
-                        s.times.detection, s.times.stabilisation, s.times.assembly, s.times.solve, s.states[0],
-                        s.states[1], s.states[2], s.states[3], s.states[4]);
-  }
-  close_output(file, path);
-}
-
+// steps.csv, a row per step as the run makes them, with the statistics of
+// summary.json accumulated.
 struct Statistics {
-  long total_iterations = 0;
+  long steps = 0, total_iterations = 0;
   int max_iterations = 0, unconverged = 0, max_contacts = 0;
   double max_volume = 0, max_projection_residual = 0;
   vc::StepTimes seconds;
 };
 
-Statistics statistics(const std::vector<StepRow>& steps) {
-  Statistics st;
-  for (const StepRow& s : steps) {
+class StepFile final : public spatial::RowSink<StepRow> {
+ public:
+  explicit StepFile(const std::filesystem::path& path)
+      : file_(path,
+              "time,contacts,constraints,iterations,residual,converged,projection_residual,max_volume,detection_s,"
+              "stabilisation_s,assembly_s,solve_s,separating,stuck,sliding,rolling,rolling_sliding") {}
+  void write(const StepRow& s) override {
+    file_.begin(s.time);
+    for (const long n : {long(s.contacts), long(s.constraints), long(s.iterations)}) file_.integer(n);
+    file_.number(s.residual, "residual");
+    file_.integer(s.converged ? 1 : 0);
+    file_.number(s.projection_residual, "projection_residual");
+    file_.number(s.max_volume, "max_volume");
+    file_.number(s.times.detection, "detection_s");
+    file_.number(s.times.stabilisation, "stabilisation_s");
+    file_.number(s.times.assembly, "assembly_s");
+    file_.number(s.times.solve, "solve_s");
+    for (const int n : s.states) file_.integer(n);
+    file_.end();
+    Statistics& st = statistics_;
+    ++st.steps;
     st.total_iterations += s.iterations;
     st.max_iterations = std::max(st.max_iterations, s.iterations);
     st.unconverged += s.converged ? 0 : 1;
@@ -100,21 +117,30 @@ Statistics statistics(const std::vector<StepRow>& steps) {
     st.seconds.assembly += s.times.assembly;
     st.seconds.solve += s.times.solve;
   }
-  return st;
-}
+  void close() { file_.close(); }
+  const Statistics& statistics() const { return statistics_; }
+
+ private:
+  CsvFile file_;
+  Statistics statistics_;
+};
 
 ojson model_json(const scenes::Scene& scene) {
   const scenes::VolumeContactModel& m = scene.volume_contact;
   ojson model = {{"type", scenes::to_string(scene.model)},
                  {"time_step", m.time_step},
                  {"mu", m.mu},
-                 {"target_volume", m.target_volume},
+                 {"stabilisation", vc::to_string(m.stabilisation)},
                  {"tolerance", m.tolerance},
                  {"max_iterations", m.max_iterations},
                  {"warm_start", m.warm_start},
                  {"thin", m.thin},
                  {"ground_size", m.ground_size},
                  {"joint_elimination", m.joint_elimination}};
+  if (m.target_volume)
+    model["target_volume"] = *m.target_volume;
+  else
+    model["target_depth_ratio"] = vc::kTargetDepthRatio;  // each pair's own target (volume_world.hpp)
   if (scene.model == scenes::ModelType::kVolume6d) {
     model["linear_compliance"] = m.linear_compliance;
     model["angular_compliance"] = m.angular_compliance;
@@ -134,8 +160,8 @@ struct Run {
   std::vector<double> final_angles;         // per joint: a hinge's turn then (rad), 0 for a spherical joint
   bool failed = false;
   std::string message;
-  std::vector<StepRow> steps;
-  std::vector<BodyRow> rows;
+  Statistics statistics;  // of the steps
+  long rows = 0;          // of bodies.csv
   double wall = 0;
 };
 
@@ -147,17 +173,16 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   summary["model"] = model_json(scene);
   summary["duration"] = scene.options.duration;
   summary["end_time"] = run.end_time;
-  const Statistics st = statistics(run.steps);
-  const double steps = double(run.steps.size());
-  summary["statistics"] = {{"steps", run.steps.size()},
+  const Statistics& st = run.statistics;
+  summary["statistics"] = {{"steps", st.steps},
                            {"total_iterations", st.total_iterations},
-                           {"mean_iterations", run.steps.empty() ? 0.0 : double(st.total_iterations) / steps},
+                           {"mean_iterations", st.steps == 0 ? 0.0 : double(st.total_iterations) / double(st.steps)},
                            {"max_iterations", st.max_iterations},
                            {"unconverged_steps", st.unconverged},
                            {"max_projection_residual", st.max_projection_residual},
                            {"max_contacts", st.max_contacts},
                            {"max_volume", st.max_volume},
-                           {"rows", run.rows.size()},
+                           {"rows", run.rows},
                            {"wall_seconds", run.wall},
                            {"phase_seconds",
                             {{"detection", st.seconds.detection},
@@ -215,23 +240,43 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   }
 
   // Every step advances the clock by h (volume_world.hpp), so the loop ends
-  // after about duration / h steps (at most 10^7: check_volume_contact_model)
-  // and needs no watchdog. The last step ends within h/2 of the duration.
+  // after about duration / h steps (at most limits.max_steps: the scene's
+  // check) and needs no watchdog. The last step ends within h/2 of the
+  // duration. The rows go to their files as the run makes them.
   Run run;
   Progress progress(duration);
-  add_rows(run.rows, scene, *world);
-  double next_output = interval;
+  BodiesCsv body_file(out / "bodies.csv");
+  StepFile step_file(out / "steps.csv");
+  const auto write_rows = [&](const std::vector<BodyRow>& rows) {
+    for (const BodyRow& row : rows) body_file.write(row);
+    run.rows += long(rows.size());
+  };
+  try {  // the start: a state whose energy overflows is not a scene to run
+    write_rows(state_rows(scene, *world));
+  } catch (const ComputationError& e) {
+    throw InputError(fmt::format("{}: {}", scene_file, e.what()));
+  }
+  double next_output = interval, from = 0;
   const auto fail = [&](const std::exception& e) {
     run.failed = true;
-    run.message = fmt::format("in the step from t = {:.6g} s: {}", world->time(), e.what());
+    run.message = fmt::format("in the step from t = {:.6g} s: {}", from, e.what());
   };
+  // Every step's rows are checked (state_rows), those at output times
+  // written, the others held until the next step: a run ends at the first
+  // state that overflows, with its rows all finite; the last finite state
+  // ends the file.
+  std::vector<BodyRow> unkept;
   try {
     while (world->time() < duration - h / 2) {
-      run.steps.push_back(step_row(world->step()));
+      from = world->time();
+      step_file.write(step_row(world->step()));
+      const std::vector<BodyRow> rows = state_rows(scene, *world);
       const double t = world->time();
       progress(t);
+      unkept = rows;
       if (interval == 0 || t >= next_output - h / 2) {  // the step ending nearest at or after it
-        add_rows(run.rows, scene, *world);
+        write_rows(rows);
+        unkept.clear();
         while (interval > 0 && next_output <= t + h / 2) next_output += interval;
       }
     }
@@ -248,10 +293,10 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   run.final_bodies = world->bodies();
   for (std::size_t k = 0; k < scene.joints.size(); ++k)
     run.final_angles.push_back(scene.joints[k].kind == vc::JointKind::kHinge ? world->hinge_angle(int(k)) : 0.0);
-  if (run.rows.empty() || run.rows.back().time != run.end_time) add_rows(run.rows, scene, *world);
-
-  write_bodies_csv(out / "bodies.csv", run.rows);
-  write_steps(out / "steps.csv", run.steps);
+  if (!unkept.empty() && unkept.front().time == run.end_time) write_rows(unkept);
+  body_file.close();
+  step_file.close();
+  run.statistics = step_file.statistics();
   const ojson summary = summary_json(scene, scene_file, run);
   write_json(out / "summary.json", summary);
   if (json) {
@@ -262,7 +307,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
                              run.message.empty() ? "" : ": " + run.message);
     std::cout << fmt::format("steps      {} to t = {:.6g} s; PGS {:.3g} iterations a step (max {}), {} unconverged, "
                              "projection residual at most {:.3g}; at most {} contacts; {:.3g} s wall\n",
-                             run.steps.size(), run.end_time, st["mean_iterations"].get<double>(),
+                             run.statistics.steps, run.end_time, st["mean_iterations"].get<double>(),
                              st["max_iterations"].get<int>(), st["unconverged_steps"].get<int>(),
                              st["max_projection_residual"].get<double>(), st["max_contacts"].get<int>(), run.wall);
     const ojson& phase = st["phase_seconds"];

@@ -94,10 +94,15 @@
 //                              duration / 10^7; default 0.01
 //     "mu": 0.3                Coulomb's coefficient of every body, >= 0; default 0
 //     "target_volume": 1e-8    m^3, >= 0: the interpenetration post-stabilisation keeps
-//                              (Section 5.7's e); default 0. With 0 a resting contact is
-//                              pushed out to zero volume each step and seen only every
-//                              other step: give a small volume (depth ~1e-6 m times the
-//                              contact's area)
+//                              (Section 5.7's e), one for every pair; default: each pair's
+//                              own, its patch's area times the depth 1e-6 of the smaller
+//                              bounding radius of its bodies (volume_world.hpp). With 0 a
+//                              resting contact is pushed out to zero volume each step and
+//                              seen only every other step: the bodies rock and creep
+//     "stabilisation": "patch-normal"  post-stabilisation's direction: "patch-normal" (along
+//                              the normal at the patch's centre; default) or "volume-gradient"
+//                              (the paper's: along the whole volume gradient, whose moments at
+//                              flush faces turn a stack of equal boxes)
 //     "tolerance": 1e-15       >= 0: PGS stops when the 2-norm of a sweep's impulse updates
 //                              (N s, with N m s for 6D joints) is at most this (Section 6.1.8);
 //                              default 1e-15
@@ -105,8 +110,9 @@
 //     "warm_start": true       start PGS from the previous step's impulses; default true
 //     "thin": 0.1              in (0, 1): the patch's limiting-case ratio of semi-axes
 //                              (reference/volume_contact/contact_patch.hpp); default 0.1
-//     "ground_size": 10        m, > 0: a plane's slab is this square, 1 m thick (the point
-//                              model finds its contacts on its top face); default 10
+//     "ground_size": 10        m, > 0: a plane's slab is this square, 1 m thick, its top
+//                              face on the plane: the ground of both models, in detection and
+//                              post-stabilisation (a body past its edge falls); default 10
 //     "joint_elimination": true  PGS updates a contact with the bilateral joints of its
 //                              bodies (fast with a light body on a hinge; the same answer:
 //                              reference/volume_contact/block_pgs.hpp); false: plain block
@@ -130,12 +136,16 @@
 //                              exact gradient's (Section 4.1); default true
 //   point-contact only:
 //     "touch_tolerance": 1e-3  m, > 0: the distance within which features touch
-//                              (robust_geometry/contact_regions.hpp); default 1e-3
+//                              (robust_geometry/contact_regions.hpp), below half the
+//                              shortest edge of every body; default 1e-3. A contact's
+//                              corner may close its gap within a step
 //   Their bodies take "mesh", "box" and "prism" geometries, free or fixed, and "plane" for a
-//   fixed ground: the half-space below the plane z = 0 of its body frame (normal +z,
-//   placed by its pose; no "transform"). A pair's friction is the larger of its bodies'
+//   fixed ground: the slab below the plane z = 0 of its body frame (normal +z, placed by its
+//   pose; no "transform"; ground_size above). A pair's friction is the larger of its bodies'
 //   (all mu here). A free body's frame is at its centre of mass: give a density, or mass
-//   and inertia with the vertices in centre-of-mass coordinates.
+//   and inertia with the vertices in centre-of-mass coordinates. A free body's velocity
+//   must keep its points below the speed of light (|v| + |omega| r < 299792458 m/s, r its
+//   bounding radius): the model is Newtonian.
 //   JOINT (Section 6.1.6's "rotary joints", reference/volume_contact/volume_world.hpp):
 //     "type": "hinge"          required: "hinge" (turns about its axis only) or "spherical"
 //                              (turns freely about its anchor)

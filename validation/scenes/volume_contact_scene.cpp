@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/errors.hpp"
+#include "robust_geometry/contact_regions.hpp"
 #include "validation/scenes/geometry.hpp"
 #include "validation/scenes/scene.hpp"
 
@@ -36,7 +37,7 @@ std::shared_ptr<const vc::BodyShape> polyhedral_shape(const SceneBody& body) {
 }  // namespace
 
 VolumeContactModel read_volume_contact_model(const Reader& in, const json& model, bool six_d) {
-  std::vector<std::string> allowed = {"type",        "time_step",     "mu",          "target_volume",
+  std::vector<std::string> allowed = {"type",        "time_step",      "mu",         "target_volume", "stabilisation",
                                       "tolerance",   "max_iterations", "warm_start", "thin",
                                       "ground_size", "joint_elimination"};
   if (six_d) {
@@ -51,6 +52,14 @@ VolumeContactModel read_volume_contact_model(const Reader& in, const json& model
   if (const json* x = Reader::optional(model, "mu")) m.mu = in.non_negative(*x, "model.mu");
   if (const json* x = Reader::optional(model, "target_volume"))
     m.target_volume = in.non_negative(*x, "model.target_volume");
+  if (const json* x = Reader::optional(model, "stabilisation")) {
+    const std::string direction = in.string(*x, "model.stabilisation");
+    if (direction == "volume-gradient")
+      m.stabilisation = vc::StabilisationDirection::kVolumeGradient;
+    else if (direction != "patch-normal")
+      in.fail("model.stabilisation",
+              fmt::format("unknown direction \"{}\" (known: patch-normal, volume-gradient)", direction));
+  }
   if (const json* x = Reader::optional(model, "touch_tolerance"))
     m.touch_tolerance = in.positive(*x, "model.touch_tolerance");
   if (const json* x = Reader::optional(model, "linear_compliance"))
@@ -175,6 +184,19 @@ std::vector<vc::RigidBody> volume_contact_bodies(const Scene& scene) {
       rigid.v_w = body.v_w;
       rigid.omega_w = body.omega_w;
     }
+    try {  // the simulator's checks of the body (its velocity's bound among them)
+      vc::check_body(rigid);
+    } catch (const InputError& e) {
+      throw InputError(scene_error(scene, path, e.what()));
+    }
+    if (scene.model == ModelType::kPointContact) {  // the tolerance this body's edges can take
+      try {
+        robust_geometry::check_touch_tolerance(model.touch_tolerance, rigid.shape->polyhedron, rigid.shape->polyhedron,
+                                               "touch_tolerance");
+      } catch (const InputError& e) {
+        throw InputError(scene_error(scene, "model.touch_tolerance", e.what()));
+      }
+    }
     bodies.push_back(std::move(rigid));
   }
   return bodies;
@@ -187,6 +209,7 @@ vc::WorldOptions volume_contact_options(const Scene& scene) {
   options.time_step = m.time_step;
   options.gravity = scene.gravity;
   options.target_volume = m.target_volume;
+  options.stabilisation = m.stabilisation;
   options.touch_tolerance = m.touch_tolerance;
   options.linear_compliance = m.linear_compliance;
   options.angular_compliance = m.angular_compliance;

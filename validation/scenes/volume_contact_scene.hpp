@@ -3,6 +3,7 @@
 // (Bouchard et al., simulated by reference/volume_contact/volume_world.hpp):
 // their MODEL fields (scene.hpp documents them), and the simulator's bodies
 // and options built from a scene.
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,10 @@ struct Scene;
 struct VolumeContactModel {
   double time_step = 0.01;        // s
   double mu = 0;                  // Coulomb's coefficient of every body
-  double target_volume = 0;       // m^3: the interpenetration post-stabilisation keeps (Section 5.7's e)
+  // m^3: the interpenetration post-stabilisation keeps (Section 5.7's e);
+  // unset: each pair's own (volume_world.hpp)
+  std::optional<double> target_volume;
+  volume_contact::StabilisationDirection stabilisation = volume_contact::StabilisationDirection::kPatchNormal;
   double touch_tolerance = 1e-3;  // m: the point model's contact distance
   double linear_compliance = 0;   // m/N (6D joints)
   double angular_compliance = 0;  // rad/(N m) (6D joints)
@@ -53,10 +57,12 @@ std::vector<volume_contact::BilateralJoint> read_volume_contact_joints(const Rea
 // built (in body coordinates, already moved to the centre of mass where a
 // density gave it); a fixed plane becomes a ground: the half-space below the
 // plane z = 0 of its body frame, in world coordinates from its pose, with the
-// slab [-s/2, s/2]^2 x [-1, 0] (s = ground_size, m) as its shape for the
-// point model. Every body has the model's mu. InputError naming the scene
-// file and field: another geometry, a free or transformed plane, a shape the
-// simulator refuses.
+// slab [-s/2, s/2]^2 x [-1, 0] (s = ground_size, m) as its shape, the ground
+// of both models (rigid_body.hpp). Every body has the model's mu. InputError
+// naming the scene file and field: another geometry, a free or transformed
+// plane, a shape or body the simulator refuses (bodies[k]: check_body, a
+// velocity beyond light's among them), and for the point model a touch
+// tolerance not below half a body's shortest edge (model.touch_tolerance).
 std::vector<volume_contact::RigidBody> volume_contact_bodies(const Scene& scene);
 
 // The simulator's options from the model and the scene's gravity.

@@ -12,7 +12,17 @@
 //  - a box pressed into the ground: the patch frame, centre and normal
 //    (from the box into the ground) in world coordinates;
 //  - the point model's contacts for that box: its four bottom corners, with
-//    the ground's normal.
+//    the ground's normal;
+//  - the full volume gradient (post-stabilisation's direction along the
+//    gradient) against central differences of the exact volume under rigid
+//    moves of the mesh, between two meshes and against the ground on both of
+//    its paths (the half-space within the slab's footprint, the slab's mesh
+//    at its edge);
+//  - the ground is its slab (issue 29 item 12): a box straddling the slab's
+//    edge has the closed-form volume of its part over the slab, and a box
+//    past it has no contact in either model;
+//  - the point model's gaps (issue 29 item 11): each corner's height above
+//    the ground, a level box's exactly, a tilted box's within cos^2 of it.
 #include "reference/volume_contact/contact_detection.hpp"
 
 #include <gtest/gtest.h>
@@ -62,11 +72,22 @@ TEST(MassProperties, ABoxHasTheClosedFormVolumeCentroidAndInertia) {
                              "mass must be finite and > 0"));
 }
 
-// V after moving body k along the world direction d by s.
-double volume_after(std::vector<RigidBody> bodies, int k, const Eigen::Vector3d& d, double s) {
-  bodies[std::size_t(k)].x_w += s * d;
+// V after moving body k by the twist (dtheta; dx) in its own axes about its
+// centre of mass: R_w_b -> R_w_b exp(dtheta), x_w -> x_w + R_w_b dx.
+double volume_after_move(std::vector<RigidBody> bodies, int k, const Vector6d& move) {
+  RigidBody& body = bodies[std::size_t(k)];
+  body.x_w += body.R_w_b() * move.tail<3>();
+  const double angle = move.head<3>().norm();
+  if (angle > 0) body.q_w_b = body.q_w_b * Eigen::Quaterniond(Eigen::AngleAxisd(angle, move.head<3>() / angle));
   const std::vector<VolumeContact> contacts = detect_volume_contacts(bodies);
   return contacts.empty() ? 0 : contacts[0].volume;
+}
+
+// V after moving body k along the world direction d by s.
+double volume_after(const std::vector<RigidBody>& bodies, int k, const Eigen::Vector3d& d, double s) {
+  Vector6d move = Vector6d::Zero();
+  move.tail<3>() = bodies[std::size_t(k)].R_w_b().transpose() * (s * d);
+  return volume_after_move(bodies, k, move);
 }
 
 void expect_normal_area_matches_differences(const std::vector<RigidBody>& bodies) {
@@ -190,6 +211,102 @@ TEST(ContactDetection, ABoxPressedIntoTheGroundHasItsPatchAndCornersInWorldCoord
     EXPECT_NEAR(std::abs(p.x_w_c.y() - 0.2), 0.05, 1e-12);
     EXPECT_NEAR(p.x_w_c.z(), 0, 1e-12);  // on the ground's face, within the touch tolerance of the corner
     EXPECT_LT((p.R_w_c.col(2) - Eigen::Vector3d::UnitZ()).norm(), 1e-15);
+  }
+}
+
+// gradient_a is dV/d(twist of b relative to a about a's origin, a's axes);
+// moving a by the twist xi in its own axes moves b relative to it by -xi to
+// first order, so -dV/dxi_a = gradient_a. The exact volume is piecewise
+// polynomial in the move: central differences with step 1e-6 err by O(h^2)
+// in its third derivative plus round-off V eps / h, below 1e-6 of |g| here
+// (the same bound as the linear part's test above).
+void expect_gradient_matches_differences(const std::vector<RigidBody>& bodies) {
+  const std::vector<VolumeContact> contacts = detect_volume_contacts(bodies);
+  ASSERT_EQ(contacts.size(), 1u);
+  const VolumeContact& c = contacts[0];
+  ASSERT_FALSE(bodies[std::size_t(c.a)].ground_w.has_value());
+  const double h = 1e-6;
+  for (int i = 0; i < 6; ++i) {
+    const Vector6d step = h * Vector6d::Unit(i);
+    const double fd = -(volume_after_move(bodies, c.a, step) - volume_after_move(bodies, c.a, -step)) / (2 * h);
+    EXPECT_NEAR(c.gradient_a[i], fd, 1e-6 * c.gradient_a.norm()) << "component " << i;
+  }
+}
+
+TEST(ContactDetection, TheVolumeGradientIsTheVolumesRateUnderRigidMovesBetweenMeshesAndAgainstTheGround) {
+  const std::pair<RigidBody, RigidBody> boxes = boxes_at_general_angles();
+  {
+    SCOPED_TRACE("two meshes");
+    expect_gradient_matches_differences({boxes.first, boxes.second});
+  }
+  RigidBody b = box_body("b", 0.1, 0.08, 0.05, 2);
+  b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, -1, 0.2).normalized()));
+  {
+    SCOPED_TRACE("the ground's half-space, within the slab's footprint");
+    b.x_w = Eigen::Vector3d(0.02, -0.01, 0.06);
+    expect_gradient_matches_differences({ground_body(), b});
+  }
+  {
+    SCOPED_TRACE("the ground's slab, across its edge x = 2");
+    b.x_w = Eigen::Vector3d(2.03, -0.01, 0.06);
+    expect_gradient_matches_differences({ground_body(), b});
+  }
+}
+
+TEST(ContactDetection, TheGroundIsItsSlabForTheVolumesAndThePoints) {
+  // ground_body's slab is [-2, 2]^2 x [-1, 0]. A 0.1 m cube pressed 1e-4 m
+  // into it, its centre 0.02 m inside the edge x = 2: the part over the slab
+  // is 0.07 x 0.1 x 1e-4 (the half-space alone would give 0.1 x 0.1 x 1e-4).
+  // Round-off of the exact path's sums of products of coordinates up to
+  // 2 m: tens of ulps of 2 m times the 0.01 m^2 face: 1e-16 m^3.
+  const double depth = 1e-4;
+  RigidBody cube = box_body("cube", 0.05, 0.05, 0.05, 1);
+  cube.x_w = Eigen::Vector3d(2 - 0.02, 0.3, 0.05 - depth);
+  std::vector<VolumeContact> contacts = detect_volume_contacts({ground_body(), cube});
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].volume, 0.07 * 0.1 * depth, 1e-16);
+  BrepIndexCache cache;
+  std::vector<PointContact> points = detect_point_contacts({ground_body(), cube}, cache, 1e-3);
+  ASSERT_FALSE(points.empty());
+  for (const PointContact& p : points) EXPECT_LE(p.x_w_c.x(), 2 + 1e-12);  // on the slab's top face
+  // Wholly past the edge (its nearest face 1 mm beyond it): no contact in
+  // either model, where the half-space would still cut it.
+  cube.x_w.x() = 2 + 0.051;
+  EXPECT_TRUE(detect_volume_contacts({ground_body(), cube}).empty());
+  EXPECT_TRUE(detect_point_contacts({ground_body(), cube}, cache, 1e-3).empty());
+  // Well inside, the half-space path: the whole face.
+  cube.x_w.x() = 1;
+  contacts = detect_volume_contacts({ground_body(), cube});
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].volume, 0.1 * 0.1 * depth, 1e-18);
+}
+
+TEST(ContactDetection, APointsGapIsItsCornersHeightAboveTheGround) {
+  // A box held above the ground within the touch tolerance (1e-3 m): each
+  // bottom corner's gap is its height. Level at 3e-4 m: exactly that (the
+  // region's points on the ground's face, the box's face or corners above).
+  // Tilted by phi = 2e-3 rad about y: the corners' heights z_c, and the gap
+  // from the box's face plane is z_c cos^2(phi) (the nearest point of the
+  // tilted plane: z_c cos(phi) away, times n . n_f = cos(phi)), from a
+  // corner z_c: within [z_c cos^2(phi), z_c], to round-off of 0.1 m.
+  BrepIndexCache cache;
+  for (const double phi : {0.0, 2e-3}) {
+    SCOPED_TRACE("tilt " + std::to_string(phi));
+    RigidBody box = box_body("box", 0.1, 0.05, 0.05, 1);
+    box.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(phi, Eigen::Vector3d::UnitY()));
+    const double lowest = 1e-4 + (phi == 0 ? 2e-4 : 0);
+    box.x_w = Eigen::Vector3d(0.2, 0.1, 0);
+    box.x_w.z() = lowest - (box.R_w_b() * Eigen::Vector3d(0.1, 0, -0.05)).z();  // the lowest corners at x = +0.1
+    const std::vector<PointContact> points = detect_point_contacts({ground_body(), box}, cache, 1e-3);
+    ASSERT_EQ(points.size(), 4u);
+    for (const PointContact& p : points) {
+      // The corner above p: the box's bottom corner with p's x, y (to first order in phi).
+      const Eigen::Vector3d corner_b(p.x_w_c.x() < box.x_w.x() ? -0.1 : 0.1, p.x_w_c.y() < box.x_w.y() ? -0.05 : 0.05,
+                                     -0.05);
+      const double height = (box.x_w + box.R_w_b() * corner_b).z();
+      EXPECT_GE(p.gap, height * std::pow(std::cos(phi), 2) - 1e-15);
+      EXPECT_LE(p.gap, height + 1e-15);
+    }
   }
 }
 
