@@ -39,7 +39,7 @@ int main() {
     block.name = "block";
     block.shape = std::make_shared<const vc::BodyShape>(box("block", 0.05, 0.05, hz, 0));
     block.mass = 2;
-    block.inertia_b = vc::uniform_mass_properties(block.shape->triangles, block.mass).inertia;
+    block.I_com_b = vc::uniform_solid(block.shape->triangles, block.mass).mass.I_com_b;
     block.friction = mu;
     block.x_w = {0, 0, hz};
     block.v_w = {3, 0, 0};

@@ -27,7 +27,7 @@ BodyShape::BodyShape(PolygonSoup soup) : polyhedron(std::move(soup)), triangles(
   }
 }
 
-MassProperties uniform_mass_properties(const robust_geometry::TriangleSolid& solid, double mass) {
+UniformSolid uniform_solid(const robust_geometry::TriangleSolid& solid, double mass) {
   if (!(std::isfinite(mass) && mass > 0)) throw InputError("mass properties: the mass must be finite and > 0");
   robust_geometry::validate_triangle_solid(solid, "mass properties");
   // A half-space whose plane lies above every vertex contains the solid: the
@@ -41,23 +41,24 @@ MassProperties uniform_mass_properties(const robust_geometry::TriangleSolid& sol
   }
   const robust_geometry::IntersectionMoments m =
       robust_geometry::halfspace_intersection_moments(solid, {Eigen::Vector3d::UnitZ(), top + (top - bottom)});
-  MassProperties out;
+  UniformSolid out;
   out.volume = m.volume;
   out.centroid = m.centroid;
-  out.inertia = mass / m.volume * m.second_moment;  // M = tr(C) I - C per unit density (Eq. 16)
+  out.mass.mass = mass;
+  out.mass.I_com_b = mass / m.volume * m.second_moment;  // M = tr(C) I - C per unit density (Eq. 16)
   return out;
 }
 
 InverseMass RigidBody::inverse_mass() const {
   if (fixed()) return {};
   const Eigen::Matrix3d R = R_w_b();
-  return {1 / mass, R * inertia_b.inverse() * R.transpose()};
+  return {1 / mass, R * I_com_b.inverse() * R.transpose()};
 }
 
 void check_body(const RigidBody& body) {
   const auto fail = [&](const std::string& why) { throw InputError("body \"" + body.name + "\": " + why); };
   if (!(std::isfinite(body.mass) && body.mass >= 0)) fail("mass must be finite and >= 0 (0: fixed)");
-  if (!body.fixed()) spatial::check_rigid_inertia<double>(body.mass, body.inertia_b, "body \"" + body.name + "\"");
+  if (!body.fixed()) spatial::check_rigid_inertia<double>(body.mass, body.I_com_b, "body \"" + body.name + "\"");
   if (!body.shape) fail("a body needs a shape");
   if (body.ground_w && (!body.fixed() || !body.ground_w->normal.allFinite() || body.ground_w->normal.norm() == 0 ||
                         !std::isfinite(body.ground_w->offset)))

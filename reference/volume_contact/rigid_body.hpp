@@ -22,6 +22,7 @@
 #include <string>
 
 #include "core/mesh_io.hpp"
+#include "reference/spatial/rigid_body.hpp"
 #include "reference/volume_contact/contact_jacobian.hpp"
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
@@ -40,34 +41,30 @@ struct BodyShape {
   explicit BodyShape(PolygonSoup soup);
 };
 
-struct MassProperties {
+// A uniform solid's volume, centroid and mass properties (the intersection
+// moments of the solid with a half-space that contains it: Eqs. 14-16 with
+// M = tr(C) I - C, the inertia per unit density), the inertia about the
+// centroid in the soup's axes. InputError: mass not finite and > 0, a bad
+// solid.
+struct UniformSolid {
   double volume = 0;                                    // m^3
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();   // m, the soup's coordinates
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();    // kg m^2 about the centroid, for the given mass
+  spatial::MassProperties<double> mass;                 // kg; kg m^2 about the centroid
 };
+UniformSolid uniform_solid(const robust_geometry::TriangleSolid& solid, double mass);
 
-// A uniform solid's mass properties (the intersection moments of the solid
-// with a half-space that contains it: Eqs. 14-16 with M = tr(C) I - C, the
-// inertia per unit density). InputError: mass not finite and > 0, a bad
-// solid.
-MassProperties uniform_mass_properties(const robust_geometry::TriangleSolid& solid, double mass);
-
-struct RigidBody {
+// A body: the one rigid-body state and mass properties of every model
+// (spatial/rigid_body.hpp: x_w the centre of mass, q_w_b, v_w, omega_w in
+// world axes; mass, I_com_b about the centre of mass in b's axes; a mass of
+// 0 is a fixed body), with its shape and surface.
+struct RigidBody : spatial::RigidBodyState<double>, spatial::MassProperties<double> {
   std::string name;
   std::shared_ptr<const BodyShape> shape;
-  double mass = 0;                         // kg; 0: fixed
-  Eigen::Matrix3d inertia_b = Eigen::Matrix3d::Zero();  // kg m^2 about the centre of mass, b's axes
   std::optional<robust_geometry::HalfSpace> ground_w;   // fixed half-space {normal . x <= offset}
   double friction = 0;                     // Coulomb's mu of this body's surface
 
-  Eigen::Quaterniond q_w_b = Eigen::Quaterniond::Identity();  // unit: b's axes into world axes
-  Eigen::Vector3d x_w = Eigen::Vector3d::Zero();              // m: the centre of mass
-  Eigen::Vector3d omega_w = Eigen::Vector3d::Zero();          // rad/s, world axes
-  Eigen::Vector3d v_w = Eigen::Vector3d::Zero();              // m/s: the centre of mass's velocity
-
   bool fixed() const { return mass == 0; }
-  Eigen::Matrix3d R_w_b() const { return q_w_b.toRotationMatrix(); }
-  Eigen::Matrix3d inertia_w() const { return R_w_b() * inertia_b * R_w_b().transpose(); }
+  Eigen::Matrix3d inertia_w() const { return I_w(*this); }
   InverseMass inverse_mass() const;  // zero for a fixed body
   Vector6d velocity() const {        // (omega_w; v_w)
     Vector6d out;

@@ -53,7 +53,7 @@ TEST(RollingCoin, RollsFallsAndComesToRestFlatNeverGainingEnergy) {
   const double h = world.options().time_step;
   const RigidBody& coin = world.bodies()[1];
   const double E0 = test::mechanical_energy(world.bodies(), g), m = coin.mass;
-  const Eigen::Vector3d moments = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(coin.inertia_b).eigenvalues();
+  const Eigen::Vector3d moments = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(coin.I_com_b).eigenvalues();
   const double spread = moments.maxCoeff() - moments.minCoeff();
   double lean_while_rolling = 0, rest = -1;
   while (world.time() < scene.options.duration - h / 2) {

@@ -51,7 +51,7 @@ TEST(SphereSpinningOnCube, TheSpinFallsByTheSpinTorqueBoundEachStepUntilItStops)
   VolumeWorld world = test::scene_world(scene, ContactModel::kVolume6d);
   const RigidBody& sphere = world.bodies()[1];
   const double h = world.options().time_step, mu = scene.volume_contact.mu, g = -scene.gravity.z();
-  const double I_zz = sphere.inertia_b(2, 2), omega0 = sphere.omega_w.z();
+  const double I_zz = sphere.I_com_b(2, 2), omega0 = sphere.omega_w.z();
   const Eigen::Vector3d start = sphere.x_w;
   // An exact intersection a step (35 ms, several times that sanitized): the
   // sanitized build checks the law over a few steps only.

@@ -273,7 +273,7 @@ TEST(VolumeContactScene, FreeBodiesTakeTheirMassFromTheDensityAboutTheCentreOfMa
   const double m = 500 * 0.1 * 0.2 * 0.3;
   EXPECT_NEAR(block.mass, m, 16 * kEps * m);
   const Eigen::Vector3d I = m / 12 * Eigen::Vector3d(0.04 + 0.09, 0.01 + 0.09, 0.01 + 0.04);
-  EXPECT_LT((block.inertia_b - Eigen::Matrix3d(I.asDiagonal())).cwiseAbs().maxCoeff(), 64 * kEps * I.maxCoeff());
+  EXPECT_LT((block.I_com_b - Eigen::Matrix3d(I.asDiagonal())).cwiseAbs().maxCoeff(), 64 * kEps * I.maxCoeff());
   EXPECT_EQ(block.friction, 0.3);
   EXPECT_EQ(block.x_w, Eigen::Vector3d(0, 0, 0.15));
   EXPECT_EQ(block.v_w, Eigen::Vector3d(1, 2, 3));
@@ -284,14 +284,14 @@ TEST(VolumeContactScene, FreeBodiesTakeTheirMassFromTheDensityAboutTheCentreOfMa
   // its centre of mass (exact: dyadic), m = 2 kg, I = m/6 per axis.
   const vc::RigidBody& crate = bodies[2];
   EXPECT_NEAR(crate.mass, 2, 16 * kEps);
-  EXPECT_NEAR(crate.inertia_b(0, 0), 2.0 / 6, 64 * kEps);
+  EXPECT_NEAR(crate.I_com_b(0, 0), 2.0 / 6, 64 * kEps);
   for (const Eigen::Vector3d& v : crate.shape->polyhedron.vertices()) EXPECT_EQ(v.cwiseAbs(), Eigen::Vector3d::Constant(0.5));
   EXPECT_EQ(crate.x_w, Eigen::Vector3d(3, 0, 0.5));
 
   // Mass and inertia as given; the prism is centred at its centre of mass.
   const vc::RigidBody& nut = bodies[3];
   EXPECT_EQ(nut.mass, 0.2);
-  EXPECT_EQ(nut.inertia_b(2, 2), 2e-4);
+  EXPECT_EQ(nut.I_com_b(2, 2), 2e-4);
   EXPECT_EQ(nut.shape->polyhedron.vertex_count(), 12);
 
   const vc::RigidBody& table = bodies[4];

@@ -71,7 +71,7 @@ std::vector<BodyRow> state_rows(const scenes::Scene& scene, const vc::VolumeWorl
     const scenes::SceneBody& body = scene.bodies[k];
     if (body.fixed) continue;
     const vc::RigidBody& b = world.bodies()[k];
-    rows.push_back(body_row(world.time(), body.name, {body.mass, body.I_com}, scene.gravity, {b.x_w, b.q_w_b, b.v_w, b.omega_w}));
+    rows.push_back(body_row(world.time(), body.name, b, scene.gravity, b));
   }
   return rows;
 }

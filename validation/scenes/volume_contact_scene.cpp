@@ -180,7 +180,7 @@ std::vector<vc::RigidBody> volume_contact_bodies(const Scene& scene) {
     }
     if (!body.fixed) {
       rigid.mass = body.mass;
-      rigid.inertia_b = body.I_com;
+      rigid.I_com_b = body.I_com;
       rigid.v_w = body.v_w;
       rigid.omega_w = body.omega_w;
     }

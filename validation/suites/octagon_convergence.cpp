@@ -168,10 +168,10 @@ vc::StepTimes bumpy_cube_times(vc::ContactModel model, int n, int steps) {
   scene.gravity_w = Eigen::Vector3d(0, 0, -9.81);
   fixtures::VolumeContactBody cube;
   cube.surface_b = polygon_soup("bumpy cube", solid.vertices, faces);
-  const vc::MassProperties props = vc::uniform_mass_properties(solid, 1.0);
+  const vc::UniformSolid props = vc::uniform_solid(solid, 1.0);
   for (Eigen::Vector3d& x : cube.surface_b.vertices) x -= props.centroid;
   cube.mass = 1;
-  cube.inertia_b = props.inertia;
+  cube.inertia_b = props.mass.I_com_b;
   cube.com_w = Eigen::Vector3d(0, 0, half + amplitude - 1e-4);  // its bumps already in the plane
   cube.velocity_w = Eigen::Vector3d(0.5, 0, -0.2);
   scene.bodies.push_back(cube);
@@ -188,7 +188,7 @@ vc::StepTimes sphere_times(vc::ContactModel model, int steps) {
   const double r = 0.1;
   sphere.surface_b = fixtures::triangulated_sphere(24, r);
   sphere.mass = 1;
-  sphere.inertia_b = vc::uniform_mass_properties(vc::BodyShape(sphere.surface_b).triangles, 1.0).inertia;
+  sphere.inertia_b = vc::uniform_solid(vc::BodyShape(sphere.surface_b).triangles, 1.0).mass.I_com_b;
   sphere.com_w = Eigen::Vector3d(0, 0, r);
   sphere.velocity_w = Eigen::Vector3d(1, 0, 0);
   sphere.omega_w = Eigen::Vector3d(0, 1 / r, 0);

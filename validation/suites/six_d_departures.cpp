@@ -45,7 +45,7 @@ vc::RigidBody box_body(const std::string& name, const Eigen::Vector3d& size, dou
   body.name = name;
   body.shape = std::make_shared<const vc::BodyShape>(fixtures::box_soup(size, name));
   body.mass = mass;
-  if (mass > 0) body.inertia_b = vc::uniform_mass_properties(body.shape->triangles, mass).inertia;
+  if (mass > 0) body.I_com_b = vc::uniform_solid(body.shape->triangles, mass).mass.I_com_b;
   body.x_w = x_w;
   body.friction = mu;
   return body;

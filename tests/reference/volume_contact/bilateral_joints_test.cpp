@@ -37,7 +37,7 @@ RigidBody box(const std::string& name, double hx, double hy, double hz, double m
   RigidBody body;
   body.name = name;
   body.shape = std::make_shared<const BodyShape>(box_soup(hx, hy, hz));
-  if (mass > 0) body.inertia_b = uniform_mass_properties(body.shape->triangles, mass).inertia;
+  if (mass > 0) body.I_com_b = uniform_solid(body.shape->triangles, mass).mass.I_com_b;
   body.mass = mass;
   return body;
 }
@@ -63,7 +63,7 @@ TEST(BilateralJoints, ARodOnASphericalJointSwingsAsTheCompoundPendulum) {
   pivot.anchor_a = Eigen::Vector3d(0, 0, -0.3);
   pivot.anchor_b = Eigen::Vector3d(0, 0, d);
   VolumeWorld world({support, rod}, options(h), {pivot});
-  const double I_p = rod.inertia_b(1, 1) + mass * d * d;
+  const double I_p = rod.I_com_b(1, 1) + mass * d * d;
   const double period = 2 * std::numbers::pi * std::sqrt(I_p / (mass * kG * d)) * (1 + theta0 * theta0 / 16);
   // Upward crossings of x = 0 by the centre of mass, interpolated linearly.
   std::vector<double> crossings;
@@ -121,7 +121,7 @@ TEST(BilateralJoints, ADoorOnAHingeKeepsOnlyItsSpinAboutTheAxis) {
   o.gravity.setZero();
   VolumeWorld world({frame, door}, o, {hinge});
   world.step();
-  const double I_p = door.inertia_b(2, 2) + mass * r * r;
+  const double I_p = door.I_com_b(2, 2) + mass * r * r;
   for (int k = 0; k < 2000; ++k) {
     const double spin = world.bodies()[1].omega_w.z();
     world.step();
@@ -141,7 +141,7 @@ std::vector<double> driven_door_angles(double h, double duration, const HingeDri
   WorldOptions o = options(h);
   o.gravity.setZero();
   VolumeWorld world({frame, door}, o, {hinge});
-  *inertia = door.inertia_b(2, 2) + door.mass * 0.4 * 0.4;  // about the hinge
+  *inertia = door.I_com_b(2, 2) + door.mass * 0.4 * 0.4;  // about the hinge
   std::vector<double> angles;
   while (world.time() < duration - h / 2) {
     world.step();
@@ -216,7 +216,7 @@ TEST(BilateralJoints, AnAppliedForceAcceleratesAFreeBodyForOneStep) {
   world.apply_wrench(0, wrench);
   world.step();
   EXPECT_NEAR(world.bodies()[0].v_w.x(), 3 / 2.0 * 1e-2, 1e-17);
-  EXPECT_NEAR(world.bodies()[0].omega_w.z(), 0.4 / b.inertia_b(2, 2) * 1e-2, 1e-16);
+  EXPECT_NEAR(world.bodies()[0].omega_w.z(), 0.4 / b.I_com_b(2, 2) * 1e-2, 1e-16);
   world.step();  // the wrench lasted one step
   EXPECT_NEAR(world.bodies()[0].v_w.x(), 3 / 2.0 * 1e-2, 1e-17);
   EXPECT_TRUE(test::contains(test::error_of([&] { world.apply_wrench(3, wrench); }), "body index in range"));

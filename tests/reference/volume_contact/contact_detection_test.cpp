@@ -45,7 +45,7 @@ RigidBody box_body(const std::string& name, double hx, double hy, double hz, dou
   body.name = name;
   body.shape = std::make_shared<const BodyShape>(box_soup(hx, hy, hz));
   body.mass = mass;
-  body.inertia_b = uniform_mass_properties(body.shape->triangles, mass).inertia;
+  body.I_com_b = uniform_solid(body.shape->triangles, mass).mass.I_com_b;
   return body;
 }
 
@@ -61,14 +61,14 @@ RigidBody ground_body() {
 
 TEST(MassProperties, ABoxHasTheClosedFormVolumeCentroidAndInertia) {
   const double hx = 0.3, hy = 0.2, hz = 0.1, mass = 2.5;
-  const MassProperties p = uniform_mass_properties(BodyShape(box_soup(hx, hy, hz)).triangles, mass);
+  const UniformSolid p = uniform_solid(BodyShape(box_soup(hx, hy, hz)).triangles, mass);
   // Round-off of sums of products of coordinates <= 0.3 m: tens of ulps.
   EXPECT_NEAR(p.volume, 8 * hx * hy * hz, 64 * 2.2e-16 * (8 * hx * hy * hz));
   EXPECT_LT(p.centroid.norm(), 64 * 0.3 * 2.2e-16);
   const Eigen::Matrix3d expected =
       (mass / 3 * Eigen::Vector3d(hy * hy + hz * hz, hx * hx + hz * hz, hx * hx + hy * hy)).asDiagonal();
-  EXPECT_LT((p.inertia - expected).norm(), 64 * 2.2e-16 * expected.norm());
-  EXPECT_TRUE(test::contains(test::error_of([] { uniform_mass_properties(BodyShape(box_soup(1, 1, 1)).triangles, 0); }),
+  EXPECT_LT((p.mass.I_com_b - expected).norm(), 64 * 2.2e-16 * expected.norm());
+  EXPECT_TRUE(test::contains(test::error_of([] { uniform_solid(BodyShape(box_soup(1, 1, 1)).triangles, 0); }),
                              "mass must be finite and > 0"));
 }
 

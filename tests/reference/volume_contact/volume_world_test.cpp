@@ -69,12 +69,12 @@ RigidBody solid(const std::string& name, PolygonSoup soup, double mass, double m
   RigidBody body;
   body.name = name;
   body.shape = std::make_shared<const BodyShape>(std::move(soup));
-  const MassProperties props = uniform_mass_properties(body.shape->triangles, mass);
+  const UniformSolid props = uniform_solid(body.shape->triangles, mass);
   // The body frame's origin is the centre of mass, up to the round-off of
   // the vertices (cos and sin) and of the moment sums: ~100 ulps of 0.1 m.
   EXPECT_LT(props.centroid.norm(), 1e-13);
   body.mass = mass;
-  body.inertia_b = props.inertia;
+  body.I_com_b = props.mass.I_com_b;
   body.friction = mu;
   return body;
 }
@@ -183,7 +183,7 @@ TEST(VolumeWorld, APrismSpinningOnItsFaceStopsAtTheSpinTorqueBound) {
   rest_on(prism, Eigen::Matrix3d::Identity(), height / 2);
   prism.omega_w = Eigen::Vector3d(0, 0, omega0);
   VolumeWorld world({ground(Eigen::Matrix3d::Identity(), mu), prism}, options(ContactModel::kVolume6d, h));
-  const double I_zz = world.bodies()[1].inertia_b(2, 2);
+  const double I_zz = world.bodies()[1].I_com_b(2, 2);
   const double a = std::sqrt(5 * R * R / 12 * (1 + 2 * std::pow(std::cos(std::numbers::pi / sides), 2)));
   double stopped_at = -1;
   int checked = 0;
@@ -267,7 +267,7 @@ TEST(VolumeWorld, ASphereWithFrictionRollsDownAnIncline) {
     }
     SCOPED_TRACE(sectors);
     const RigidBody& s = world.bodies()[1];
-    const double I = s.inertia_b(0, 0);  // the polyhedron's own (about 2/5 m r^2)
+    const double I = s.I_com_b(0, 0);  // the polyhedron's own (about 2/5 m r^2)
     const double expected = kG * std::sin(theta) / (1 + I / (s.mass * r * r));
     deficits.push_back(1 - s.v_w.dot(R.col(0)) / world.time() / expected);
     EXPECT_GT(rolling, 200);  // most steps roll
@@ -373,14 +373,14 @@ TEST(VolumeWorld, BadOptionsAndBodiesAreRefused) {
   bad.v_w.x() = std::nan("");
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "body \"block\": position and velocities"));
   bad = block;
-  bad.inertia_b(0, 1) = 1;
+  bad.I_com_b(0, 1) = 1;
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "not symmetric"));
   bad = block;
   bad.q_w_b.coeffs() *= 2;
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "unit quaternion"));
   bad = ground(Eigen::Matrix3d::Identity(), 0.3);
   bad.mass = 1;
-  bad.inertia_b = Eigen::Matrix3d::Identity();
+  bad.I_com_b = Eigen::Matrix3d::Identity();
   EXPECT_TRUE(test::contains(test::error_of([&] { VolumeWorld({bad}, o); }), "must be fixed"));
   // A ground is its slab under its plane (issue 29 item 12): a plane 1 mm
   // above the slab's top, or a shape that is not a box, is refused.
@@ -416,7 +416,7 @@ TEST(VolumeWorld, WithTheDefaultTargetADroppedCubeComesToRestAtTheTargetDepth) {
   WorldOptions defaults;
   RigidBody cube = solid("cube", box_soup(0.05, 0.05, 0.05), 1, 0.5);
   cube.x_w = Eigen::Vector3d(0, 0, 0.15);
-  const double r = cube.shape->bounding_radius, I_min = cube.inertia_b.diagonal().minCoeff();
+  const double r = cube.shape->bounding_radius, I_min = cube.I_com_b.diagonal().minCoeff();
   const double eps = 2.2e-16, h = defaults.time_step, tol = defaults.pgs.tolerance;
   VolumeWorld world({ground(Eigen::Matrix3d::Identity(), 0.5), cube}, defaults);
   while (world.time() < 10 - h / 2) {
