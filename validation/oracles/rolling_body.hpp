@@ -61,9 +61,10 @@
 // Scope: the body stays on the plane in no-slip: the run ends with a
 // ComputationError if the normal force f_n turns negative (the body would
 // lift off), if the support map fails (the normal leaves the shape's reach),
-// or if a resisted rolling or spin reverses over a step (it stopped: the
-// reduced model's no-roll, no-spin and rest modes, which hold it there, are
-// not modelled). Friction is not bounded (no Coulomb cone: no sliding).
+// or if a resisted rolling or spin reverses at a stage of a step against its
+// direction at the step's start (it stopped: the reduced model's no-roll,
+// no-spin and rest modes, which hold it there, are not modelled). Friction
+// is not bounded (no Coulomb cone: no sliding).
 //
 // Constraint drift. Nothing pulls (1) back: u and g drift at the integrator's
 // error; the samples report both (|u| and g), and the quaternion's norm drifts
