@@ -6,10 +6,13 @@ Left: the world spin rate omega_z against time for every case at 10 ms
 starts where mujoco.csv is present. Middle: the spin start at maximum steps
 of 10, 50 and 100 ms (Kry & Pai's step-size statements). Right: the energy
 split, E - E0 = the law's work + the plastic impulses' + what the integrator
-lost, for the dissipative cases.
+lost, for the dissipative cases. Far right: every no-slip run against the
+rolling-body oracle (maximal coordinates): |omega_z - omega_z,oracle| and
+the derived tolerance tol(t) (dashed) over the compared rows.
 
 Usage: rattleback_spin.py DATA_DIR NAME  (reads spin.csv and, if present,
-mujoco.csv written by `contactref figures`; writes NAME.png and NAME.pdf).
+mujoco.csv and oracle.csv written by `contactref figures`; writes NAME.png
+and NAME.pdf).
 """
 import csv
 from collections import defaultdict
@@ -32,8 +35,10 @@ def read_runs(path: Path, columns):
 def main(data_dir: Path, name: str) -> None:
     runs = read_runs(data_dir / "spin.csv", ("t", "omega_z", "energy", "work", "impulse_work"))
     mujoco = read_runs(data_dir / "mujoco.csv", ("t", "omega_z", "energy")) if (data_dir / "mujoco.csv").exists() else {}
+    oracle = (read_runs(data_dir / "oracle.csv", ("t", "difference", "tolerance"))
+              if (data_dir / "oracle.csv").exists() else {})
 
-    fig, (ax_s, ax_h, ax_e) = plt.subplots(1, 3, figsize=(16, 4.6))
+    fig, (ax_s, ax_h, ax_e, ax_o) = plt.subplots(1, 4, figsize=(21, 4.6))
     for k, run in enumerate(r for r in runs if "h_max" not in r):
         ax_s.plot(runs[run]["t"], runs[run]["omega_z"], f"C{k}-", lw=0.7, label=run)
     for k, run in enumerate(mujoco):
@@ -67,6 +72,17 @@ def main(data_dir: Path, name: str) -> None:
     ax_e.set_title("energy split")
     ax_e.legend(fontsize=6, ncol=2)
     ax_e.grid(True, alpha=0.3)
+
+    for k, run in enumerate(oracle):
+        data = oracle[run]
+        ax_o.plot(data["t"], np.abs(data["difference"]), f"C{k}-", lw=0.6, label=run)
+        ax_o.plot(data["t"], data["tolerance"], f"C{k}--", lw=0.8)
+    ax_o.set_yscale("log")
+    ax_o.set_xlabel("time (s)")
+    ax_o.set_ylabel(r"$|\omega_z - \omega_{z,\mathrm{oracle}}|$ (rad/s)")
+    ax_o.set_title("against the oracle (dashed: tolerance)")
+    ax_o.legend(fontsize=6)
+    ax_o.grid(True, alpha=0.3)
 
     figure_io.save(fig, data_dir, name)
 

@@ -85,8 +85,9 @@ const std::vector<FigureSpec>& figures() {
        "energy and drift against time and step size; the maximal-coordinate baseline's constraint drift beside ours",
        write_bowl_drift_data},
       {"rattleback-spin", "rattleback-reversal", "rattleback_spin.py",
-       "the rattleback's spin rate against time for every case and step, and its energy split into the law's work, "
-       "the impulses' and the integrator's",
+       "the rattleback's spin rate against time for every case and step, its energy split into the law's work, "
+       "the impulses' and the integrator's, and every no-slip run's difference to the rolling-body oracle with its "
+       "tolerance",
        write_rattleback_spin_data},
       {"rattleback-top-view", "rattleback-reversal", "rattleback_top_view.py",
        "top view of the tap and spin starts with the poses of every second ghosted (thesis Figs. 6.6-6.7, Kry & Pai "

@@ -102,13 +102,25 @@ TEST(FrictionlessBowlDriftSuite, QuickVariantPassesAndTheBaselineDrifts) {
 // rocking modes): the preferred direction, the first reversal, none without
 // friction, and each rocking mode's measured period against the coupled
 // linearisation, which must differ from the notes' decoupled periods (so
-// that the check tells them apart).
+// that the check tells them apart). The tap and spin starts' whole spin
+// histories and reversals are checked against the rolling-body oracle, whose
+// reversal (not Kry & Pai's 8 s with sliding and damping) is the first
+// reversal's reference; the law does no work in these runs, so they have no
+// work-rise row (it would be zero by construction).
 TEST(RattlebackReversalSuite, QuickVariantPassesAndTellsTheCoupledModesFromTheDecoupled) {
   const SuiteResult result = rattleback_reversal_suite({true});
   expect_checks_pass(result);
   for (const char* name : {"tap_start_direction", "spin_start_first_reversal_s", "frictionless_reversals",
-                           "rocking_period_short_mode_s", "rocking_period_long_mode_s", "completed[spin[mu=0.3]]"})
+                           "rocking_period_short_mode_s", "rocking_period_long_mode_s", "completed[spin[mu=0.3]]",
+                           "oracle_shape_deviation_m", "spin_history_vs_oracle[tap[mu=0.3]]",
+                           "spin_history_vs_oracle[spin[mu=0.3]]", "reversals[tap[mu=0.3]]", "reversals[spin[mu=0.3]]",
+                           "oracle_slip_drift_m_per_s[spin[mu=0.3]]"})
     expect_check(result, name);
+  expect_information(result, "reversals[spin[frictionless]]");
+  EXPECT_EQ(find(result, "largest_work_rise_J[tap[mu=0.3]]"), nullptr);
+  const Metric* first = find(result, "spin_start_first_reversal_s");
+  ASSERT_TRUE(first->reference.has_value());
+  EXPECT_GT(*first->reference, 20.0);  // the oracle's no-slip reversal, about 27 s
   const Metric* short_mode = find(result, "rocking_period_short_mode_s");
   const Metric* pitch = find(result, "decoupled_pitch_period_s");
   ASSERT_TRUE(short_mode && pitch);

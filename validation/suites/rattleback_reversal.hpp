@@ -12,6 +12,12 @@
 // the contact stays in no-slip (Kry & Pai's model; the thesis used sliding
 // friction made frictionless below a slip threshold instead, notes 3.1).
 //
+// Every run but the frictionless one stays in no-slip (the resisting run
+// until its rolling stops); each is compared, over its whole spin history
+// omega_z(t), its reversals and the law's work, with an independent model
+// in maximal coordinates (RattlebackOracleComparison), to a tolerance
+// derived from both models' step-halving error estimates.
+//
 // Spin direction: the world omega_z averaged over a centred window of
 // kSpinWindow seconds (longer than the rocking periods, so that the rocking's
 // own oscillation of omega_z averages out). A reversal is a change of that
@@ -23,6 +29,7 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "validation/oracles/mujoco_contact.hpp"
+#include "validation/oracles/rolling_body.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::validation {
@@ -75,23 +82,70 @@ struct RattlebackPeer {
   std::string failure;  // empty unless MuJoCo stopped (why)
 };
 
+// A no-slip run against the rolling-body oracle (validation/oracles/
+// rolling_body.hpp: maximal coordinates, the rolling constraint as a
+// nonholonomic constraint, RKF 7(8) at fixed steps), started from the run's
+// first row, with the top as the elliptic paraboloid that its Bezier net is
+// (rattleback_reversal.cpp derives it; RattlebackStudy::shape_deviation checks
+// it) and the run's rolling and spinning resistance and damping. The oracle
+// has no mode switching: the comparison ends at the run's first mode switch
+// (or that of its half-step twin), or at its end.
+//
+// Tolerance (per row): tol(t) = 2 (D_ours(t) + D_oracle(t)) + 64 eps max|x|,
+// D the running maximum over the rows up to t of the difference between a
+// model at its step and at half its step (ours: the same run at h_max / 2;
+// the oracle: at h_o / 2). For a method whose error at half the step is at
+// most half its error (order >= 1 in the asymptotic range; RK4 gives 1/16,
+// RKF78 1/256), the error E(h) <= D + E(h / 2) <= D + E(h) / 2, so E(h) <=
+// 2 D; the two models solve the same equations (the paraboloid is the
+// patch to round-off), so their difference is bounded by the sum of their
+// errors. The last term is the round-off of x itself.
+struct RattlebackOracleComparison {
+  std::string run;       // the compared run's name
+  double h_oracle = 0;   // s: the oracle's step (its error estimate halves it)
+  double window_start = 0, window_end = 0;  // s: the first and last rows compared
+  std::string window;    // why the comparison ends there
+  std::vector<double> t, omega_ours, omega_oracle, omega_tolerance;  // omega_z (rad/s) per row
+  std::vector<double> work_ours, work_oracle, work_tolerance;        // the law's work (J) per row
+  // D_ours and D_oracle for omega_z (rad/s) at the end: the two models' error estimates.
+  double ours_error_estimate = 0, oracle_error_estimate = 0;
+  std::vector<double> reversals;  // the oracle's, by the suite's rule on the same rows
+  int first_direction = 0;
+  std::vector<double> reversals_ours;  // ours on the same rows (the window)
+  int first_direction_ours = 0;
+  // Where each of the oracle's reversals lets ours fall: the rows about its
+  // crossing where the oracle's windowed mean is within the tolerance of zero
+  // (widened by a row on each side).
+  std::vector<std::pair<double, double>> reversal_bounds;
+  double max_gap = 0, max_slip = 0;  // the oracle's constraint drift: |g| (m) and |u| (m/s)
+  long oracle_steps = 0;
+  double speed_scale = 0;  // m/s: the oracle's largest |v| + |omega| |r| (r: centre of mass to contact)
+  std::string failure;  // the oracle's ComputationError, if any
+};
+
 struct RattlebackStudy {
   std::vector<RattlebackRun> runs;
   RattlebackRocking rocking;
   std::vector<RattlebackPeer> peers;  // the full study only
+  // The top's patch against the oracle's paraboloid: the largest |z - z_paraboloid(x, y)| (m)
+  // over a 21 x 21 grid of (s, t), and the largest coordinate there (m).
+  double shape_deviation = 0, shape_scale = 0;
+  std::vector<RattlebackOracleComparison> oracle;
 };
 
 // quick: the tap and spin starts (35 s) and the frictionless spin (10 s) at
 // 10 ms, and the rocking modes; the full study adds the second reversal
 // (120 s), the resistance and damping cases, the step sweep at 10, 50 and
-// 100 ms, and MuJoCo's tap and spin starts (60 s at 1 ms).
+// 100 ms, and MuJoCo's tap and spin starts (60 s at 1 ms). Both compare
+// every no-slip run with the oracle (each with its twin at half the step).
 RattlebackStudy run_rattleback_study(bool quick);
 
 SuiteResult rattleback_reversal_suite(const SuiteOptions& options);
 
 // Figure `rattleback-spin`: spin.csv (run, t, omega_z, energy, work,
-// impulse_work, mode) for every run, and mujoco.csv (run, t, omega_z,
-// energy) for the peer's.
+// impulse_work, mode) for every run, mujoco.csv (run, t, omega_z, energy)
+// for the peer's, and oracle.csv (run, t, omega_z, difference, tolerance):
+// the oracle's omega_z at each compared row, ours less it, and tol(t).
 void write_rattleback_spin_data(const std::filesystem::path& dir);
 // Figure `rattleback-top-view`: outline.csv (run, t, x, y): the rattleback's
 // rim (its patch boundary) in the world's xy plane every second of the tap
