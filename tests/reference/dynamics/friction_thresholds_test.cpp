@@ -48,6 +48,14 @@ SimulationOptions<double> options(double duration) {
 // integrates exactly); 4096 roundings of the run's O(1) quantities.
 double run_tolerance() { return test::tolerance<double>(4096); }
 
+// No step is halved (no reversal inside a step, no boundary) and the run
+// takes its h_max steps, one cut at each of `events` events, one shortened to
+// the end: the steps do not depend on the thresholds.
+void expect_full_steps(const SimulationResult<double>& result, double duration, double h_max, int events) {
+  EXPECT_EQ(result.statistics.rejected_steps, 0);
+  EXPECT_LE(result.statistics.accepted_steps, long(std::ceil(duration / h_max)) + events + 1);
+}
+
 // The mode switches after the start, in order.
 std::vector<SimulationEvent<double>> switches(const SimulationResult<double>& result) {
   std::vector<SimulationEvent<double>> out;
@@ -90,11 +98,7 @@ TEST(FrictionThresholds, BackspinRollsOnAtTheClosedFormTimeAndSpeedForEveryThres
     EXPECT_NEAR(last.com_velocity_w.x(), L / (set.m * set.R + set.I() / set.R), run_tolerance())
         << "threshold " << threshold;
     EXPECT_LT(last.slip_speed, run_tolerance());
-    // No step is halved (no reversal inside a step, no boundary), and the
-    // steps are the same whatever the threshold: h_max steps, one cut at
-    // the event, one shortened to the end.
-    EXPECT_EQ(result.statistics.rejected_steps, 0) << "threshold " << threshold;
-    EXPECT_LE(result.statistics.accepted_steps, long(std::ceil(duration / kHMax)) + 2) << "threshold " << threshold;
+    expect_full_steps(result, duration, kHMax, 1);
     if (steps_at_zero < 0) steps_at_zero = result.statistics.accepted_steps;
     EXPECT_LE(std::abs(result.statistics.accepted_steps - steps_at_zero), 1) << "threshold " << threshold;
   }
@@ -121,8 +125,7 @@ TEST(FrictionThresholds, AZeroSpinThresholdHoldsTheSpinWhereItStops) {
   // The whole spin energy went to the resistance's work; no impulse at zero.
   EXPECT_NEAR(last.work, -set.I() * spin0 * spin0 / 2, run_tolerance());
   EXPECT_LT(std::abs(last.impulse_work), run_tolerance());
-  EXPECT_EQ(result.statistics.rejected_steps, 0);
-  EXPECT_LE(result.statistics.accepted_steps, long(std::ceil(duration / kHMax)) + 2);
+  expect_full_steps(result, duration, kHMax, 1);
 }
 
 // The reproducer of the issue: the spin stops while the contact slides. It
@@ -167,8 +170,7 @@ TEST(FrictionThresholds, ASpinThatStopsWhileSlidingIsHeldAndTheSlipStopsIntoNoSp
           << "errors " << previous_error << " then " << error;
     }
     previous_error = error;
-    EXPECT_EQ(result.statistics.rejected_steps, 0);
-    EXPECT_LE(result.statistics.accepted_steps, long(std::ceil(duration / h_max)) + 3);
+    expect_full_steps(result, duration, h_max, 2);
   }
 }
 
@@ -206,8 +208,7 @@ TEST(FrictionThresholds, ABackspinThatTheResistanceCannotHoldPassesThroughZeroAt
   EXPECT_NEAR(events[0].time, t_r, run_tolerance());
   EXPECT_EQ(events[1].to_mode, ContactMode::kNoSlip);
   EXPECT_NEAR(events[1].time, t_s, run_tolerance());
-  EXPECT_EQ(result.statistics.rejected_steps, 0);
-  EXPECT_LE(result.statistics.accepted_steps, long(std::ceil(duration / kHMax)) + 4);
+  expect_full_steps(result, duration, kHMax, 3);
 }
 
 // The start's plastic impulse is in the energy accounts: launched at
