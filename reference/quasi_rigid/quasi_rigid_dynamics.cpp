@@ -244,34 +244,27 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     result.status = RunStatus::kFailed;
     result.message = why;
   };
-  // The rows to their sinks; a row a sink refuses ends the run.
-  const auto output = [&] {
-    const DynamicsSample sample{t, states, load, result.normal_work, result.friction_work};
-    last_output = t;
-    ++result.rows;
+  // The rows to their sinks (or the result); a row a sink refuses ends the run.
+  const auto emit = [&](auto* sink, auto& kept, const auto& row) {
     try {
-      if (sinks.samples) {
-        sinks.samples->write(sample);
+      if (sink) {
+        sink->write(row);
       } else {
-        result.samples.push_back(sample);
+        kept.push_back(row);
       }
     } catch (const ComputationError& e) {
       refused = true;
       fail(e.what());
     }
   };
+  const auto output = [&] {
+    last_output = t;
+    ++result.rows;
+    emit(sinks.samples, result.samples, DynamicsSample{t, states, load, result.normal_work, result.friction_work});
+  };
   const auto record = [&](const StepRecord& step) {
     ++result.step_count;
-    try {
-      if (sinks.steps) {
-        sinks.steps->write(step);
-      } else {
-        result.steps.push_back(step);
-      }
-    } catch (const ComputationError& e) {
-      refused = true;
-      fail(e.what());
-    }
+    emit(sinks.steps, result.steps, step);
   };
   output();
   int stalled = 0;
