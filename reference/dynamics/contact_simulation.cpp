@@ -361,6 +361,12 @@ class Simulator {
     }
   }
 
+  // The root of the normal force in the step from `here` (f_n >= 0) to
+  // `there` (f_n below its round-off), if it crosses zero there.
+  std::optional<Crossing> separation_crossing(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
+                                              const State& y, const T& h, const State& end);
+  // The contact ends at a state whose normal force is zero or negative (Section 3.3).
+  void separate(const ContactState<T>& state, const ContactDynamicsState<T>& at);
   // Ends the run: `status` with its event, at the state's time.
   void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
   // Ends a run that cannot continue: kExtraordinaryVertex when an
@@ -755,6 +761,29 @@ void Simulator<T>::finish(SimulationStatus status, EventKind kind, const Contact
 }
 
 template <class T>
+std::optional<typename Simulator<T>::Crossing> Simulator<T>::separation_crossing(
+    const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const State& y, const T& h,
+    const State& end) {
+  using std::abs;
+  // f_n's round-off: 64 eps of the weight's and the ends' scale. A resting
+  // body's f_n is its weight, far above it; a crossing is a sign change
+  // beyond it, never round-off about zero.
+  const T scale = std::max({abs(here.f_n), abs(there.f_n), T(system_.mass * system_.gravity_w.norm())});
+  const T slack = T(64) * epsilon<T>() * scale;
+  if (!(here.f_n >= T(0) && there.f_n < -slack)) return std::nullopt;
+  const auto f_n = [&](const State& x) { return evaluate(x).f_n; };
+  return locate_root(f_n, y, here, h, end, here.f_n, there.f_n, slack);
+}
+
+template <class T>
+void Simulator<T>::separate(const ContactState<T>& state, const ContactDynamicsState<T>& at) {
+  std::ostringstream os;
+  os << "the normal force reached " << at.f_n << " N (Section 3.3): the bodies separate"
+     << " (flight is not simulated here)";
+  finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0, os.str());
+}
+
+template <class T>
 void Simulator<T>::fail(const ContactState<T>& state, const std::string& cause) {
   for (int body = 1; body <= 2; ++body) {
     const Patch<T>& patch = patch_of(system_, state, body);
@@ -860,9 +889,8 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
                         " steps (accepted and rejected) before its end: raise the limit to go on");
         break;
       }
-      if (here.separating) {
-        finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0,
-               "the normal force became negative: the bodies separate (flight is not simulated here)");
+      if (here.separating) {  // at the start, or on the far side of a patch edge or piece line
+        separate(state, here);
         break;
       }
       // The rotation bounds the step (step_acceptance.hpp resolved_step); a
@@ -941,6 +969,17 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         break;
       }
       if (!exiting_body) {
+        // Section 3.3: the normal force crossing zero within the step is
+        // located like the others; a mode event before it comes first.
+        if (const std::optional<Crossing> separation = separation_crossing(here, *there, y, h_try, end)) {
+          const ContactDynamicsState<T> at_separation = evaluate(separation->y);
+          if (switch_at_event(state, here, at_separation, y, separation->tau, separation->y) != EventOutcome::kNone) continue;
+          accept(state, separation->y, separation->tau, separation->work, &at_separation.qdot);
+          here = at_separation;
+          observe(state, here, true);
+          separate(state, here);
+          break;
+        }
         const EventOutcome outcome = switch_at_event(state, here, *there, y, h_try, end);
         if (outcome == EventOutcome::kUnresolved) {
           h = std::max(options_.h_min, T(h_try / 2));

@@ -1,0 +1,102 @@
+// Separation (Kry & Pai Section 3.3, issue 30 item 2): the normal force
+// crossing zero is an event located like the others. References: a ball
+// released near the top of a fixed horizontal cylinder leaves it where its
+// normal force vanishes, in closed form from energy and the centripetal
+// balance m g cos(theta) - N = m v^2 / (R + r):
+//   without friction  1/2 v^2 = g (R + r) (cos theta0 - cos theta)
+//                     -> cos theta = (2/3) cos theta0;
+//   rolling           7/10 v^2 = g (R + r) (cos theta0 - cos theta)
+//                     -> cos theta = (10/17) cos theta0,
+// with v^2 = g (R + r) cos theta there in both.
+#include <gtest/gtest.h>
+
+#include <boost/math/constants/constants.hpp>
+#include <cmath>
+
+#include "reference/dynamics/contact_simulation.hpp"
+#include "reference/surfaces/analytic_patches.hpp"
+
+namespace contactref::dynamics {
+namespace {
+
+namespace su = contactref::surfaces;
+constexpr double kPi = boost::math::constants::pi<double>();
+
+template <class T>
+su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
+  su::PatchComplex<T> complex;
+  complex.patches.push_back(std::move(patch));
+  return complex;
+}
+
+struct BallOnCylinder {
+  double r = 0.1, R = 0.5, theta0 = 0.1, g = 9.81;
+  su::PatchComplex<double> ball = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(r, r, r)));
+  su::PatchComplex<double> cylinder = one_patch<double>(std::make_unique<su::CylinderPatch<double>>(R));
+
+  // The cylinder's axis (its chart's z) along world -y: a quarter turn about x.
+  Mat4<double> E_w_2() const {
+    Mat4<double> E = Mat4<double>::Identity();
+    E.topLeftCorner<3, 3>() = Eigen::AngleAxisd(kPi / 2, Vec3<double>::UnitX()).toRotationMatrix();
+    return E;
+  }
+  ContactSystem<double> system(const FrictionModel<double>& friction) const {
+    return {1.0, Mat3<double>::Identity() * (0.4 * r * r), &ball, &cylinder, E_w_2(), Vec3<double>(0, 0, -g), friction};
+  }
+  // At rest, theta0 from the top towards +x: the cylinder's point at
+  // s = pi/2 - theta0 (world (R sin theta0, ., R cos theta0)), the ball's on
+  // its equator s = pi/2, turned by psi = pi/2 so that its pole axis lies
+  // along the cylinder's: rolling moves the ball's point along its periodic
+  // t, never towards a pole of the chart.
+  ContactState<double> start() const {
+    ContactState<double> state;
+    state.q << kPi / 2, 0, kPi / 2 - theta0, 0, kPi / 2;
+    return state;
+  }
+  // The angle of the ball's centre from the top, and its speed, at a sample.
+  static double angle(const SimulationSample<double>& sample) { return std::atan2(sample.com_w.x(), sample.com_w.z()); }
+};
+
+TEST(Separation, BallLeavesACylinderWhereItsNormalForceVanishes) {
+  const BallOnCylinder scene;
+  struct Case {
+    const char* name;
+    FrictionModel<double> friction;
+    double cos_ratio;  // cos theta / cos theta0 at the separation
+  };
+  FrictionModel<double> rolling;
+  // Rolling needs a static friction ratio f_t / f_n that grows without
+  // bound as f_n -> 0: (2/7) m g sin(theta) / N. With mu_static = 1e6 the
+  // stick breaks at N = (2/7) m g sin(theta) / 1e6 < 3e-6 N, i.e. within
+  // dtheta = N / |dN/dtheta| (|dN/dtheta| = (17/7) m g sin(theta) there)
+  // < 2e-7 of the separation; the sliding (mu 0.5) over that moves it by
+  // far less.
+  rolling.law.mu = 0.5;
+  rolling.mu_static = 1e6;
+  for (const Case& c : {Case{"frictionless", FrictionModel<double>{}, 2.0 / 3.0}, Case{"rolling", rolling, 10.0 / 17.0}}) {
+    SCOPED_TRACE(c.name);
+    SimulationOptions<double> options;
+    options.integrator = IntegratorKind::kDormandPrince54;
+    options.tolerance = 1e-12;
+    options.duration = 5;
+    options.output_interval = 0;
+    const SimulationResult<double> result = simulate(scene.system(c.friction), scene.start(), options);
+    ASSERT_EQ(result.status, SimulationStatus::kSeparated) << result.message;
+    const SimulationSample<double>& last = result.samples.back();
+    EXPECT_EQ(last.state.time, result.final_state.time);
+    const double theta = BallOnCylinder::angle(last);
+    // The located root: the angle to the event's location (the normal
+    // force's slack, 64 eps of m g, over |dN/dtheta| ~ m g) plus the
+    // integration's error (DP54 at 1e-12 per step, a few hundred steps),
+    // and the stick's 2e-7 above.
+    EXPECT_NEAR(std::cos(theta), c.cos_ratio * std::cos(scene.theta0), 1e-6);
+    const double v2 = last.com_velocity_w.squaredNorm();
+    EXPECT_NEAR(v2, scene.g * (scene.R + scene.r) * std::cos(theta), 1e-5);
+    EXPECT_LT(std::abs(last.normal_force), 1e-6 * scene.g);
+    // Not a step's worth late: the previous sample still pressed.
+    EXPECT_GT(result.samples[result.samples.size() - 2].normal_force, 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace contactref::dynamics
