@@ -274,8 +274,7 @@ class Simulator {
   // falsi) on the step length, given g(y) = g0 >= 0 > g_end = g(end): the
   // integrator's own state at the root (to `slack` in g).
   Crossing locate_root(const std::function<T(const State&)>& g, const State& y, const ContactDynamicsState<T>& at_y,
-                       const T& h,
-                       const State& end, const T& g0, const T& g_end, const T& slack);
+                       const T& h, const T& g0, const T& g_end, const T& slack);
   // The first mode event (mode_switching.hpp) that the accepted step from
   // `here` to `there` crosses, with its located state, if any.
   struct LocatedEvent {
@@ -309,16 +308,16 @@ class Simulator {
   // a step is clearly above it (the velocity rose through it).
   void rearm(const ContactDynamicsState<T>& here);
   std::optional<LocatedEvent> mode_event(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
-                                         const State& y, const T& h, const State& end);
+                                         const State& y, const T& h);
   // When a mode event lies on the step from y (evaluated: here) of length h
-  // to `end` (there): the state advanced to its root, the new mode entered
+  // (ending evaluated: there): the state advanced to its root, the new mode entered
   // (or, for a group that cannot be held, its event moved to zero), `here`
   // re-evaluated and observed (kSwitched); kUnresolved when the root is a
   // jump of the event function and h is above h_min (the step is too long
   // to resolve it).
   enum class EventOutcome { kNone, kSwitched, kUnresolved };
   EventOutcome switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here,
-                               const ContactDynamicsState<T>& there, const State& y, const T& h, const State& end);
+                               const ContactDynamicsState<T>& there, const State& y, const T& h);
   // Makes the entered mode the current one: its reference directions,
   // q' = P r', and the spent thresholds of its free groups.
   void adopt(ContactState<T>& state, const ModeEntry<T>& entry);
@@ -364,7 +363,7 @@ class Simulator {
   // The root of the normal force in the step from `here` (f_n >= 0) to
   // `there` (f_n below its round-off), if it crosses zero there.
   std::optional<Crossing> separation_crossing(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
-                                              const State& y, const T& h, const State& end);
+                                              const State& y, const T& h);
   // The contact ends at a state whose normal force is zero or negative (Section 3.3).
   void separate(const ContactState<T>& state, const ContactDynamicsState<T>& at);
   // Ends the run: `status` with its event, at the state's time.
@@ -452,25 +451,14 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::project_linearly(co
 template <class T>
 typename Simulator<T>::Crossing Simulator<T>::locate_root(const std::function<T(const State&)>& g, const State& y,
                                                           const ContactDynamicsState<T>& at_y, const T& h,
-                                                          const State& end, const T& g0,
-                                                          const T& g_end, const T& slack) {
-  T a = 0, ga = g0, b = h, gb = g_end;
-  State best = end;
-  T best_tau = h, best_work = step_work_;
-  T ignored;
-  for (int iteration = 0; iteration < 100; ++iteration) {
-    using std::abs;
-    const T c = (a * gb - b * ga) / (gb - ga);
-    best = step(y, at_y, c, ignored), best_tau = c, best_work = step_work_;
-    const T gc = g(best);
-    if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * h) break;
-    if ((gc < T(0)) == (gb < T(0))) {
-      ga /= 2;
-    } else {
-      a = b, ga = gb;
-    }
-    b = c, gb = gc;
-  }
+                                                          const T& g0, const T& g_end, const T& slack) {
+  State best;
+  T best_work = T(0), ignored;
+  const auto g_at = [&](const T& tau) {
+    best = step(y, at_y, tau, ignored), best_work = step_work_;
+    return g(best);
+  };
+  const T best_tau = illinois_root(g_at, T(0), g0, h, g_end, slack);
   return {best_tau, best, best_work};
 }
 
@@ -501,7 +489,7 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& stat
         continue;
       }
       // The integrator's own state on the edge (to the slack), not a linear projection.
-      const Crossing crossing = locate_root(distance, y, at_y, h, end, g0, g_end, slack);
+      const Crossing crossing = locate_root(distance, y, at_y, h, g0, g_end, slack);
       if (!found || crossing.tau < first.tau) first = crossing, found = true;
     }
   }
@@ -513,7 +501,7 @@ typename Simulator<T>::Crossing Simulator<T>::locate(const ContactState<T>& stat
       continue;
     }
     const auto distance = [&](const State& x) { return *band_distance(state, x, body); };
-    const Crossing crossing = locate_root(distance, y, at_y, h, end, *g0, *g_end, band_slack());
+    const Crossing crossing = locate_root(distance, y, at_y, h, *g0, *g_end, band_slack());
     if (!found || crossing.tau < first.tau) first = crossing, found = true;
   }
   if (!found) throw ComputationError("a step left a patch's smooth piece, but no crossing edge was found");
@@ -546,8 +534,7 @@ void Simulator<T>::rearm(const ContactDynamicsState<T>& here) {
 template <class T>
 std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(const ContactDynamicsState<T>& here,
                                                                            const ContactDynamicsState<T>& there,
-                                                                           const State& y, const T& h,
-                                                                           const State& end) {
+                                                                           const State& y, const T& h) {
   std::optional<LocatedEvent> first;
   rearm(here);
   const FrictionModel<T> model = active_model();
@@ -562,7 +549,7 @@ std::optional<typename Simulator<T>::LocatedEvent> Simulator<T>::mode_event(cons
     const T scale = std::max({abs(g0), abs(g_end), T(1)});
     const T slack = T(64) * epsilon<T>() * scale;
     const auto g = [&](const State& x) { return event_value(event, evaluate(x), start, model); };
-    const Crossing crossing = locate_root(g, y, here, h, end, g0, g_end, slack);
+    const Crossing crossing = locate_root(g, y, here, h, g0, g_end, slack);
     // A root of a smooth g is found to its slack; what is left far above it
     // (sqrt(eps) of its scale) is a jump of g: a velocity whose direction
     // turned by more than a right angle within the step without passing
@@ -577,8 +564,8 @@ template <class T>
 typename Simulator<T>::EventOutcome Simulator<T>::switch_at_event(ContactState<T>& state,
                                                                   ContactDynamicsState<T>& here,
                                                                   const ContactDynamicsState<T>& there,
-                                                                  const State& y, const T& h, const State& end) {
-  const std::optional<LocatedEvent> located = mode_event(here, there, y, h, end);
+                                                                  const State& y, const T& h) {
+  const std::optional<LocatedEvent> located = mode_event(here, there, y, h);
   if (!located) return EventOutcome::kNone;
   // A jump of g: the velocity passed near zero, turning faster than the step
   // resolves. Above h_min the step is halved; at h_min the velocity is
@@ -762,8 +749,7 @@ void Simulator<T>::finish(SimulationStatus status, EventKind kind, const Contact
 
 template <class T>
 std::optional<typename Simulator<T>::Crossing> Simulator<T>::separation_crossing(
-    const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const State& y, const T& h,
-    const State& end) {
+    const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const State& y, const T& h) {
   using std::abs;
   // f_n's round-off: 64 eps of the weight's and the ends' scale. A resting
   // body's f_n is its weight, far above it; a crossing is a sign change
@@ -772,7 +758,7 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::separation_crossing
   const T slack = T(64) * epsilon<T>() * scale;
   if (!(here.f_n >= T(0) && there.f_n < -slack)) return std::nullopt;
   const auto f_n = [&](const State& x) { return evaluate(x).f_n; };
-  return locate_root(f_n, y, here, h, end, here.f_n, there.f_n, slack);
+  return locate_root(f_n, y, here, h, here.f_n, there.f_n, slack);
 }
 
 template <class T>
@@ -971,16 +957,16 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       if (!exiting_body) {
         // Section 3.3: the normal force crossing zero within the step is
         // located like the others; a mode event before it comes first.
-        if (const std::optional<Crossing> separation = separation_crossing(here, *there, y, h_try, end)) {
+        if (const std::optional<Crossing> separation = separation_crossing(here, *there, y, h_try)) {
           const ContactDynamicsState<T> at_separation = evaluate(separation->y);
-          if (switch_at_event(state, here, at_separation, y, separation->tau, separation->y) != EventOutcome::kNone) continue;
+          if (switch_at_event(state, here, at_separation, y, separation->tau) != EventOutcome::kNone) continue;
           accept(state, separation->y, separation->tau, separation->work, &at_separation.qdot);
           here = at_separation;
           observe(state, here, true);
           separate(state, here);
           break;
         }
-        const EventOutcome outcome = switch_at_event(state, here, *there, y, h_try, end);
+        const EventOutcome outcome = switch_at_event(state, here, *there, y, h_try);
         if (outcome == EventOutcome::kUnresolved) {
           h = std::max(options_.h_min, T(h_try / 2));
           ++statistics_.rejected_steps;
@@ -1015,7 +1001,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       // at h_min: the event is never unresolved there).
       if (crossing.tau > T(0)) {
         const ContactDynamicsState<T> at_crossing = evaluate(crossing.y);
-        if (switch_at_event(state, here, at_crossing, y, crossing.tau, crossing.y) != EventOutcome::kNone) continue;
+        if (switch_at_event(state, here, at_crossing, y, crossing.tau) != EventOutcome::kNone) continue;
         // The crossing's partial step passes the same energy test as a full one.
         if (options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, at_crossing, crossing.work)) {
           fail(state, "a located crossing at h_min: " + energy_failure(here, at_crossing, crossing.work, crossing.tau));

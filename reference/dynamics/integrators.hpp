@@ -8,6 +8,9 @@
 //    1980; Hairer, Norsett & Wanner, Solving ODEs I, Table 5.2): the
 //    fifth-order solution (local extrapolation) and the difference from the
 //    embedded fourth-order one as the error estimate.
+#include <cmath>
+
+#include "core/scalar.hpp"
 #include "reference/spatial/rk4.hpp"
 
 namespace contactref::dynamics {
@@ -42,6 +45,30 @@ EmbeddedStep<State> dormand_prince_step(const Derivative& f, const State& y, con
   const State error = h * ((T(71) / 57600) * k1 - (T(71) / 16695) * k3 + (T(71) / 1920) * k4 -
                            (T(17253) / 339200) * k5 + (T(22) / 525) * k6 - (T(1) / 40) * k7);
   return {y5, error};
+}
+
+// The root of an event function along a step: g(h) for the state after a
+// step of length h, given g(a) = ga >= 0 > gb = g(b) with a < b, by Illinois
+// (modified regula falsi, which keeps superlinear convergence where plain
+// regula falsi stalls at one end). Stops when |g| <= slack or the bracket
+// is below 4 eps b; returns the length at the last evaluation (g's caller
+// keeps the state it evaluated there).
+template <class T, class G>
+T illinois_root(const G& g, T a, T ga, T b, T gb, const T& slack) {
+  using std::abs;
+  T c = b;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    c = (a * gb - b * ga) / (gb - ga);
+    const T gc = g(c);
+    if (abs(gc) <= slack || abs(b - a) <= T(4) * epsilon<T>() * abs(b)) break;
+    if ((gc < T(0)) == (gb < T(0))) {
+      ga /= 2;
+    } else {
+      a = b, ga = gb;
+    }
+    b = c, gb = gc;
+  }
+  return c;
 }
 
 }  // namespace contactref::dynamics
