@@ -1,5 +1,6 @@
 #include "validation/audit/dynamics_audit.hpp"
 
+#include "reference/dynamics/collision_law.hpp"
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/spatial/rk4.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
@@ -78,6 +79,20 @@ validation::AuditEntrySpec entry(std::string name, std::string summary, std::uin
           [seed, op] { return compare_double_with_50_digits(kSamples, seed, draw_state, op); }, min_digits};
 }
 
+// An impact: a random box (mass, inertia) struck at r (up to 1 m from its
+// centre of mass) along a random unit normal n with an approaching velocity
+// u, and e, e_t in [0, 1] and mu in [0, 2] (sticking and sliding impacts).
+auto draw_impact = [](Rng& rng) {
+  const auto [m, I] = fixtures::random_inertia(rng);
+  const Vec3<double> r = fixtures::random_vector3(rng);
+  Vec3<double> n = fixtures::random_vector3(rng);
+  n /= n.norm();
+  Vec3<double> u = fixtures::random_vector3(rng, 3.0);
+  if (n.dot(u) > 0) u -= 2 * n.dot(u) * n;
+  return std::make_tuple(m, I, r, n, u, fixtures::uniform(rng, 0, 1), fixtures::uniform(rng, 0, 1),
+                         fixtures::uniform(rng, 0, 2));
+};
+
 }  // namespace
 
 std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
@@ -100,6 +115,17 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
               const auto f = [&](const Vec10<T>& x) { return dyn.derivative(x); };
               return spatial::rk4_step_autonomous<T>(f, y, Vec10<T>(f(y)), T(1e-3));
             }),
+      {"dynamics.collision_impulse", "Chatterjee-Ruina impulse with the struck box's K (collision_law.hpp)",
+       [] {
+         return compare_double_with_50_digits(
+             kSamples, 505, draw_impact,
+             [](const auto& m, const auto& I, const auto& r, const auto& n, const auto& u, const auto& e,
+                const auto& e_t, const auto& mu) {
+               using T = std::decay_t<decltype(m)>;
+               return dynamics::collision_response<T>(dynamics::inverse_effective_mass<T>(m, I, r), n, u, {e, e_t, mu})
+                   .impulse_w;
+             });
+       }},
   };
 }
 

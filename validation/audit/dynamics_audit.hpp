@@ -1,6 +1,7 @@
 #pragma once
 // Audit entries of reference/kinematics and reference/dynamics: H, Hdot, q''
-// and one simulator step of the App. B.2 bowl on an ellipsoid, double against
+// and one simulator step of the App. B.2 bowl on an ellipsoid, and the
+// collision impulse of a random box (collision_law.hpp), double against
 // 50 digits (none in a sanitized build, which has no 50-digit referee:
 // core/scalar.hpp).
 #include <vector>
