@@ -6,7 +6,8 @@
 #include <cmath>
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/math/bv/OBBRSS.h>
-#include <fcl/narrowphase/distance.h>
+#include <fcl/narrowphase/detail/traversal/collision_node.h>
+#include <fcl/narrowphase/detail/traversal/distance/mesh_distance_traversal_node.h>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -67,18 +68,29 @@ Eigen::Matrix<double, R, C> to_double(const Eigen::Matrix<T, R, C>& x) {
 // convex function of D^3c, so sup_T m3 = max_i m3(p_i) wherever D^3c is
 // affine on T. Hence, per kind of patch:
 //  - Loop: each of Stam's pieces is a quartic polynomial (D^3c affine), and
-//    the triangulation (2^m per side, and the dyadic rings about an
-//    extraordinary vertex) never straddles a piece; the jets are taken from
+//    the triangulation (the face split in 2 x 2, then split in four as
+//    needed, and the dyadic rings about an extraordinary vertex) never
+//    straddles a piece; the jets are taken from
 //    the piece of T's centroid (Patch::evaluate_piece): (B1)-(B3) are a
 //    bound;
 //  - bicubic Bezier: M is taken instead from the control net, the Bernstein
 //    coefficients of c_ss, c_st, c_tt (6 D_ss P, 9 D_st P, 6 D_tt P, which
 //    bound the polynomials by the convex hull property) in (B2): a bound;
 //  - planes: D^2c = 0, e_T = 0;
-//  - analytic charts (ellipsoid, torus): D^3c is not affine and (B3) with
-//    the vertices' m3 is the bound to leading order: it leaves out at most
-//    r^3 sup m4 / 2 of a term r^2 M / 2 (relative O(r)); the tests check it
-//    against dense sampling.
+//  - analytic charts (ellipsoid, torus; their only bounded charts): D^3c is
+//    not affine, but every fourth partial derivative is dominated by a second
+//    one at the same point: each component is a product of sines and cosines
+//    of s and of t (times constants), and d^2/ds^2 of one negates it or, for
+//    a component without s, zeroes it (the same for t). Taking two
+//    derivatives off the parameter with at least two (s if i >= 2, else t),
+//    |c_(i,j)| <= |c_(i',j')| componentwise for i + j = 4, i' + j' = 2; for the
+//    ellipsoid every component is negated, c_(i,j) = -c_(i',j'), an identity
+//    that any linear map keeps; the torus's domination is kept by rigid maps
+//    (the atlas's charts, scene rotations). A second partial is at most M
+//    (|D^2c[e, e']| <= M by polarisation), so m4 <= 4 M (the Frobenius norm
+//    of the 16 ordered fourth partials), sup_T m3 <= max_i m3(p_i) + 4 r M as
+//    in (B3), and M <= max_i m2(p_i) + r max_i m3(p_i) + 4 r^2 M:
+//      M <= (max_i m2(p_i) + r max_i m3(p_i)) / (1 - 4 r^2)   (r < 1/2).   (B4)
 // About an extraordinary vertex E, Stam's pieces are the dyadic rings
 // between 2^-(k+1) and 2^-k of the corner triangle (three triangles each),
 // infinitely many: the rings are tessellated by their own triangles with
@@ -153,37 +165,26 @@ bool is_plane(const Patch<T>& patch) {
   return true;
 }
 
-// The tessellation of one patch, built level by level.
+// The tessellation of one patch: a coarse grid of its domain (or band),
+// each triangle split in four, recursively, until its bound (B1) is at most
+// the target. The children of a triangle lie in its polynomial piece, so a
+// grid aligned with Loop's pieces stays aligned. A triangle at an
+// extraordinary vertex becomes its fan of dyadic rings. Triangles of
+// different depths meet with T-junctions: the bound holds per parameter
+// point (every x of the domain is in one triangle T, and |c(x) - L_T(x)| <=
+// e_T), which is all that it needs.
 template <class T>
 class PatchTessellator {
  public:
-  PatchTessellator(const PatchComplex<T>& complex, int f) : complex_(complex), f_(f), patch_(*complex.patches[std::size_t(f)]) {
+  PatchTessellator(const PatchComplex<T>& complex, int f, double target)
+      : complex_(complex), f_(f), patch_(*complex.patches[std::size_t(f)]), target_(target) {
     if (const auto* bezier = dynamic_cast<const surfaces::BezierPatch<T>*>(&patch_)) net_m2_ = bezier_net_m2(*bezier);
     for (const auto& corner : patch_.singular_corners())
       singular_.push_back(patch_.domain().polygon[std::size_t(corner.corner)]);
-  }
-
-  // Refines until every triangle's bound is at most target (the bound scales
-  // as the square of the triangle size: each level jumps by the square root
-  // of the excess, in powers of two).
-  void build(double target) {
-    const bool polygon = patch_.domain().is_polygon();
-    for (int level = 1;;) {
-      clear();
-      if (polygon) {
-        build_polygon(level, target);
-      } else {
-        build_chart(level);
-      }
-      const double worst = *std::max_element(bounds.begin(), bounds.end());
-      if (worst <= target) return;
-      level += std::max(1, int(std::ceil(0.5 * std::log2(worst / target))));
-      if (level > kMaxLevel) {
-        std::ostringstream os;
-        os << "surface proximity: " << patch_.describe() << " (patch " << f_ << ") needs more than 2^" << kMaxLevel
-           << " triangles per side for a tessellation bound of " << target << " m";
-        throw ComputationError(os.str());
-      }
+    if (patch_.domain().is_polygon()) {
+      build_polygon();
+    } else {
+      build_chart();
     }
   }
 
@@ -193,13 +194,11 @@ class PatchTessellator {
   std::vector<double> bounds;
 
  private:
-  static constexpr int kMaxLevel = 12;
+  // Splits in four per level below the coarse grid: 2^-12 of a triangle's
+  // side is far below any bound a simulation asks for; a patch that needs
+  // more is a ComputationError (a curvature the target cannot follow).
+  static constexpr int kMaxDepth = 12;
   static constexpr int kMaxRings = 60;
-
-  void clear() {
-    params.clear(), points.clear(), triangles.clear(), bounds.clear();
-    grid_.clear();
-  }
 
   bool is_singular(const Vec2<T>& x) const {
     return std::any_of(singular_.begin(), singular_.end(), [&](const Vec2<T>& corner) { return corner == x; });
@@ -219,22 +218,19 @@ class PatchTessellator {
     return patch_.evaluate(near.x(), near.y()).c();
   }
 
-  int add_vertex(const Vec2<T>& x) {
+  // The vertex at x, shared by every triangle of this patch that has it.
+  int vertex(const Vec2<T>& x) {
+    const auto key = std::make_pair(to_double(x.x()), to_double(x.y()));
+    const auto found = vertex_ids_.find(key);
+    if (found != vertex_ids_.end()) return found->second;
     params.push_back(x);
     points.push_back(to_double(position(x)));
-    return int(params.size()) - 1;
-  }
-  // A grid vertex shared by the triangles of one base triangle.
-  int grid_vertex(const Vec2<T>& x) {
-    const auto key = std::make_pair(to_double(x.x()), to_double(x.y()));
-    const auto found = grid_.find(key);
-    if (found != grid_.end()) return found->second;
-    const int id = add_vertex(x);
-    grid_.emplace(key, id);
+    const int id = int(params.size()) - 1;
+    vertex_ids_.emplace(key, id);
     return id;
   }
 
-  // e_T of (B1)-(B3).
+  // e_T of (B1)-(B4).
   double triangle_bound(const std::array<Vec2<T>, 3>& p) const {
     const std::array<Vec2<double>, 3> pd{to_double(p[0]), to_double(p[1]), to_double(p[2])};
     const double r = enclosing_radius(pd);
@@ -246,38 +242,65 @@ class PatchTessellator {
       m2 = std::max(m2, m2_of(jet));
       m3 = std::max(m3, m3_of(jet));
     }
-    return 0.5 * r * r * (m2 + r * m3);
+    if (patch_.domain().is_polygon()) return 0.5 * r * r * (m2 + r * m3);  // (B3), D^3c affine
+    if (!(4 * r * r < 1)) return std::numeric_limits<double>::infinity();  // (B4) needs r < 1/2: refine
+    return 0.5 * r * r * (m2 + r * m3) / (1 - 4 * r * r);                  // (B4)
   }
 
-  void add_triangle(const std::array<int, 3>& ids, double bound) {
-    triangles.push_back(ids);
+  void add_triangle(const std::array<Vec2<T>, 3>& p, double bound) {
+    triangles.push_back({vertex(p[0]), vertex(p[1]), vertex(p[2])});
     bounds.push_back(bound);
   }
 
+  // A triangle (counter-clockwise), refined until its bound is at most the
+  // target; a triangle with an extraordinary vertex becomes its fan.
+  void refine(const std::array<Vec2<T>, 3>& p, int depth) {
+    for (int k = 0; k < 3; ++k)
+      if (is_singular(p[std::size_t(k)])) {
+        add_extraordinary_fan(p[std::size_t(k)], p[std::size_t((k + 1) % 3)], p[std::size_t((k + 2) % 3)]);
+        return;
+      }
+    refine(p, triangle_bound(p), depth);
+  }
+  void refine(const std::array<Vec2<T>, 3>& p, double bound, int depth) {
+    if (bound <= target_) {
+      add_triangle(p, bound);
+      return;
+    }
+    if (depth == kMaxDepth) {
+      std::ostringstream os;
+      os << "surface proximity: " << patch_.describe() << " (patch " << f_ << ") needs triangles below 2^-"
+         << kMaxDepth << " of its coarse grid for a tessellation bound of " << target_ << " m (bound " << bound
+         << " m near (" << to_double(p[0]).transpose() << "))";
+      throw ComputationError(os.str());
+    }
+    const Vec2<T> a = (p[1] + p[2]) / T(2), b = (p[2] + p[0]) / T(2), c = (p[0] + p[1]) / T(2);
+    for (const auto& child : {std::array<Vec2<T>, 3>{p[0], c, b}, std::array<Vec2<T>, 3>{c, p[1], a},
+                              std::array<Vec2<T>, 3>{b, a, p[2]}, std::array<Vec2<T>, 3>{a, b, c}})
+      refine(child, depth + 1);
+  }
+
   // The rings of Stam's pieces about the extraordinary vertex e of the corner
-  // triangle (e, q1, q2), counter-clockwise, and the innermost triangle.
-  void add_extraordinary_fan(const Vec2<T>& e, const Vec2<T>& q1, const Vec2<T>& q2, double target) {
-    const int centre = add_vertex(e);
-    const Vec3<double>& limit = points[std::size_t(centre)];
+  // triangle (e, q1, q2), counter-clockwise, each refined, until a ring's
+  // reach from c(e) is at most the target; then the innermost triangle.
+  void add_extraordinary_fan(const Vec2<T>& e, const Vec2<T>& q1, const Vec2<T>& q2) {
+    const Vec3<double> limit = to_double(position(e));
     T scale(1);
     for (int ring = 0;; ++ring) {
       const Vec2<T> a = e + scale * (q1 - e), b = e + scale * (q2 - e);
       const Vec2<T> a_half = e + scale / 2 * (q1 - e), b_half = e + scale / 2 * (q2 - e), m = (a + b) / T(2);
-      const int ia = add_vertex(a), ib = add_vertex(b), ia2 = add_vertex(a_half), ib2 = add_vertex(b_half),
-                im = add_vertex(m);
+      double reach = 0;  // the ring's largest distance from c(e): its vertices' and its triangles' bounds
+      for (const Vec2<T>& x : {a, b, a_half, b_half, m}) reach = std::max(reach, (to_double(position(x)) - limit).norm());
       double ring_bound = 0;
-      for (const auto& tri : {std::array<int, 3>{ia2, ia, im}, std::array<int, 3>{ib2, im, ib},
-                              std::array<int, 3>{ia2, im, ib2}}) {
-        const double bound =
-            triangle_bound({params[std::size_t(tri[0])], params[std::size_t(tri[1])], params[std::size_t(tri[2])]});
-        add_triangle(tri, bound);
+      for (const auto& tri : {std::array<Vec2<T>, 3>{a_half, a, m}, std::array<Vec2<T>, 3>{b_half, m, b},
+                              std::array<Vec2<T>, 3>{a_half, m, b_half}}) {
+        const double bound = triangle_bound(tri);
+        refine(tri, bound, 0);
         ring_bound = std::max(ring_bound, bound);
       }
-      double reach = 0;  // the ring's largest distance from c(e)
-      for (int id : {ia, ib, ia2, ib2, im}) reach = std::max(reach, (points[std::size_t(id)] - limit).norm());
       reach += ring_bound;
-      if (reach <= target || ring + 1 == kMaxRings) {
-        add_triangle({centre, ia2, ib2}, reach);
+      if (reach <= target_ || ring + 1 == kMaxRings) {
+        add_triangle({e, a_half, b_half}, reach);
         return;
       }
       scale /= 2;
@@ -285,9 +308,8 @@ class PatchTessellator {
   }
 
   // A polygon domain: the triangle itself, or a fan from the centroid, each
-  // split into 2^level x 2^level triangles (aligned with Loop's dyadic
-  // pieces and split faces for level >= 1).
-  void build_polygon(int level, double target) {
+  // split into 2 x 2 (aligned with Loop's split faces), then refined.
+  void build_polygon() {
     const std::vector<Vec2<T>>& polygon = patch_.domain().polygon;
     std::vector<std::array<Vec2<T>, 3>> bases;
     if (polygon.size() == 3) {
@@ -298,32 +320,17 @@ class PatchTessellator {
       centre /= T(int(polygon.size()));
       for (std::size_t k = 0; k < polygon.size(); ++k) bases.push_back({centre, polygon[k], polygon[(k + 1) % polygon.size()]});
     }
-    const int n = 1 << level;
-    for (const auto& base : bases) {
-      grid_.clear();
-      const auto at = [&](int i, int j) {
-        return Vec2<T>(base[0] + T(i) / T(n) * (base[1] - base[0]) + T(j) / T(n) * (base[2] - base[0]));
-      };
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i + j < n; ++i) {
-          add_grid_triangle({at(i, j), at(i + 1, j), at(i, j + 1)}, target);
-          if (i + j + 1 < n) add_grid_triangle({at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)}, target);
-        }
+    for (const auto& p : bases) {
+      const Vec2<T> a = (p[1] + p[2]) / T(2), b = (p[2] + p[0]) / T(2), c = (p[0] + p[1]) / T(2);
+      for (const auto& child : {std::array<Vec2<T>, 3>{p[0], c, b}, std::array<Vec2<T>, 3>{c, p[1], a},
+                                std::array<Vec2<T>, 3>{b, a, p[2]}, std::array<Vec2<T>, 3>{a, b, c}})
+        refine(child, 0);
     }
   }
 
-  void add_grid_triangle(const std::array<Vec2<T>, 3>& p, double target) {
-    for (int k = 0; k < 3; ++k)
-      if (is_singular(p[std::size_t(k)])) {
-        add_extraordinary_fan(p[std::size_t(k)], p[std::size_t((k + 1) % 3)], p[std::size_t((k + 2) % 3)], target);
-        return;
-      }
-    add_triangle({grid_vertex(p[0]), grid_vertex(p[1]), grid_vertex(p[2])}, triangle_bound(p));
-  }
-
   // A chart: its band (an atlas) or its domain, as a grid of squares of side
-  // about pi 2^-level, each split into two triangles.
-  void build_chart(int level) {
+  // at most pi / 4, each split into two triangles, then refined.
+  void build_chart() {
     const surfaces::Domain<T>& domain = patch_.domain();
     using std::isfinite;
     const auto range = [&](const surfaces::Interval<T>& interval, bool band) {
@@ -336,29 +343,26 @@ class PatchTessellator {
     };
     const auto [s0, s1] = range(domain.s, complex_.is_atlas());
     const auto [t0, t1] = range(domain.t, false);
-    const double step = std::ldexp(boost::math::constants::pi<double>(), -level);
+    const double step = boost::math::constants::pi<double>() / 4;
     const int ns = std::max(1, int(std::ceil(to_double(T(s1 - s0)) / step)));
-    const int nt = std::max(3, int(std::ceil(to_double(T(t1 - t0)) / step)));
+    const int nt = std::max(1, int(std::ceil(to_double(T(t1 - t0)) / step)));
     const auto at = [&](int i, int j) {
       return Vec2<T>(s0 + T(i) / T(ns) * (s1 - s0), t0 + T(j) / T(nt) * (t1 - t0));
     };
-    std::vector<int> ids;
-    for (int i = 0; i <= ns; ++i)
-      for (int j = 0; j <= nt; ++j) ids.push_back(add_vertex(at(i, j)));
-    const auto id = [&](int i, int j) { return ids[std::size_t(i * (nt + 1) + j)]; };
     for (int i = 0; i < ns; ++i)
       for (int j = 0; j < nt; ++j) {
-        add_triangle({id(i, j), id(i + 1, j), id(i + 1, j + 1)}, triangle_bound({at(i, j), at(i + 1, j), at(i + 1, j + 1)}));
-        add_triangle({id(i, j), id(i + 1, j + 1), id(i, j + 1)}, triangle_bound({at(i, j), at(i + 1, j + 1), at(i, j + 1)}));
+        refine({at(i, j), at(i + 1, j), at(i + 1, j + 1)}, 0);
+        refine({at(i, j), at(i + 1, j + 1), at(i, j + 1)}, 0);
       }
   }
 
   const PatchComplex<T>& complex_;
   int f_;
   const Patch<T>& patch_;
+  double target_;
   std::optional<double> net_m2_;
   std::vector<Vec2<T>> singular_;
-  std::map<std::pair<double, double>, int> grid_;
+  std::map<std::pair<double, double>, int> vertex_ids_;
 };
 
 // ---------------------------------------------------------------------------
@@ -555,9 +559,19 @@ fcl::Transform3d fcl_transform(const Mat3<double>& R, const Vec3<double>& p) {
 }
 
 // The polyhedral distance between two tessellated bodies (FCL, double),
-// with the nearest triangles and their nearest points (world).
+// with the nearest triangles and their nearest points (world), to a
+// tolerance: it need not be more precise than the tessellations themselves.
+// FCL stops a bounding-volume pair whose distance c satisfies both
+// c >= d - abs_err and c (1 + rel_err) >= d, d the smallest triangle distance
+// found so far (mesh_distance_traversal_node-inl.h, canStop), so every pair it
+// left out is at least max(d - abs_err, d / (1 + rel_err)) apart for the d it
+// returns: `lower`, a certain lower bound of the polyhedral distance, and
+// d >= the polyhedral distance (it is a triangle pair's distance). FCL 0.7's
+// fcl::distance drops both tolerances (its traversal node copies them from
+// its request in its constructor, before initialize sets the request), so
+// the node is run here directly with them set.
 struct PolyhedralDistance {
-  double distance;
+  double distance, lower;
   int tri1, tri2;
   Vec3<double> x1, x2;
 };
@@ -567,11 +581,26 @@ PolyhedralDistance polyhedral_distance(const SurfaceHierarchy<T>& body1, const M
                                        const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2) {
   const fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   const fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
-  fcl::DistanceRequestd request(true);  // nearest points
+  // abs_err: the bounds' sum; rel_err = 1 lets abs_err decide from d = 2 abs_err on.
+  const double abs_err = body1.bound() + body2.bound(), rel_err = 1;
+  const fcl::DistanceRequestd request(true, false, rel_err, abs_err);  // nearest points
   fcl::DistanceResultd result;
-  fcl::distance(&body1.fcl_model()->bvh, tf1, &body2.fcl_model()->bvh, tf2, request, result);
-  using std::max;
-  return {max(0.0, result.min_distance), int(result.b1), int(result.b2), result.nearest_points[0], result.nearest_points[1]};
+  fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> node;
+  fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
+  node.abs_err = abs_err;
+  node.rel_err = rel_err;
+  fcl::detail::distance(&node, nullptr, 2);
+  const double d = std::max(0.0, result.min_distance);
+  return {d, std::max(d - abs_err, d / (1 + rel_err)), int(result.b1), int(result.b2), result.nearest_points[0],
+          result.nearest_points[1]};
+}
+
+// A half-space's plane in the world: its outward normal and a point on it.
+template <class T>
+std::pair<Vec3<double>, Vec3<double>> world_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane) {
+  const Mat3<double> R_plane = to_double(spatial::rotation_of<T>(E_w_plane));
+  return {R_plane * to_double(plane.plane_normal()),
+          R_plane * to_double(plane.plane_origin()) + to_double(spatial::translation_of<T>(E_w_plane))};
 }
 
 // The half-space of `plane` and the tessellated `body`: the body's support
@@ -584,9 +613,7 @@ struct Support {
 template <class T>
 Support support_over_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane, const SurfaceHierarchy<T>& body,
                            const Mat4<T>& E_w_body) {
-  const Mat3<double> R_plane = to_double(spatial::rotation_of<T>(E_w_plane));
-  const Vec3<double> n_w = R_plane * to_double(plane.plane_normal());
-  const Vec3<double> o_w = R_plane * to_double(plane.plane_origin()) + to_double(spatial::translation_of<T>(E_w_plane));
+  const auto [n_w, o_w] = world_plane(plane, E_w_plane);
   const Vec3<double> n_b = to_double(spatial::rotation_of<T>(E_w_body)).transpose() * n_w;  // n in the body's frame
   const double offset = n_w.dot(to_double(spatial::translation_of<T>(E_w_body)) - o_w);
   Support support{std::numeric_limits<double>::infinity(), -1};
@@ -603,9 +630,7 @@ Support support_over_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_
 template <class T>
 double sphere_height(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane, const SurfaceHierarchy<T>& body,
                      const Mat4<T>& E_w_body) {
-  const Mat3<double> R_plane = to_double(spatial::rotation_of<T>(E_w_plane));
-  const Vec3<double> n_w = R_plane * to_double(plane.plane_normal());
-  const Vec3<double> o_w = R_plane * to_double(plane.plane_origin()) + to_double(spatial::translation_of<T>(E_w_plane));
+  const auto [n_w, o_w] = world_plane(plane, E_w_plane);
   const Vec3<double> centre_w = to_double(spatial::rotation_of<T>(E_w_body)) * body.sphere_centre() +
                                 to_double(spatial::translation_of<T>(E_w_body));
   return n_w.dot(centre_w - o_w) - body.sphere_radius();
@@ -664,8 +689,7 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
     return;
   }
   for (int f = 0; f < int(complex.patches.size()); ++f) {
-    PatchTessellator<T> tessellation(complex, f);
-    tessellation.build(target_bound);
+    const PatchTessellator<T> tessellation(complex, f, target_bound);
     const int base = int(vertices_.size());
     for (std::size_t i = 0; i < tessellation.points.size(); ++i) {
       vertices_.push_back(tessellation.points[i]);
@@ -821,7 +845,7 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) return std::nullopt;
   const PolyhedralDistance poly = polyhedral_distance(body1, E_w_1, body2, E_w_2);
   const double bounds = body1.bound() + body2.bound();
-  if (poly.distance - bounds > query) return std::nullopt;
+  if (poly.lower - bounds > query) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const int patch1 = body1.triangles()[std::size_t(poly.tri1)].patch, patch2 = body2.triangles()[std::size_t(poly.tri2)].patch;
   SurfaceClosestPoints<T> result =
@@ -843,7 +867,7 @@ T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, c
   } else if (body1.is_half_space()) {
     lower = support_over_plane(body1, E_w_1, body2, E_w_2).height - body2.bound();
   } else {
-    lower = polyhedral_distance(body1, E_w_1, body2, E_w_2).distance - body1.bound() - body2.bound();
+    lower = polyhedral_distance(body1, E_w_1, body2, E_w_2).lower - body1.bound() - body2.bound();
   }
   return T(std::max(0.0, lower - roundoff));
 }

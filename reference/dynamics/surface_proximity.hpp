@@ -56,7 +56,8 @@ class SurfaceHierarchy {
   // `complex` must outlive the hierarchy. InputError for target_bound not
   // finite and > 0, an empty complex, a plane beside other patches, or an
   // unbounded patch that is not a plane (cylinder, paraboloid).
-  // ComputationError if a patch needs more than 2^12 triangles per side.
+  // ComputationError if a patch needs triangles smaller than 2^-12 of its
+  // coarse grid's (a curvature the target cannot follow).
   SurfaceHierarchy(const surfaces::PatchComplex<T>& complex, double target_bound);
   ~SurfaceHierarchy();
   SurfaceHierarchy(SurfaceHierarchy&&) noexcept;
