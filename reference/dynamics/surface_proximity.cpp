@@ -570,7 +570,14 @@ fcl::Transform3d fcl_transform(const Mat3<double>& R, const Vec3<double>& p) {
 // fcl::distance drops both tolerances (its traversal node copies them from
 // its request in its constructor, before initialize sets the request), so
 // the node is run here directly with them set.
+// With a ceiling Q: the search starts as if a pair at Q + abs_err had been
+// found, so that it leaves out every bounding-volume pair at least Q apart
+// from the start (Q <= Q + abs_err - abs_err, Q >= (Q + abs_err) / 2 for
+// Q >= abs_err) and never descends far for bodies that are farther apart
+// than it: `found` is false then, and every triangle pair is at least Q
+// apart.
 struct PolyhedralDistance {
+  bool found;
   double distance, lower;
   int tri1, tri2;
   Vec3<double> x1, x2;
@@ -578,20 +585,22 @@ struct PolyhedralDistance {
 
 template <class T>
 PolyhedralDistance polyhedral_distance(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
-                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2) {
+                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double abs_err,
+                                       double ceiling = std::numeric_limits<double>::infinity()) {
   const fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   const fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
-  // abs_err: the bounds' sum; rel_err = 1 lets abs_err decide from d = 2 abs_err on.
-  const double abs_err = body1.bound() + body2.bound(), rel_err = 1;
+  constexpr double rel_err = 1;
   const fcl::DistanceRequestd request(true, false, rel_err, abs_err);  // nearest points
   fcl::DistanceResultd result;
   fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> node;
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   node.abs_err = abs_err;
   node.rel_err = rel_err;
+  result.min_distance = ceiling + abs_err;
   fcl::detail::distance(&node, nullptr, 2);
+  if (result.b1 < 0) return {false, ceiling, ceiling, -1, -1, Vec3<double>::Zero(), Vec3<double>::Zero()};
   const double d = std::max(0.0, result.min_distance);
-  return {d, std::max(d - abs_err, d / (1 + rel_err)), int(result.b1), int(result.b2), result.nearest_points[0],
+  return {true, d, std::max(d - abs_err, d / (1 + rel_err)), int(result.b1), int(result.b2), result.nearest_points[0],
           result.nearest_points[1]};
 }
 
@@ -831,7 +840,7 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
     const Mat4<T>& E_body = plane_is_2 ? E_w_1 : E_w_2;
     if (sphere_height(plane, E_plane, body, E_body) > query) return std::nullopt;
     const Support support = support_over_plane(plane, E_plane, body, E_body);
-    if (support.height - body.bound() > query) return std::nullopt;
+    if (support.height - body.bound() - roundoff > query) return std::nullopt;
     const int patch = body.vertex_patches()[std::size_t(support.vertex)];
     const Vec2<T> x = body.vertex_parameters()[std::size_t(support.vertex)].template cast<T>();
     const Vec3<T> x_w = spatial::rotation_of<T>(E_body) * body.vertices()[std::size_t(support.vertex)].template cast<T>() +
@@ -843,9 +852,10 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
     return result;
   }
   if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) return std::nullopt;
-  const PolyhedralDistance poly = polyhedral_distance(body1, E_w_1, body2, E_w_2);
   const double bounds = body1.bound() + body2.bound();
-  if (poly.lower - bounds > query) return std::nullopt;
+  // To the bounds' sum: the smooth surfaces are not known better than that.
+  const PolyhedralDistance poly = polyhedral_distance(body1, E_w_1, body2, E_w_2, bounds, query + bounds + roundoff);
+  if (!poly.found || poly.lower - bounds - roundoff > query) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const int patch1 = body1.triangles()[std::size_t(poly.tri1)].patch, patch2 = body2.triangles()[std::size_t(poly.tri2)].patch;
   SurfaceClosestPoints<T> result =
@@ -867,7 +877,14 @@ T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, c
   } else if (body1.is_half_space()) {
     lower = support_over_plane(body1, E_w_1, body2, E_w_2).height - body2.bound();
   } else {
-    lower = polyhedral_distance(body1, E_w_1, body2, E_w_2).lower - body1.bound() - body2.bound();
+    // First to a factor of two (abs_err infinite: lower = d / 2), which prunes
+    // early for bodies far apart (conservative advancement then moves them at
+    // least half-way); where d / 2 is below twice the bounds' sum (within
+    // four of contact), again to the bounds' sum.
+    const double bounds = body1.bound() + body2.bound();
+    lower = polyhedral_distance(body1, E_w_1, body2, E_w_2, std::numeric_limits<double>::infinity()).lower;
+    if (lower < 2 * bounds) lower = polyhedral_distance(body1, E_w_1, body2, E_w_2, bounds).lower;
+    lower -= bounds;
   }
   return T(std::max(0.0, lower - roundoff));
 }

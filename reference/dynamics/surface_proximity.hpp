@@ -16,9 +16,9 @@
 //    nearest triangle pair gives the closest pair (or the deepest pair of a
 //    slight interpenetration), checked to be the global one within the
 //    bounds.
-//  - distance_lower_bound: the polyhedral distance less both bounds (and its
-//    round-off): never above the smooth surfaces' distance, for conservative
-//    advancement.
+//  - distance_lower_bound: a lower bound of the polyhedral distance less both
+//    bounds (and its round-off): never above the smooth surfaces' distance,
+//    for conservative advancement.
 // Body 2 is the fixed one; body 1 moves. Frames as in Kry & Pai: E_w_1 is the
 // pose of body 1 in the world.
 #include <array>
@@ -123,9 +123,11 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
                                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
                                                       const T& query_distance);
 
-// A certain lower bound on the smooth surfaces' distance (for conservative
-// advancement): max(0, polyhedral distance - both bounds - its round-off);
-// never above the truth.
+// A certain lower bound on the smooth surfaces' distance D (for conservative
+// advancement): never above D, and at least min(D / 2 - 1.5 B, D - 3 B) less
+// the polyhedral distance's round-off, B the bounds' sum (a factor two far
+// apart, where it is cheap, and 3 B near contact); 0 if that is negative.
+// Against a half-space: at least D - 2 B less round-off.
 template <class T>
 T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, const SurfaceHierarchy<T>& body2,
                        const Mat4<T>& E_w_2);

@@ -130,11 +130,14 @@ TYPED_TEST(SurfaceProximityTyped, SphereSphereClosedForm) {
     EXPECT_LE(dbl(T((r->normal_w - uT).norm())), dbl(tolerance<T>(32, 2)));
     EXPECT_EQ(r->patch1, 1);  // chart 1: chart 0's pole is the contact point
     expect_on_surfaces(*r, sphere1, E_w_1, sphere2, E_w_2);
-    // The lower bound: never above the distance, and below it by at most both
-    // bounds twice (the polyhedral distance is within both bounds of it).
+    // The lower bound: never above the distance, and at least
+    // min(D / 2 - 1.5 B, D - 3 B) (surface_proximity.hpp; the polyhedral
+    // distance is within B of D), less FCL's round-off (128 roundings of the
+    // 0.4 m coordinates).
     const T lower = distance_lower_bound(h1, E_w_1, h2, E_w_2);
+    const double B = h1.bound() + h2.bound();
     EXPECT_LE(dbl(lower), std::max(gap, 0.0));
-    EXPECT_GE(dbl(lower), gap - 2 * (h1.bound() + h2.bound()) - 1e-12);
+    EXPECT_GE(dbl(lower), std::min(gap / 2 - 1.5 * B, gap - 3 * B) - 128 * 0.4 * std::numeric_limits<double>::epsilon());
   }
 }
 
@@ -167,9 +170,10 @@ TYPED_TEST(SurfaceProximityTyped, SpherePlaneClosedForm) {
     EXPECT_LE(difference(above->distance, expected), dbl(tolerance<T>(64)));
     EXPECT_LE(dbl(T((above->normal_w + n).norm())), dbl(tolerance<T>(64)));
     EXPECT_LE(dbl(T((above->p2_w - (c - T(radius) * n)).norm())), dbl(tolerance<T>(64)));
+    // Against the half-space: at least D - 2 B, less round-off.
     const T lower = distance_lower_bound(hs, E_w_s, hp, E_w_p);
     EXPECT_LE(dbl(lower), std::max(gap, 0.0));
-    EXPECT_GE(dbl(lower), gap - 2 * hs.bound() - 1e-12);
+    EXPECT_GE(dbl(lower), gap - 2 * hs.bound() - 128 * 1.0 * std::numeric_limits<double>::epsilon());
   }
 }
 
