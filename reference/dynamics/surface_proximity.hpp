@@ -1,0 +1,153 @@
+#pragma once
+// Collision detection between two smooth surfaces (issue 30 item 3; Kry &
+// Pai Section 3.7, last paragraph: "sphere trees built from polyhedral
+// approximations of our models ... a few Newton iterations, as described in
+// [Nelson et al. 1999], to find a better approximation of the contact point
+// on the smooth surfaces"; notes smooth-contact.md Section 3.5).
+//
+//  - SurfaceHierarchy: once per body, in its body frame, a tessellation of
+//    every patch whose distance to the smooth surface is at most bound()
+//    both ways (derived in surface_proximity.cpp, "The tessellation bound"),
+//    and FCL's bounding-volume hierarchy (OBBRSS) over it. A body whose one
+//    patch is an unbounded plane is a half-space instead, never tessellated.
+//  - closest_points: the polyhedral distance (FCL, double) decides whether
+//    the bodies may be within query_distance; if so, Newton's method on the
+//    smooth surfaces (in T, world coordinates through the poses) from FCL's
+//    nearest triangle pair gives the closest pair (or the deepest pair of a
+//    slight interpenetration), checked to be the global one within the
+//    bounds.
+//  - distance_lower_bound: a lower bound of the polyhedral distance less both
+//    bounds (and its round-off): never above the smooth surfaces' distance,
+//    for conservative advancement.
+// Body 2 is the fixed one; body 1 moves. Frames as in Kry & Pai: E_w_1 is the
+// pose of body 1 in the world.
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "reference/surfaces/patch_complex.hpp"
+
+namespace contactref::dynamics {
+
+namespace detail {
+struct FclModel;  // FCL's BVHModel, kept out of this header (surface_proximity.cpp)
+}  // namespace detail
+
+template <class T>
+class SurfaceHierarchy {
+ public:
+  // A tessellation triangle: three vertices (indices into vertices(), whose
+  // parameters on `patch` are in vertex_parameters()) and the triangle's own
+  // distance bound.
+  struct Triangle {
+    int patch = -1;
+    std::array<int, 3> vertices{};
+    double bound = 0;  // m
+  };
+
+  // Tessellates every patch finely enough that every point of the
+  // tessellation is within bound() <= target_bound of the smooth surface and
+  // vice versa (surface_proximity.cpp, "The tessellation bound"). An atlas's
+  // charts are tessellated within their bands only (PatchComplex::
+  // band_distance), which together cover the surface. A complex whose only
+  // patch is a plane (surfaces::PlanePatch, or any unbounded patch with
+  // constant first derivatives) is a half-space, not tessellated.
+  // `complex` must outlive the hierarchy. InputError for target_bound not
+  // finite and > 0, an empty complex, a plane beside other patches, or an
+  // unbounded patch that is not a plane (cylinder, paraboloid).
+  // ComputationError if a patch needs triangles smaller than 2^-12 of its
+  // coarse grid's (a curvature the target cannot follow).
+  SurfaceHierarchy(const surfaces::PatchComplex<T>& complex, double target_bound);
+  ~SurfaceHierarchy();
+  SurfaceHierarchy(SurfaceHierarchy&&) noexcept;
+  SurfaceHierarchy& operator=(SurfaceHierarchy&&) noexcept;
+
+  double bound() const { return bound_; }
+  const surfaces::PatchComplex<T>& complex() const { return *complex_; }
+  bool is_half_space() const { return half_space_; }
+
+  // The tessellation (body frame); empty for a half-space.
+  const std::vector<Vec3<double>>& vertices() const { return vertices_; }
+  const std::vector<surfaces::Vec2<double>>& vertex_parameters() const { return vertex_parameters_; }
+  const std::vector<int>& vertex_patches() const { return vertex_patches_; }
+  const std::vector<Triangle>& triangles() const { return triangles_; }
+  // A sphere (body frame) that holds the smooth surface: bound() included.
+  const Vec3<double>& sphere_centre() const { return sphere_centre_; }
+  double sphere_radius() const { return sphere_radius_; }
+  // The half-space's plane (body frame): c(u, v) = origin + u c_u + v c_v,
+  // and its outward unit normal c_u x c_v / |c_u x c_v|.
+  const Vec3<T>& plane_origin() const { return plane_origin_; }
+  const Vec3<T>& plane_normal() const { return plane_normal_; }
+  const Vec3<T>& plane_c_u() const { return plane_c_u_; }
+  const Vec3<T>& plane_c_v() const { return plane_c_v_; }
+
+  const detail::FclModel* fcl_model() const { return model_.get(); }  // null for a half-space
+
+ private:
+  const surfaces::PatchComplex<T>* complex_;
+  double bound_ = 0;
+  bool half_space_ = false;
+  std::vector<Vec3<double>> vertices_;
+  std::vector<surfaces::Vec2<double>> vertex_parameters_;
+  std::vector<int> vertex_patches_;
+  std::vector<Triangle> triangles_;
+  Vec3<double> sphere_centre_ = Vec3<double>::Zero();
+  double sphere_radius_ = 0;
+  Vec3<T> plane_origin_ = Vec3<T>::Zero(), plane_normal_ = Vec3<T>::UnitZ();
+  Vec3<T> plane_c_u_ = Vec3<T>::UnitX(), plane_c_v_ = Vec3<T>::UnitY();
+  std::unique_ptr<detail::FclModel> model_;
+};
+
+template <class T>
+struct SurfaceClosestPoints {
+  T distance;  // signed: > 0 apart, < 0 interpenetrating (along normal_w)
+  int patch1 = -1, patch2 = -1;
+  surfaces::Vec2<T> st, uv;  // parameters on patch1 (body 1) and patch2 (body 2)
+  Vec3<T> p1_w, p2_w;        // the points, world
+  Vec3<T> normal_w;          // unit, body 2's outward normal at p2 (from body 2 towards body 1)
+  int newton_iterations = 0;
+};
+
+// nullopt when the bodies are certainly farther apart than query_distance
+// (polyhedral distance minus both bounds): that case costs a bounding-sphere
+// test or one FCL distance, never a surface evaluation. Otherwise the global
+// closest pair on the smooth surfaces (or the deepest pair, when the bodies
+// interpenetrate slightly), refined by Newton from the hierarchy's nearest
+// triangle pair. ComputationError naming the patches if Newton does not
+// converge, converges to a pair whose normals are not anti-parallel, or to a
+// pair farther apart than the polyhedral distance plus both bounds (not the
+// global minimum).
+template <class T>
+std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
+                                                      const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
+                                                      const T& query_distance);
+
+// A certain lower bound on the smooth surfaces' distance D (for conservative
+// advancement): never above D, and at least min(D / 2 - 1.5 B, D - 3 B) less
+// the polyhedral distance's round-off, B the bounds' sum (a factor two far
+// apart, where it is cheap, and 3 B near contact); 0 if that is negative.
+// Against a half-space: at least D - 2 B less round-off.
+template <class T>
+T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, const SurfaceHierarchy<T>& body2,
+                       const Mat4<T>& E_w_2);
+
+// Newton's method for the closest (or deepest) pair from a given start
+// (patch1 at st0, patch2 at uv0), the refinement that closest_points uses
+// (added to the brief's interface: the contact re-establishment may start
+// from a known pair). Solves, for (s, t, u, v),
+//   n2 . c_s = n2 . c_t = (c - d) . d_u = (c - d) . d_v = 0,
+// the notes' (c - d) . c_s = (c - d) . c_t = 0 divided by the signed distance
+// (c - d = sigma n2 at a solution), so that it stays regular at contact and
+// through it. Moves across patch edges (PatchComplex::links) and between an
+// atlas's charts as the iterates go. `step_lengths`, when given, receives
+// the length of each Newton step in (s, t, u, v) (for the convergence-order
+// test). ComputationError naming the patches if it does not converge within
+// 50 iterations, or ends on a boundary edge without a neighbour.
+template <class T>
+SurfaceClosestPoints<T> newton_closest_points(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, int patch1,
+                                              const surfaces::Vec2<T>& st0, const SurfaceHierarchy<T>& body2,
+                                              const Mat4<T>& E_w_2, int patch2, const surfaces::Vec2<T>& uv0,
+                                              std::vector<T>* step_lengths = nullptr);
+
+}  // namespace contactref::dynamics
