@@ -6,8 +6,12 @@
 #include <optional>
 #include <sstream>
 
+#include "reference/dynamics/collision_law.hpp"
+#include "reference/dynamics/contact_entry.hpp"
+#include "reference/dynamics/flight.hpp"
 #include "reference/dynamics/initial_contact.hpp"
 #include "reference/dynamics/integrators.hpp"
+#include "reference/dynamics/surface_proximity.hpp"
 #include "reference/dynamics/patch_transition.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
 #include "reference/spatial/newton_euler.hpp"
@@ -36,6 +40,9 @@ const char* to_string(EventKind kind) {
     case EventKind::kLeftSurface: return "left-surface";
     case EventKind::kExtraordinaryVertex: return "extraordinary-vertex";
     case EventKind::kFailure: return "failure";
+    case EventKind::kCollision: return "collision";
+    case EventKind::kContact: return "contact";
+    case EventKind::kForcedSeparation: return "forced-separation";
   }
   return "?";
 }
@@ -155,9 +162,20 @@ class Simulator {
         options_(options),
         progress_(progress),
         sinks_(sinks),
-        dynamics_(system.mass, system.I_com, pinned_[0], pinned_[1], system.E_w_2, system.gravity_w) {}
+        dynamics_(system.mass, system.I_com, pinned_[0], pinned_[1], system.E_w_2, system.gravity_w),
+        flight_dynamics_(system.mass, system.I_com, system.gravity_w) {}
 
+  // A run from a contact, or from a flight (the hierarchies built).
   SimulationResult<T> run(const ContactState<T>& initial);
+  SimulationResult<T> run(const FlightStart<T>& initial);
+  // Builds the bodies' hierarchies for flight; false (and why in
+  // no_flight_) when a surface cannot have one.
+  bool prepare_flight();
+  const std::string& no_flight() const { return no_flight_; }
+  // The bodies' smooth distance at body 1's state y (nullopt beyond the query distance).
+  std::optional<SurfaceClosestPoints<T>> proximity(const typename FlightDynamics<T>::State& y) const {
+    return closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2, query_distance_);
+  }
 
  private:
   using State = StateVector<T>;  // (q, r') of the current mode
@@ -364,15 +382,50 @@ class Simulator {
   // `there` (f_n below its round-off), if it crosses zero there.
   std::optional<Crossing> separation_crossing(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
                                               const State& y, const T& h);
-  // The contact ends at a state whose normal force is zero or negative (Section 3.3).
-  void separate(const ContactState<T>& state, const ContactDynamicsState<T>& at);
+  // The bodies forced apart at an extraordinary vertex near the contact
+  // (fail): push_off, then flight; false when they cannot be.
+  bool separate_at_vertex(const ContactState<T>& state, const std::string& why);
+  // The contact ends at a state whose normal force is zero or negative
+  // (Section 3.3): flight from it (true), or the run ends kSeparated when
+  // the surfaces cannot have collision detection (false).
+  bool separate(const ContactState<T>& state, const ContactDynamicsState<T>& at);
+  // Enters the contact at `state` (a point outside its atlas chart's band
+  // moves to another chart first) in the mode that its state and the
+  // friction model give, with the plastic impulse in impulse_work; `why`
+  // prefixes the logged steps. Returns the energy before the impulse.
+  T begin_contact(ContactState<T>& state, const std::string& why);
+  // The step loop from a started contact or flight.
+  SimulationResult<T> run_from(ContactState<T>& state);
+
+  // Flight (flight.hpp). One pass: a step (kStepped), a step to retry
+  // shorter (kRetry), an impact that left the body in flight (kStepped) or
+  // in contact (kContact), or the end of the run (kEnd).
+  enum class FlightOutcome { kStepped, kRetry, kContact, kEnd };
+  FlightOutcome flight_pass(ContactState<T>& state, T& h, const T& end_time);
+  void begin_flight(const spatial::RigidBodyState<T>& body);
+  // The impact at `touch` (Chatterjee & Ruina, collision_law.hpp), then
+  // flight or, when the body leaves slower than gravity can resolve in a
+  // minimum step, the contact re-established there.
+  FlightOutcome collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch);
+  void observe_flight(const ContactState<T>& state, bool force);
   // Ends the run: `status` with its event, at the state's time.
   void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
-  // Ends a run that cannot continue: kExtraordinaryVertex when an
-  // extraordinary vertex lies within the reach of a minimum step of the
-  // contact point (the failure is its degenerate parameterisation), otherwise
-  // kFailed with the cause.
-  void fail(const ContactState<T>& state, const std::string& cause);
+  // A contact that cannot continue: when an extraordinary vertex lies within
+  // the reach of a minimum step of the contact point (the failure is its
+  // degenerate parameterisation), the bodies are forced apart (Section 3.6:
+  // small bounces carry the contact across, push_off) and the run goes on
+  // in flight (true); without collision detection for the surfaces, or when
+  // `may_separate` is false, the run ends kExtraordinaryVertex; otherwise
+  // it ends kFailed with the cause (false).
+  bool fail(const ContactState<T>& state, const std::string& cause, bool may_separate = true);
+  // An impulse along body 2's normal n_w at p_w that makes body 1's point
+  // there leave at a h_min, a its normal acceleration towards body 2 in
+  // flight (bounded by the caller): the gap after a minimum step is then at
+  // least a h_min^2 / 2 > 0, the bound on the impulse that Section 3.6 says
+  // "may need to be increased to prevent the objects from intersecting after
+  // advancing the system by the minimum step". Logged kForcedSeparation.
+  void push_off(const ContactState<T>& state, spatial::RigidBodyState<T>& body, const Vec3<T>& p_w,
+                const Vec3<T>& n_w, const T& a, const std::string& why);
 
   // The state at y after a step of h over which the law did `work` (J);
   // qdot: P r' at y when known.
@@ -403,6 +456,15 @@ class Simulator {
   T impulse_work_ = T(0);  // J: the energy changes of the plastic impulses at mode switches
   T kinetic_max_ = T(0);      // the largest kinetic energy of the accepted states (J)
   std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
+  // Flight: body 1's state, its dynamics, the bodies' hierarchies (built at
+  // the first flight) and the distance within which the smooth surfaces'
+  // closest points are computed.
+  bool in_flight_ = false;
+  typename FlightDynamics<T>::State flight_;
+  FlightDynamics<T> flight_dynamics_;
+  std::optional<SurfaceHierarchy<T>> hierarchy1_, hierarchy2_;
+  T query_distance_ = T(0);
+  std::string no_flight_;  // why the surfaces cannot have collision detection
 };
 
 template <class T>
@@ -762,16 +824,268 @@ std::optional<typename Simulator<T>::Crossing> Simulator<T>::separation_crossing
 }
 
 template <class T>
-void Simulator<T>::separate(const ContactState<T>& state, const ContactDynamicsState<T>& at) {
+bool Simulator<T>::separate(const ContactState<T>& state, const ContactDynamicsState<T>& at) {
   std::ostringstream os;
-  os << "the normal force reached " << at.f_n << " N (Section 3.3): the bodies separate"
-     << " (flight is not simulated here)";
-  finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0, os.str());
+  os << "the normal force reached " << at.f_n << " N (Section 3.3): the bodies separate";
+  if (!prepare_flight()) {
+    os << "; flight is not simulated for these surfaces: " << no_flight_;
+    finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0, os.str());
+    return false;
+  }
+  log_event({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, os.str(), mode_, mode_});
+  ++statistics_.separations;
+  begin_flight(free_state(at));
+  observe_flight(state, true);
+  return true;
 }
 
 template <class T>
-void Simulator<T>::fail(const ContactState<T>& state, const std::string& cause) {
-  for (int body = 1; body <= 2; ++body) {
+bool Simulator<T>::prepare_flight() {
+  if (hierarchy1_) return true;
+  if (!no_flight_.empty()) return false;
+  try {
+    hierarchy1_.emplace(*system_.surface1, double(options_.proximity_bound));
+    hierarchy2_.emplace(*system_.surface2, double(options_.proximity_bound));
+  } catch (const InputError& error) {
+    hierarchy1_.reset();
+    no_flight_ = error.what();
+    return false;
+  }
+  // Within four times the polyhedra's bounds their distance says little
+  // about the smooth one: closest points come from Newton there.
+  query_distance_ = T(4 * (hierarchy1_->bound() + hierarchy2_->bound())) + T(1000) * options_.contact_tolerance;
+  return true;
+}
+
+template <class T>
+void Simulator<T>::begin_flight(const spatial::RigidBodyState<T>& body) {
+  in_flight_ = true;
+  flight_ = FlightDynamics<T>::state_of(body);
+  kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(flight_));
+}
+
+template <class T>
+void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
+  if (!force && state.time < next_output_) return;
+  const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
+  SimulationSample<T> sample;
+  sample.state = state;
+  sample.flight = true;
+  sample.com_w = body.x_w;
+  sample.R_w_1 = body.R_w_b();
+  sample.com_velocity_w = body.v_w;
+  sample.omega_w = body.omega_w;
+  sample.phi << flight_.template segment<3>(7), sample.R_w_1.transpose() * body.v_w;
+  sample.slip_speed = sample.power = sample.normal_force = sample.normal_misalignment = T(0);
+  sample.energy = flight_dynamics_.energy(flight_);
+  sample.work = work_;
+  sample.impulse_work = impulse_work_;
+  const std::optional<SurfaceClosestPoints<T>> near = proximity(flight_);
+  sample.gap = near ? near->distance
+                    : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_, system_.E_w_2);
+  sample.step = last_step_;
+  ++result_.rows;
+  last_row_time_ = state.time;
+  if (sinks_.samples) {
+    sinks_.samples->write(sample);
+  } else {
+    result_.samples.push_back(sample);
+  }
+  using std::floor;
+  if (options_.output_interval > T(0))
+    next_output_ = (floor(state.time / options_.output_interval) + 1) * options_.output_interval;
+}
+
+// A flight step: conservative advancement bounds it (flight.hpp) so that no
+// step passes through body 2 (far away, to within half the query distance;
+// near, half of it a step), besides h, the end and the rotation's
+// resolution. The smooth gap at its end below -contact_tolerance is an
+// event: its root is located (Illinois on the step length, to the
+// tolerance) and the impact handled there. A step from a touching state
+// whose own contact leaves while the end penetrates (another point of body
+// 1 reaching body 2) is halved until it ends before that contact.
+template <class T>
+typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& state, T& h, const T& end_time) {
+  using FState = typename FlightDynamics<T>::State;
+  const FState y = flight_;
+  const FState k1 = flight_dynamics_.derivative(y);
+  const T omega_bound = flight_dynamics_.angular_speed_bound(y);
+  const T radius = T(hierarchy1_->sphere_centre().norm() + hierarchy1_->sphere_radius());
+  const T speed = y.template tail<3>().norm() + omega_bound * radius;
+  const T lower = distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2);
+  const T reach = std::max(T(lower - query_distance_ / 2), T(query_distance_ / 2));
+  const T h_try = std::min({h, T(end_time - state.time), resolved_step(omega_bound),
+                            conservative_step(reach, speed, T(system_.gravity_w.norm()))});
+  if (h_try < min_resolvable_step(state.time, T(0))) {
+    std::ostringstream os;
+    os << "a flight step of " << h_try << " s does not move the clock at t = " << state.time
+       << " s (the body's points move at up to " << speed << " m/s within " << reach << " m of body 2)";
+    fail(state, os.str());
+    return FlightOutcome::kEnd;
+  }
+  const bool at_minimum = h_try <= options_.h_min;
+  const auto retry = [&](const T& next) {
+    h = next;
+    ++statistics_.rejected_steps;
+    return FlightOutcome::kRetry;
+  };
+  T error = T(0);
+  const FState end = flight_dynamics_.step(options_.integrator, y, k1, h_try, options_.tolerance, error);
+  if (error > T(1) && !at_minimum) {  // Dormand-Prince error control
+    using std::pow;
+    return retry(std::max(options_.h_min, T(h_try * std::max(T(0.2), T(0.9 * pow(error, T(-0.2)))))));
+  }
+  if (options_.integrator == IntegratorKind::kRk4) {  // step_acceptance.hpp: no law, the energy is kept
+    using std::abs;
+    const T kinetic0 = flight_dynamics_.kinetic_energy(y), kinetic1 = flight_dynamics_.kinetic_energy(end);
+    const T e0 = flight_dynamics_.energy(y), e1 = flight_dynamics_.energy(end);
+    const T magnitude = kinetic0 + kinetic1 + abs(T(e0 - kinetic0)) + abs(T(e1 - kinetic1));
+    if (abs(T(e1 - e0)) > energy_step_bound(std::max({kinetic0, kinetic1, kinetic_max_}), magnitude)) {
+      ++statistics_.energy_rejected_steps;
+      if (!at_minimum) return retry(std::max(options_.h_min, T(h_try / 2)));
+      std::ostringstream os;
+      os << "a flight step cannot be taken even at h_min = " << options_.h_min << " s: it changes the energy by "
+         << T(e1 - e0) << " J (the step does not resolve the motion)";
+      fail(state, os.str());
+      return FlightOutcome::kEnd;
+    }
+  }
+  const T tolerance = options_.contact_tolerance;
+  const std::optional<SurfaceClosestPoints<T>> there = proximity(end);
+  if (there && there->distance < -tolerance) {
+    const std::optional<SurfaceClosestPoints<T>> start = proximity(y);
+    const T g0 = start ? start->distance : query_distance_;
+    if (g0 <= tolerance) {  // touching at the start: an impact there, or a contact that leaves
+      const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(y);
+      if (start->normal_w.dot(body.point_velocity((start->p1_w + start->p2_w) / 2)) < T(0)) return collide(state, *start);
+      if (h_try / 2 < min_resolvable_step(state.time, T(0))) {
+        fail(state, "a second point of body 1 reaches body 2 while the first leaves it, closer in time than the clock "
+                    "resolves (simultaneous impacts are not modelled)");
+        return FlightOutcome::kEnd;
+      }
+      return retry(h_try / 2);
+    }
+    FState at = y;
+    std::optional<SurfaceClosestPoints<T>> touch;
+    const auto gap = [&](const T& tau) {
+      T ignored;
+      at = flight_dynamics_.step(options_.integrator, y, k1, tau, options_.tolerance, ignored);
+      touch = proximity(at);
+      return touch ? touch->distance : query_distance_;
+    };
+    const T tau = illinois_root(gap, T(0), g0, h_try, there->distance, tolerance);
+    if (!touch || touch->distance < -T(1024) * tolerance) {
+      fail(state, "the first contact of a flight step could not be located to the contact tolerance");
+      return FlightOutcome::kEnd;
+    }
+    flight_ = at;
+    state.time += tau;
+    last_step_ = tau;
+    ++statistics_.flight_steps;
+    statistics_.flight_time += tau;
+    return collide(state, *touch);
+  }
+  flight_ = end;
+  state.time += h_try;
+  last_step_ = h_try;
+  ++statistics_.flight_steps;
+  statistics_.flight_time += h_try;
+  kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(end));
+  if (options_.integrator == IntegratorKind::kRk4) {
+    h = std::min(options_.h_max, T(2 * h_try));
+  } else {
+    using std::pow;
+    const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
+    h = std::clamp(T(h_try * std::min(T(5), factor)), options_.h_min, options_.h_max);
+  }
+  observe_flight(state, false);
+  return FlightOutcome::kStepped;
+}
+
+template <class T>
+typename Simulator<T>::FlightOutcome Simulator<T>::collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch) {
+  spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
+  const spatial::MassProperties<T> mass{system_.mass, system_.I_com};
+  const Vec3<T> p_w = (touch.p1_w + touch.p2_w) / 2;
+  const Vec3<T>& n_w = touch.normal_w;
+  const Vec3<T> r_w = p_w - body.x_w;
+  const Vec3<T> u_w = body.point_velocity(p_w);
+  T leaving = n_w.dot(u_w);
+  if (leaving < T(0)) {
+    const CollisionParameters<T> law{system_.restitution, system_.tangential_restitution, system_.friction.law.mu};
+    const CollisionResponse<T> response =
+        collision_response(inverse_effective_mass(system_.mass, mass.I_w(body), r_w), n_w, u_w, law);
+    spatial::apply_impulse(mass, response.impulse_w, r_w.cross(response.impulse_w), body);
+    impulse_work_ += response.energy_change;
+    leaving = response.normal_velocity_after;
+    SimulationEvent<T> event{EventKind::kCollision, state.time, 1, touch.patch1, -1, touch.patch2, -1, "", mode_, mode_};
+    event.impulse_w = response.impulse_w;
+    event.normal_velocity_before = response.normal_velocity_before;
+    event.normal_velocity_after = response.normal_velocity_after;
+    event.tangential_speed_before = response.tangential_velocity_before_w.norm();
+    event.tangential_speed_after = response.tangential_velocity_after_w.norm();
+    event.energy_change = response.energy_change;
+    std::ostringstream os;
+    os << "impact at the gap " << touch.distance << " m: impulse " << response.impulse_w.norm() << " N s ("
+       << (response.sliding ? "sliding" : "sticking") << "), normal velocity " << response.normal_velocity_before
+       << " -> " << response.normal_velocity_after << " m/s";
+    event.message = os.str();
+    log_event(event);
+    ++statistics_.collisions;
+  }
+  // Contact re-established (issue 30 item 5): the body leaves slower than
+  // gravity's pull towards body 2 takes back within a minimum step (its
+  // flight would last under two of them: bounces in close succession and
+  // proximity, Section 3.6). Every impact before it leaves at least that
+  // fast, so each bounce lasts at least 2 h_min: the bounces of a ball end
+  // in finitely many, and each moves the clock.
+  using std::max;
+  const T pull = max(T(0), T(-system_.gravity_w.dot(n_w)));
+  if (leaving > pull * options_.h_min) {
+    flight_ = FlightDynamics<T>::state_of(body);
+    observe_flight(state, true);
+    return FlightOutcome::kStepped;
+  }
+  const T energy_before = flight_dynamics_.energy(FlightDynamics<T>::state_of(body));
+  const ContactState<T> last_contact = state;
+  ContactEntry<T> entry;
+  T energy;
+  try {
+    entry = contact_entry(system_, body, state.time, touch.patch1, touch.st, touch.patch2, touch.uv);
+    in_flight_ = false;
+    state = entry.state;
+    energy = begin_contact(state, "contact: ");
+  } catch (const ComputationError& error) {
+    // Not a regular contact (an extraordinary vertex, a conforming
+    // contact): the body is pushed off to bounce on (push_off, with the
+    // point's acceleration towards body 2 bounded by gravity and the turn).
+    in_flight_ = true;
+    const T time = state.time;
+    state = last_contact;
+    state.time = time;
+    const T a = system_.gravity_w.norm() + body.omega_w.squaredNorm() * (p_w - body.x_w).norm();
+    push_off(state, body, p_w, n_w, a, std::string("the contact cannot be re-established here: ") + error.what());
+    flight_ = FlightDynamics<T>::state_of(body);
+    observe_flight(state, true);
+    return FlightOutcome::kStepped;
+  }
+  impulse_work_ += energy - energy_before;  // the discarded normal velocity and the snap
+  SimulationEvent<T> event{EventKind::kContact, state.time, 0, state.patch1, -1, state.patch2, -1, "", mode_, mode_};
+  event.normal_velocity_before = entry.normal_velocity;
+  event.energy_change = energy - energy_before;
+  std::ostringstream os;
+  os << "continuous contact re-established in " << to_string(mode_) << ": normal velocity " << entry.normal_velocity
+     << " m/s discarded, the body moved " << entry.snap_distance << " m and turned " << entry.snap_rotation
+     << " rad onto the constraint";
+  event.message = os.str();
+  log_event(event);
+  ++statistics_.contacts;
+  return FlightOutcome::kContact;
+}
+
+template <class T>
+bool Simulator<T>::fail(const ContactState<T>& state, const std::string& cause, bool may_separate) {
+  for (int body = 1; body <= 2 && !in_flight_; ++body) {
     const Patch<T>& patch = patch_of(system_, state, body);
     const std::vector<Vec2<T>>& polygon = patch.domain().polygon;
     const Vec2<T> x = parameters(state.q, body);
@@ -789,15 +1103,83 @@ void Simulator<T>::fail(const ContactState<T>& state, const std::string& cause) 
       std::ostringstream os;
       os << "at t = " << state.time << " s the contact reached the extraordinary " << singular.vertex
          << " at corner " << singular.corner << " of " << patch.describe() << " (body " << body << ", parameter distance "
-         << distance << ", within the reach " << reach << " of a minimum step), where Stam's parameterisation is singular"
-         << " (contact transitions come later); the step there failed: " << cause;
+         << distance << ", within the reach " << reach << " of a minimum step), where Stam's parameterisation is singular";
+      if (may_separate && separate_at_vertex(state, os.str() + ": the bodies are forced apart")) return true;
+      os << "; the step there failed: " << cause;
       finish(SimulationStatus::kExtraordinaryVertex, EventKind::kExtraordinaryVertex, state, body, os.str());
-      return;
+      return false;
     }
   }
   std::ostringstream os;
-  os << "at t = " << state.time << " s, on patches " << state.patch1 << " and " << state.patch2 << ": " << cause;
+  os << "at t = " << state.time << " s, ";
+  if (in_flight_) {
+    os << "in flight: ";
+  } else {
+    os << "on patches " << state.patch1 << " and " << state.patch2 << ": ";
+  }
+  os << cause;
   finish(SimulationStatus::kFailed, EventKind::kFailure, state, 0, os.str());
+  return false;
+}
+
+template <class T>
+bool Simulator<T>::separate_at_vertex(const ContactState<T>& state, const std::string& why) {
+  if (!prepare_flight()) return false;
+  ContactDynamicsState<T> at;
+  try {
+    at = evaluate(state_vector(state));
+  } catch (const ComputationError&) {
+    return false;
+  }
+  spatial::RigidBodyState<T> body = free_state(at);
+  const Mat3<T> R_w_1 = at.E_w_1.template topLeftCorner<3, 3>();
+  const Vec3<T> p_w = at.E_w_1.template topLeftCorner<3, 3>() * at.kinematics.E_1_1c.template topRightCorner<3, 1>() +
+                      at.E_w_1.template topRightCorner<3, 1>();
+  const Vec3<T> n_w = -(R_w_1 * at.kinematics.E_1_1c.template block<3, 1>(0, 2));  // body 2's, Eq. 7
+  // The contact point's acceleration towards body 2 in flight: gravity, the
+  // centripetal part of the body's turn about its centre, and the slide
+  // across body 2 where it curves towards body 1 (its largest curvature
+  // magnitude times the tangential speed squared).
+  using std::abs;
+  const Eigen::Matrix<T, 2, 2> K2 = kinematics::curvature(at.kinematics.frame2);
+  const T curvature2 = T(abs(K2(0, 0)) + abs(K2(0, 1)) + abs(K2(1, 0)) + abs(K2(1, 1)));
+  const Vec3<T> u_w = body.point_velocity(p_w);
+  const T tangential = T((u_w - n_w.dot(u_w) * n_w).norm());
+  const T a = system_.gravity_w.norm() + body.omega_w.squaredNorm() * (p_w - body.x_w).norm() +
+              curvature2 * tangential * tangential;
+  push_off(state, body, p_w, n_w, a, why);
+  log_event({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, why, mode_, mode_});
+  begin_flight(body);
+  observe_flight(state, true);
+  return true;
+}
+
+template <class T>
+void Simulator<T>::push_off(const ContactState<T>& state, spatial::RigidBodyState<T>& body, const Vec3<T>& p_w,
+                            const Vec3<T>& n_w, const T& a, const std::string& why) {
+  const spatial::MassProperties<T> mass{system_.mass, system_.I_com};
+  const Vec3<T> r_w = p_w - body.x_w;
+  const Vec3<T> u_w = body.point_velocity(p_w);
+  const Mat3<T> K = inverse_effective_mass(system_.mass, mass.I_w(body), r_w);
+  const T before = n_w.dot(u_w), after = a * options_.h_min;
+  const Vec3<T> J_w = ((after - before) / n_w.dot(K * n_w)) * n_w;
+  spatial::apply_impulse(mass, J_w, r_w.cross(J_w), body);
+  SimulationEvent<T> event{EventKind::kForcedSeparation, state.time, 0, state.patch1, -1, state.patch2, -1, "", mode_,
+                           mode_};
+  event.impulse_w = J_w;
+  event.normal_velocity_before = before;
+  event.normal_velocity_after = n_w.dot(body.point_velocity(p_w));
+  event.tangential_speed_before = (u_w - before * n_w).norm();
+  event.energy_change = J_w.dot(u_w) + J_w.dot(K * J_w) / 2;
+  const Vec3<T> u_after = body.point_velocity(p_w);
+  event.tangential_speed_after = (u_after - n_w.dot(u_after) * n_w).norm();
+  std::ostringstream os;
+  os << why << " (an impulse of " << J_w.norm() << " N s makes the contact point leave at " << after << " m/s = "
+     << a << " m/s^2 times h_min)";
+  event.message = os.str();
+  impulse_work_ += event.energy_change;
+  log_event(event);
+  ++statistics_.forced_separations;
 }
 
 template <class T>
@@ -824,40 +1206,67 @@ void Simulator<T>::wrap_periodic(ContactState<T>& state) const {
 // (stalled_pass_limit) ends a run that strings more of the last kinds
 // together than a minimum step can hold.
 template <class T>
-SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
-  ContactState<T> state = initial;
-  T h = options_.h_max;
-  statistics_.smallest_step = options_.h_max;
-  for (int body = 1; body <= 2; ++body) {  // a start outside its atlas chart's band: on another chart
+T Simulator<T>::begin_contact(ContactState<T>& state, const std::string& why) {
+  for (int body = 1; body <= 2; ++body) {  // a point outside its atlas chart's band: on another chart
     const std::optional<T> band = band_distance(state, state_vector(state), body);
     if (band && *band < T(0)) {
       move_to_other_chart(state, body,
-                          "initial state: chart switch (the start lies outside the band of chart " +
+                          why + "chart switch (the point lies outside the band of chart " +
                               std::to_string(body == 1 ? state.patch1 : state.patch2) + ")");
     }
   }
   update_regions(state, false);
-  {
-    const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
-    // The energy as given, and the start's plastic impulse into the
-    // initial mode in the accounts (impulse_work).
-    result_.initial_energy = dynamics().energy(make_state(state.q, state.qdot));
-    adopt(state, entry);
-    impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - result_.initial_energy;
-    for (const std::string& step : entry.steps) {
-      log_event({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, "initial state: " + step,
-                                ContactMode::kFrictionless, mode_});
-      ++statistics_.mode_switches;
-    }
+  const ModeEntry<T> entry = initial_mode(dynamics(), system_.friction, state.q, state.qdot);
+  const T energy = dynamics().energy(make_state(state.q, state.qdot));
+  const ContactMode before = mode_;
+  adopt(state, entry);
+  impulse_work_ += dynamics().energy(make_state(state.q, state.qdot)) - energy;
+  for (const std::string& step : entry.steps) {
+    log_event({EventKind::kModeSwitch, state.time, 0, -1, -1, -1, -1, why + step, before, mode_});
+    ++statistics_.mode_switches;
   }
-  ContactDynamicsState<T> here = start_at(state);
-  observe(state, here, true);
-  kinetic_max_ = kinetic_energy(here);
-  const T end_time = initial.time + options_.duration;
+  return energy;
+}
+
+template <class T>
+SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
+  ContactState<T> state = initial;
+  // The energy as given, and the start's plastic impulse into the initial
+  // mode in the accounts (impulse_work).
+  result_.initial_energy = begin_contact(state, "initial state: ");
+  return run_from(state);
+}
+
+template <class T>
+SimulationResult<T> Simulator<T>::run(const FlightStart<T>& initial) {
+  ContactState<T> state;
+  state.time = initial.time;
+  begin_flight(initial.body);
+  result_.initial_energy = flight_dynamics_.energy(flight_);
+  return run_from(state);
+}
+
+template <class T>
+SimulationResult<T> Simulator<T>::run_from(ContactState<T>& state) {
+  T h = options_.h_max;
+  statistics_.smallest_step = options_.h_max;
+  ContactDynamicsState<T> here;
+  if (in_flight_) {
+    observe_flight(state, true);
+  } else {
+    here = start_at(state);
+    observe(state, here, true);
+    kinetic_max_ = kinetic_energy(here);
+  }
+  const T end_time = state.time + options_.duration;
   const long watchdog = stalled_pass_limit(options_.h_max, options_.h_min, kMaxCornerTransitions + kMaxInstantModeSwitches);
   long stalled = 0;               // passes since the last step of at least h_min
   int instant_transitions = 0;    // consecutive transitions without time advancing (a corner)
   bool unpinned = false;          // this step crosses a piece line from a state on it
+  // A failed evaluation near an extraordinary vertex forces a separation
+  // (fail) and the loop goes on in flight.
+  for (bool going = true; going;) {
+  going = false;
   try {
     while (state.time < end_time) {
       ++statistics_.passes;
@@ -866,18 +1275,34 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         os << "watchdog: " << watchdog << " passes of the step loop without a step of h_min = " << options_.h_min
            << " s (" << statistics_.transitions << " transitions, " << statistics_.smooth_piece_crossings
            << " smooth-piece crossings so far): the crossings do not resolve at the minimum step";
-        fail(state, os.str());
+        if (fail(state, os.str())) {
+          stalled = 0;
+          continue;
+        }
         break;
       }
       if (progress_) progress_(state.time);
-      if (statistics_.accepted_steps + statistics_.rejected_steps >= options_.max_steps) {
+      if (statistics_.accepted_steps + statistics_.flight_steps + statistics_.rejected_steps >= options_.max_steps) {
         fail(state, "the run took max_steps = " + std::to_string(options_.max_steps) +
-                        " steps (accepted and rejected) before its end: raise the limit to go on");
+                        " steps (accepted and rejected) before its end: raise the limit to go on", false);
         break;
       }
+      if (in_flight_) {
+        const FlightOutcome outcome = flight_pass(state, h, end_time);
+        if (outcome == FlightOutcome::kEnd) break;
+        if (outcome == FlightOutcome::kStepped) stalled = 0;
+        if (outcome == FlightOutcome::kContact) {  // the contact's own steps from here
+          here = start_at(state);
+          observe(state, here, true);
+          kinetic_max_ = std::max(kinetic_max_, kinetic_energy(here));
+          h = options_.h_max;
+          stalled = 0;
+        }
+        continue;
+      }
       if (here.separating) {  // at the start, or on the far side of a patch edge or piece line
-        separate(state, here);
-        break;
+        if (!separate(state, here)) break;
+        continue;
       }
       // The rotation bounds the step (step_acceptance.hpp resolved_step); a
       // motion faster than h_min resolves cannot be integrated.
@@ -887,7 +1312,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         os << "the body turns at " << here.phi.template head<3>().norm() << " rad/s relative to body 2: a step resolves "
            << "at most a radian of it (step_acceptance.hpp resolved_step), " << h_resolved
            << " s, below h_min = " << options_.h_min << " s; the motion cannot be resolved";
-        fail(state, os.str());
+        fail(state, os.str(), false);
         break;
       }
       const T h_try = std::min({h, T(end_time - state.time), h_resolved});
@@ -941,7 +1366,7 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         if (at_minimum) {
           std::ostringstream os;
           os << "a step cannot be taken even at h_min = " << options_.h_min << " s: " << cause;
-          fail(state, os.str());
+          if (fail(state, os.str())) continue;
           break;
         }
         h = std::max(options_.h_min, T(h_try / 2));
@@ -963,8 +1388,9 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
           accept(state, separation->y, separation->tau, separation->work, &at_separation.qdot);
           here = at_separation;
           observe(state, here, true);
-          separate(state, here);
-          break;
+          stalled = 0;
+          if (!separate(state, here)) break;
+          continue;
         }
         const EventOutcome outcome = switch_at_event(state, here, *there, y, h_try);
         if (outcome == EventOutcome::kUnresolved) {
@@ -1004,7 +1430,8 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
         if (switch_at_event(state, here, at_crossing, y, crossing.tau) != EventOutcome::kNone) continue;
         // The crossing's partial step passes the same energy test as a full one.
         if (options_.integrator == IntegratorKind::kRk4 && !energy_accepted(here, at_crossing, crossing.work)) {
-          fail(state, "a located crossing at h_min: " + energy_failure(here, at_crossing, crossing.work, crossing.tau));
+          if (fail(state, "a located crossing at h_min: " + energy_failure(here, at_crossing, crossing.work, crossing.tau)))
+            continue;
           break;
         }
         accept(state, crossing.y, crossing.tau, crossing.work);
@@ -1043,12 +1470,20 @@ SimulationResult<T> Simulator<T>::run(const ContactState<T>& initial) {
       observe(state, here, false);
     }
   } catch (const ComputationError& error) {
-    fail(state, error.what());
+    going = fail(state, error.what());
+  }
   }
   if (last_row_time_ != state.time && result_.status != SimulationStatus::kFailed &&
-      result_.status != SimulationStatus::kExtraordinaryVertex)
-    observe(state, start_at(state), true);
+      result_.status != SimulationStatus::kExtraordinaryVertex) {
+    if (in_flight_) {
+      observe_flight(state, true);
+    } else {
+      observe(state, start_at(state), true);
+    }
+  }
   result_.final_state = state;
+  result_.ended_in_flight = in_flight_;
+  result_.final_body = in_flight_ ? FlightDynamics<T>::body_of(flight_) : free_state(start_at(state));
   return result_;
 }
 
@@ -1103,6 +1538,10 @@ void check_options(const SimulationOptions<T>& options) {
     throw InputError("simulation: output interval must be finite and >= 0");
   if (options.integrator == IntegratorKind::kDormandPrince54 && !(options.tolerance > T(0)))
     throw InputError("simulation: the Dormand-Prince tolerance must be positive");
+  if (!isfinite(options.contact_tolerance) || !(options.contact_tolerance > T(0)))
+    throw InputError("simulation: the contact tolerance must be finite and > 0");
+  if (!isfinite(options.proximity_bound) || !(options.proximity_bound > T(0)))
+    throw InputError("simulation: the proximity bound must be finite and > 0");
 }
 
 // The limits of a run (SimulationOptions::max_steps, max_rows) against the
@@ -1125,6 +1564,16 @@ void check_limits(const SimulationOptions<T>& options) {
     os << "simulation: a run of " << options.duration << " s writes up to " << rows << " rows (output interval "
        << options.output_interval << " s), above max_rows = " << options.max_rows << " (raise it to run this)";
     throw InputError(os.str());
+  }
+}
+
+template <class T>
+void check_collision_parameters(const ContactSystem<T>& system) {
+  using std::isfinite;
+  for (const auto& [value, name] : {std::pair{&system.restitution, "restitution"},
+                                    std::pair{&system.tangential_restitution, "tangential_restitution"}}) {
+    if (!isfinite(*value) || *value < T(0) || *value > T(1))
+      throw InputError(std::string("simulation: collision ") + name + " must be in [0, 1]");
   }
 }
 
@@ -1170,6 +1619,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
   check_initial(system, initial);
   check_initial_contact(system, initial);
   check_friction_model(system.friction);
+  check_collision_parameters(system);
   if (options.h_min < min_resolvable_step(initial.time, options.duration)) {
     std::ostringstream os;
     os << "simulation: h_min = " << options.h_min << " s cannot finish the run: below "
@@ -1182,7 +1632,39 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
   return simulator.run(initial);
 }
 
+template <class T>
+SimulationResult<T> simulate(const ContactSystem<T>& system, const FlightStart<T>& initial,
+                             const SimulationOptions<T>& options, const std::function<void(const T&)>& progress,
+                             const SimulationSinks<T>& sinks) {
+  check_options(options);
+  if (!system.surface1 || !system.surface2) throw InputError("simulation: both surfaces are needed");
+  check_friction_model(system.friction);
+  check_collision_parameters(system);
+  const spatial::RigidBodyState<T>& body = initial.body;
+  using std::abs;
+  using std::isfinite;
+  if (!isfinite(initial.time) || !body.finite()) throw InputError("simulation: the flight's start is not finite");
+  if (abs(T(body.q_w_b.norm() - T(1))) > T(1e-6))
+    throw InputError("simulation: the flight's start orientation is not a unit quaternion");
+  if (options.h_min < min_resolvable_step(initial.time, options.duration))
+    throw InputError("simulation: h_min cannot finish the run: below 2^10 eps of its end time");
+  check_limits(options);
+  Simulator<T> simulator(system, options, progress, sinks);
+  if (!simulator.prepare_flight()) throw InputError("simulation: a start in flight needs collision detection: " + simulator.no_flight());
+  const std::optional<SurfaceClosestPoints<T>> near = simulator.proximity(FlightDynamics<T>::state_of(body));
+  if (near && near->distance <= options.contact_tolerance) {
+    std::ostringstream os;
+    os << "simulation: the body starts " << (near->distance < T(0) ? "inside" : "touching") << " body 2 (distance "
+       << near->distance << " m at its patch " << near->patch1 << " (" << near->st.transpose() << ") and body 2's patch "
+       << near->patch2 << " (" << near->uv.transpose() << ")): a start in flight must be apart (give contact.q to start in contact)";
+    throw InputError(os.str());
+  }
+  return simulator.run(initial);
+}
+
 #define CONTACTREF_INSTANTIATE(T)                                                                                  \
+  template SimulationResult<T> simulate(const ContactSystem<T>&, const FlightStart<T>&, const SimulationOptions<T>&, \
+                                        const std::function<void(const T&)>&, const SimulationSinks<T>&);          \
   template SimulationSample<T> sample_state(const ContactSystem<T>&, const ContactState<T>&, const T&);           \
   template SimulationResult<T> simulate(const ContactSystem<T>&, const ContactState<T>&, const SimulationOptions<T>&, \
                                         const std::function<void(const T&)>&, const SimulationSinks<T>&);

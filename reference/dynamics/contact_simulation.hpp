@@ -1,9 +1,22 @@
 #pragma once
 // Single-contact simulation in reduced coordinates (Kry & Pai Sections
-// 3.3-3.5, 3.7): body 1 free on body 2 fixed, both piecewise parametric
+// 3.3-3.7): body 1 free on body 2 fixed, both piecewise parametric
 // surfaces (surfaces::PatchComplex), integrated by RK4 with Kry & Pai's
-// adaptive scheme or by Dormand-Prince 5(4), across patch boundaries, as a
-// hybrid system (shared/DESIGN.md):
+// adaptive scheme or by Dormand-Prince 5(4), across patch boundaries, with
+// flight between contacts, as a hybrid system (shared/DESIGN.md):
+//  - flight (flight.hpp): body 1 free under gravity, Newton-Euler with the
+//    same integrators and step control; each step bounded by conservative
+//    advancement against the bodies' certain distance (surface_proximity.hpp)
+//    so that none passes through body 2; the smooth gap below
+//    -contact_tolerance at a step's end is an event whose root (the first
+//    contact) is located to the tolerance; there an impact
+//    (collision_law.hpp, Chatterjee & Ruina, with e, e_t and the friction's
+//    mu) sends the body back into flight, or, when it leaves slower than
+//    g_n h_min (the speed gravity's pull towards body 2 gives in a minimum
+//    step: bounces in close succession and proximity, Section 3.6), the
+//    contact is re-established there (contact_entry.hpp) in the mode the
+//    friction model gives, like a start. A run starts in contact or in
+//    flight (FlightStart);
 //  - the mode is frictionless, or a friction mode that holds some of the
 //    rolling, the spin and the slip at zero (sliding, no-slip, no-spin,
 //    no-roll, rest, sliding-no-spin, sliding-no-roll,
@@ -17,7 +30,10 @@
 //    length like an edge, the step is cut there, and the handler enters the
 //    new mode by the entry rules, or, when the velocity cannot be held,
 //    moves its event to zero and lets it pass through), and the sign of the
-//    normal force (which ends the run: flight comes later). The stages of a
+//    normal force (Section 3.3: its crossing below zero, beyond its
+//    round-off, is located the same way and hands the state to flight with
+//    the same pose and velocity; a resting contact's normal force is its
+//    weight, so round-off never separates it). The stages of a
 //    step evaluate the law with the directions at its start
 //    (contact_dynamics.hpp LawDirections), so that a velocity's zero is
 //    such an event, located to the integrator's order whatever the
@@ -72,8 +88,10 @@
 //  - Periodic chart parameters wrap into their interval; the end of a
 //    non-periodic chart or an edge without neighbour ends the run
 //    (kLeftSurface).
-//  - After every accepted step the normal force is checked (Eq. 19): a
-//    negative one ends the run with kSeparated (flight is out of scope here).
+//  - A negative normal force at the start of a step (the initial state, or
+//    the far side of an edge) separates at once. When the surfaces cannot
+//    have collision detection (an unbounded surface that is no plane), the
+//    run ends there with kSeparated.
 //  - Every pass of the step loop advances time by at least h_min, shrinks the
 //    step, accepts a located crossing, changes a patch or steps over a piece
 //    line; a watchdog (step_acceptance.hpp, stalled_pass_limit) ends a run
@@ -85,6 +103,7 @@
 
 #include "reference/dynamics/contact_dynamics.hpp"
 #include "reference/dynamics/mode_switching.hpp"
+#include "reference/spatial/rigid_body.hpp"
 #include "reference/spatial/row_sink.hpp"
 #include "reference/surfaces/patch_complex.hpp"
 
@@ -110,6 +129,12 @@ struct SimulationOptions {
   // in s), not a job; raise them to run it.
   long max_steps = 10000000;  // accepted and rejected steps
   long max_rows = 1000000;    // output rows
+  // Flight (flight.hpp, surface_proximity.hpp): the gap to which the first
+  // time of contact is located, which is also the deepest a flight may end a
+  // step in body 2; and the largest distance between each body's polyhedral
+  // approximation and its smooth surface.
+  T contact_tolerance = T(1e-9);  // m
+  T proximity_bound = T(1e-4);    // m
 };
 
 // The two bodies: body 1 free (frame at its centre of mass), body 2 fixed at
@@ -123,6 +148,10 @@ struct ContactSystem {
   Mat4<T> E_w_2 = Mat4<T>::Identity();
   Vec3<T> gravity_w = Vec3<T>(0, 0, T(-9.81));
   FrictionModel<T> friction;  // frictionless by default
+  // Collisions in flight (collision_law.hpp, Chatterjee & Ruina), with the
+  // friction's mu: the normal and tangential restitution, in [0, 1].
+  T restitution = T(0);
+  T tangential_restitution = T(0);
 };
 
 template <class T>
@@ -159,11 +188,23 @@ struct SimulationSample {
   T gap;                // |p1_w - p2_w| (m)
   T normal_misalignment;  // |n1_w + n2_w| (rad, small)
   T step;               // the step that produced this state (s); 0 for the first row
+  // In flight: state.q, q', mode and patches are those of the last contact
+  // (not current), normal_force, slip_speed, power and normal_misalignment
+  // are 0, and gap is the bodies' distance (the smooth one within the
+  // proximity query's reach, otherwise its certain lower bound).
+  bool flight = false;
 };
 
 enum class EventKind {
-  kTransition, kSmoothPiece, kModeSwitch, kIllConditioned, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure
+  kTransition, kSmoothPiece, kModeSwitch, kIllConditioned, kSeparation, kLeftSurface, kExtraordinaryVertex, kFailure,
+  kCollision, kContact, kForcedSeparation
 };
+// kSeparation: the contact ends (its normal force crossed zero) and flight
+// begins; kCollision: an impact in flight (collision_law.hpp); kContact:
+// continuous contact re-established after an impact (contact_entry.hpp);
+// kForcedSeparation: the impulse that pushes the bodies apart at an
+// extraordinary vertex (Section 3.6), or at an impact whose contact cannot
+// be re-established there.
 // kIllConditioned: logged once per run, when the condition number of the
 // solved system (ContactDynamicsState::condition) first exceeds this (high
 // friction or near-conforming contact, Section 3.4.1); the run goes on.
@@ -177,12 +218,23 @@ struct SimulationEvent {
   int from_patch = -1, from_edge = -1, to_patch = -1, to_edge = -1;
   std::string message;  // a mode switch's cause, with the numbers
   ContactMode from_mode = ContactMode::kFrictionless, to_mode = ContactMode::kFrictionless;  // mode switches
+  // Collisions: the impulse on body 1 (N s, world) and the velocities of its
+  // contact point along body 2's normal (m/s, < 0 approaching) and across it
+  // before and after; contacts: the discarded normal velocity (before, after
+  // 0). The energy change (J) of either joins impulse_work.
+  Vec3<T> impulse_w = Vec3<T>::Zero();
+  T normal_velocity_before = T(0), normal_velocity_after = T(0);
+  T tangential_speed_before = T(0), tangential_speed_after = T(0);
+  T energy_change = T(0);
 };
 
 // kExtraordinaryVertex: the run could not continue (a failed evaluation or
 // energy test at h_min, or the watchdog) with an extraordinary vertex of a
 // Loop patch (Patch::singular_corners) within the reach of a minimum step of
-// the contact point; the message names the vertex, the patch and the time.
+// the contact point, and the bodies could not be forced apart there (no
+// collision detection for the surfaces); the message names the vertex, the
+// patch and the time. Where they can, the run goes on: forced separation,
+// small bounces, contact restored beyond the vertex (Section 3.6).
 enum class SimulationStatus { kCompleted, kSeparated, kLeftSurface, kExtraordinaryVertex, kFailed };
 const char* to_string(SimulationStatus status);
 const char* to_string(EventKind kind);
@@ -197,6 +249,9 @@ struct SimulationStatistics {
   T max_condition = T(0);  // the largest condition number of a solve (ContactDynamicsState::condition)
   T smallest_step = T(0), largest_step = T(0);
   T max_gap = T(0), max_normal_misalignment = T(0);  // over every accepted step
+  long flight_steps = 0;  // accepted in flight (not in accepted_steps)
+  long separations = 0, collisions = 0, contacts = 0, forced_separations = 0;
+  T flight_time = T(0);  // s
 };
 
 // Where the rows go while the run goes on (spatial/row_sink.hpp); null: kept
@@ -216,7 +271,16 @@ struct SimulationResult {
   long rows = 0, event_count = 0;  // written, to a sink or above
   T initial_energy = T(0);  // J: of the initial state as given (before the start's plastic impulse)
   SimulationStatistics<T> statistics;
-  ContactState<T> final_state;
+  ContactState<T> final_state;  // the last contact's state (its time is the run's end)
+  bool ended_in_flight = false;
+  spatial::RigidBodyState<T> final_body;  // body 1 at the end, in contact or in flight
+};
+
+// A start in flight: body 1's state at `time`, away from body 2.
+template <class T>
+struct FlightStart {
+  T time = T(0);
+  spatial::RigidBodyState<T> body;
 };
 
 // progress(time) is called on every pass of the step loop (may be empty: it
@@ -231,6 +295,14 @@ struct SimulationResult {
 // are kept.
 template <class T>
 SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<T>& initial,
+                             const SimulationOptions<T>& options,
+                             const std::function<void(const T&)>& progress = {}, const SimulationSinks<T>& sinks = {});
+// The same from a start in flight. InputError as above, and for a body that
+// starts inside body 2 or touching it (closer than contact_tolerance), a
+// non-finite or non-unit state, or surfaces that collision detection cannot
+// take (surface_proximity.hpp SurfaceHierarchy), naming what is wrong.
+template <class T>
+SimulationResult<T> simulate(const ContactSystem<T>& system, const FlightStart<T>& initial,
                              const SimulationOptions<T>& options,
                              const std::function<void(const T&)>& progress = {}, const SimulationSinks<T>& sinks = {});
 

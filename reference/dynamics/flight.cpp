@@ -11,18 +11,43 @@ namespace contactref::dynamics {
 
 template <class T>
 FlightDynamics<T>::FlightDynamics(const T& mass, const Mat3<T>& I_com_b, const Vec3<T>& gravity_w)
-    : mass_(mass), body_(mass, I_com_b), gravity_w_(gravity_w) {
+    : mass_(mass), I_com_b_(I_com_b), I_com_b_inverse_(I_com_b.inverse()), gravity_w_(gravity_w) {
   const Eigen::SelfAdjointEigenSolver<Mat3<T>> moments(I_com_b, Eigen::EigenvaluesOnly);
   smallest_moment_ = moments.eigenvalues()(0);
 }
 
 template <class T>
+typename FlightDynamics<T>::State FlightDynamics<T>::state_of(const spatial::RigidBodyState<T>& body) {
+  const Eigen::Quaternion<T> q = body.q_w_b.normalized();
+  State y;
+  y << q.w(), q.x(), q.y(), q.z(), body.x_w, q.toRotationMatrix().transpose() * body.omega_w, body.v_w;
+  return y;
+}
+
+template <class T>
+spatial::RigidBodyState<T> FlightDynamics<T>::body_of(const State& y) {
+  spatial::RigidBodyState<T> body;
+  body.q_w_b = Eigen::Quaternion<T>(y(0), y(1), y(2), y(3)).normalized();
+  body.x_w = y.template segment<3>(4);
+  body.omega_w = body.q_w_b.toRotationMatrix() * y.template segment<3>(7);
+  body.v_w = y.template segment<3>(10);
+  return body;
+}
+
+template <class T>
+Mat4<T> FlightDynamics<T>::pose_of(const State& y) {
+  return spatial::make_pose<T>(spatial::rotation_from_quaternion<T>(y.template head<4>()), y.template segment<3>(4));
+}
+
+template <class T>
 typename FlightDynamics<T>::State FlightDynamics<T>::derivative(const State& y) const {
-  // Gravity at the centre of mass, in body axes: no torque about it.
-  const Mat3<T> R_w_b = spatial::rotation_from_quaternion<T>(spatial::quaternion_of(y));
-  Vec6<T> f_b;
-  f_b << Vec3<T>::Zero(), R_w_b.transpose() * (mass_ * gravity_w_);
-  return spatial::free_body_derivative<T>(body_, y, f_b);
+  const Vec3<T> omega_b = y.template segment<3>(7);
+  State dy;
+  dy.template head<4>() = spatial::quaternion_derivative<T>(y.template head<4>(), omega_b);
+  dy.template segment<3>(4) = y.template segment<3>(10);
+  dy.template segment<3>(7) = I_com_b_inverse_ * Vec3<T>(-omega_b.cross(I_com_b_ * omega_b));  // Euler
+  dy.template segment<3>(10) = gravity_w_;                                                     // Newton
+  return dy;
 }
 
 template <class T>
@@ -42,7 +67,7 @@ typename FlightDynamics<T>::State FlightDynamics<T>::step(IntegratorKind integra
     }
   }
   using std::isfinite;
-  const T q_norm = spatial::quaternion_of<T>(end).norm();
+  const T q_norm = end.template head<4>().norm();
   if (!isfinite(q_norm) || !end.allFinite()) {
     std::ostringstream os;
     os << "a flight step of " << h << " s produced a non-finite state (it overflows)";
@@ -54,19 +79,18 @@ typename FlightDynamics<T>::State FlightDynamics<T>::step(IntegratorKind integra
 
 template <class T>
 T FlightDynamics<T>::kinetic_energy(const State& y) const {
-  return spatial::kinetic_energy<T>(body_.M_b, spatial::twist_of<T>(y));
+  const Vec3<T> omega_b = y.template segment<3>(7);
+  return (mass_ * y.template segment<3>(10).squaredNorm() + omega_b.dot(I_com_b_ * omega_b)) / 2;
 }
 
 template <class T>
 T FlightDynamics<T>::energy(const State& y) const {
-  return kinetic_energy(y) - mass_ * gravity_w_.dot(spatial::position_of<T>(y));
+  return kinetic_energy(y) - mass_ * gravity_w_.dot(y.template segment<3>(4));
 }
 
 template <class T>
 T FlightDynamics<T>::angular_speed_bound(const State& y) const {
-  const Vec6<T> phi = spatial::twist_of<T>(y);
-  const Vec3<T> L_b = body_.M_b.template topLeftCorner<3, 3>() * phi.template head<3>();
-  return L_b.norm() / smallest_moment_;
+  return (I_com_b_ * y.template segment<3>(7)).norm() / smallest_moment_;
 }
 
 template <class T>

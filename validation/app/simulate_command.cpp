@@ -106,8 +106,9 @@ int run_simulate(const SimulateOptions& options) {
   SmoothSampleFiles samples(out, scene);
   SmoothEventFile events(out);
   try {
-    result = dy::simulate<double>(system, scene.initial, so, [&progress](const double& t) { progress(t); },
-                                  {&samples, &events});
+    const auto report = [&progress](const double& t) { progress(t); };
+    result = scene.starts_in_flight ? dy::simulate<double>(system, scene.flight_start(), so, report, {&samples, &events})
+                                    : dy::simulate<double>(system, scene.initial, so, report, {&samples, &events});
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", options.scene, e.what()));
   }
@@ -142,6 +143,12 @@ int run_simulate(const SimulateOptions& options) {
                            {"transitions", st.transitions},
                            {"smooth_piece_crossings", st.smooth_piece_crossings},
                            {"mode_switches", st.mode_switches},
+                           {"separations", st.separations},
+                           {"collisions", st.collisions},
+                           {"contacts", st.contacts},
+                           {"forced_separations", st.forced_separations},
+                           {"flight_steps", st.flight_steps},
+                           {"flight_time", st.flight_time},
                            {"max_condition", st.max_condition},
                            {"smallest_step", st.smallest_step},
                            {"largest_step", st.largest_step},
@@ -159,8 +166,9 @@ int run_simulate(const SimulateOptions& options) {
                          {"spin_threshold", friction.spin_threshold},
                          {"roll_threshold", friction.roll_threshold},
                          {"damping", friction.law.damping}};
+  summary["collision"] = {{"restitution", scene.restitution}, {"tangential_restitution", scene.tangential_restitution}};
   summary["final_state"] = {{"time", last.time},
-                            {"mode", dy::to_string(last.mode)},
+                            {"mode", result.ended_in_flight ? "flight" : dy::to_string(last.mode)},
                             {"patch1", last.patch1},
                             {"patch2", last.patch2},
                             {"q", vec_json(last.q)},
@@ -198,7 +206,13 @@ int run_simulate(const SimulateOptions& options) {
                              last.time, st.accepted_steps, st.rejected_steps, st.energy_rejected_steps, steps, wall);
     std::cout << fmt::format("events     {} patch transitions, {} smooth-piece crossings, {} mode switches (final "
                              "mode {})\n",
-                             st.transitions, st.smooth_piece_crossings, st.mode_switches, dy::to_string(last.mode));
+                             st.transitions, st.smooth_piece_crossings, st.mode_switches,
+                             result.ended_in_flight ? "flight" : dy::to_string(last.mode));
+    if (st.separations + st.collisions + st.contacts + st.flight_steps > 0)
+      std::cout << fmt::format("flight     {} separations ({} forced), {} collisions, {} contacts re-established; {} "
+                               "steps, {:.6g} s in flight\n",
+                               st.separations, st.forced_separations, st.collisions, st.contacts, st.flight_steps,
+                               st.flight_time);
     std::cout << fmt::format("energy     {:.10g} J -> {:.10g} J: the law's work {:.3g} J, the impulses' {:.3g} J; "
                              "integrator's balance max {:.3g} J (relative {})\n",
                              drift.energy0, drift.energy_final, drift.work, drift.impulse_work, drift.max_balance,

@@ -20,8 +20,9 @@ void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
   static const char* const q_names[5] = {"s", "t", "u", "v", "psi"};
   static const char* const rate_names[5] = {"sdot", "tdot", "udot", "vdot", "psidot"};
   trajectory_.begin(x.time);
-  for (int k = 0; k < 5; ++k) trajectory_.number(x.q(k), q_names[k]);
-  for (int k = 0; k < 5; ++k) trajectory_.number(x.qdot(k), rate_names[k]);
+  // In flight there are no contact coordinates: empty fields.
+  for (int k = 0; k < 5; ++k) row.flight ? trajectory_.text("") : trajectory_.number(x.q(k), q_names[k]);
+  for (int k = 0; k < 5; ++k) row.flight ? trajectory_.text("") : trajectory_.number(x.qdot(k), rate_names[k]);
   static const char* const vector_names[3][3] = {
       {"com_x", "com_y", "com_z"}, {"com_vx", "com_vy", "com_vz"}, {"omega_x", "omega_y", "omega_z"}};
   const Vec3<double>* vectors[3] = {&row.com_w, &row.com_velocity_w, &row.omega_w};
@@ -32,12 +33,11 @@ void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
   trajectory_.number(row.work, "work");
   trajectory_.number(row.impulse_work, "impulse_work");
   trajectory_.number(row.normal_force, "normal_force");
-  trajectory_.text(dy::to_string(x.mode));
+  trajectory_.text(row.flight ? "flight" : dy::to_string(x.mode));
   trajectory_.number(row.slip_speed, "slip_speed");
   trajectory_.number(row.gap, "gap");
   trajectory_.number(row.normal_misalignment, "normal_misalignment");
-  trajectory_.integer(x.patch1);
-  trajectory_.integer(x.patch2);
+  for (const int patch : {x.patch1, x.patch2}) row.flight ? trajectory_.text("") : trajectory_.integer(patch);
   trajectory_.number(row.step, "step");
   trajectory_.end();
   const scenes::SceneBody& body = scene_.free_body();
@@ -83,7 +83,10 @@ Drift SmoothSampleFiles::close(double energy0) {
 }
 
 SmoothEventFile::SmoothEventFile(const std::filesystem::path& out)
-    : file_(out / "events.csv", "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,message") {}
+    : file_(out / "events.csv",
+            "time,kind,body,from_patch,from_edge,to_patch,to_edge,from_mode,to_mode,impulse_x,impulse_y,impulse_z,"
+            "normal_velocity_before,normal_velocity_after,tangential_speed_before,tangential_speed_after,energy_change,"
+            "message") {}
 
 void SmoothEventFile::write(const dy::SimulationEvent<double>& e) {
   const bool switch_event = e.kind == dy::EventKind::kModeSwitch;
@@ -92,6 +95,17 @@ void SmoothEventFile::write(const dy::SimulationEvent<double>& e) {
   for (const int index : {e.body, e.from_patch, e.from_edge, e.to_patch, e.to_edge}) file_.integer(index);
   file_.text(switch_event ? dy::to_string(e.from_mode) : "");
   file_.text(switch_event ? dy::to_string(e.to_mode) : "");
+  // Collisions and contacts (contact_simulation.hpp SimulationEvent): their
+  // numbers; empty for the other kinds.
+  const bool impact = e.kind == dy::EventKind::kCollision || e.kind == dy::EventKind::kContact ||
+                      e.kind == dy::EventKind::kForcedSeparation;
+  static const char* const names[8] = {"impulse_x", "impulse_y", "impulse_z", "normal_velocity_before",
+                                       "normal_velocity_after", "tangential_speed_before", "tangential_speed_after",
+                                       "energy_change"};
+  const double values[8] = {e.impulse_w.x(), e.impulse_w.y(), e.impulse_w.z(), e.normal_velocity_before,
+                            e.normal_velocity_after, e.tangential_speed_before, e.tangential_speed_after,
+                            e.energy_change};
+  for (int k = 0; k < 8; ++k) impact ? file_.number(values[k], names[k]) : file_.text("");
   file_.text(e.message);
   file_.end();
 }

@@ -176,7 +176,7 @@ void read_friction(const Reader& in, const json& value, dynamics::FrictionModel<
 
 void read_integrator(const Reader& in, const json& value, dynamics::SimulationOptions<double>& options) {
   const std::string path = "integrator";
-  in.fields(value, path, {"type", "h_max", "h_min", "tolerance", "boundary"});
+  in.fields(value, path, {"type", "h_max", "h_min", "tolerance", "boundary", "contact_tolerance", "proximity_bound"});
   if (const json* t = Reader::optional(value, "type")) {
     const std::string type = in.string(*t, "integrator.type");
     if (type == "rk4") {
@@ -196,6 +196,9 @@ void read_integrator(const Reader& in, const json& value, dynamics::SimulationOp
       in.fail("integrator.tolerance", "only the dormand-prince integrator has a tolerance");
     options.tolerance = in.positive(*tol, "integrator.tolerance");
   }
+  for (const auto& [key, field] : {std::pair{"contact_tolerance", &options.contact_tolerance},
+                                   std::pair{"proximity_bound", &options.proximity_bound}})
+    if (const json* x = Reader::optional(value, key)) *field = in.positive(*x, std::string("integrator.") + key);
   if (const json* b = Reader::optional(value, "boundary")) {
     const std::string kind = in.string(*b, "integrator.boundary");
     if (kind == "integrated") {
@@ -245,7 +248,19 @@ dynamics::ContactSystem<double> Scene::system() const {
   system.E_w_2 = fixed_body().E_w_b.matrix();
   system.gravity_w = gravity;
   system.friction = friction;
+  system.restitution = restitution;
+  system.tangential_restitution = tangential_restitution;
   return system;
+}
+
+dynamics::FlightStart<double> Scene::flight_start() const {
+  const SceneBody& body = free_body();
+  dynamics::FlightStart<double> start;
+  start.body.x_w = body.E_w_b.translation();
+  start.body.q_w_b = Eigen::Quaterniond(body.E_w_b.rotation()).normalized();
+  start.body.v_w = body.v_w;
+  start.body.omega_w = body.omega_w;
+  return start;
 }
 
 void check_contact_point(const Scene& scene, int patch1, int patch2, const dynamics::Vec5<double>& q,
@@ -289,6 +304,18 @@ void require_model(const Scene& scene, ModelType wanted, const std::string& comm
 
 namespace {
 
+// "collision": {"restitution": e, "tangential_restitution": e_t}, both in [0, 1].
+void read_collision(const Reader& in, const json& value, Scene& scene) {
+  in.fields(value, "collision", {"restitution", "tangential_restitution"});
+  for (const auto& [key, field] : {std::pair{"restitution", &scene.restitution},
+                                   std::pair{"tangential_restitution", &scene.tangential_restitution}}) {
+    const json* x = Reader::optional(value, key);
+    if (!x) continue;
+    *field = in.non_negative(*x, std::string("collision.") + key);
+    if (*field > 1) in.fail(std::string("collision.") + key, fmt::format("must be in [0, 1], got {}", *field));
+  }
+}
+
 // The smooth model: two bodies (a free and a fixed one with parametric
 // surfaces) in one contact.
 void read_smooth_model(const Reader& in, const json& document, const std::filesystem::path& file,
@@ -305,13 +332,6 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
               fmt::format("the smooth model takes parametric surfaces (plane, sphere, ellipsoid, torus, cylinder, "
                           "paraboloid, bezier, loop), not a {}",
                           body.geometry_type));
-    if (!body.fixed) {
-      for (const char* field : {"pose", "velocity"})
-        if (document["bodies"][k].contains(field))
-          in.fail(Reader::child(path, field),
-                  "in the smooth model the free body is placed and moved by contact.q and contact.qdot (remove the "
-                  "field)");
-    }
   }
 
   if (const json* f = Reader::optional(document, "friction")) read_friction(in, *f, scene.friction);
@@ -321,6 +341,7 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
                                             "(2^10 eps of the duration) do not move the clock reliably",
                                             scene.options.h_min, scene.options.duration, floor));
 
+  if (const json* c = Reader::optional(document, "collision")) read_collision(in, *c, scene);
   const json& contact = in.required(document, "", "contact");
   in.fields(contact, "contact", {"body1", "body2", "patch1", "patch2", "q", "qdot"});
   scene.body1 = find_body(in, scene, contact, "contact", "body1");
@@ -341,7 +362,20 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
                                             body.patch_count() - 1));
     (b == 1 ? scene.initial.patch1 : scene.initial.patch2) = patch;
   }
-  scene.initial.q = to_vec5(in.numbers(in.required(contact, "contact", "q"), "contact.q", 5));
+  // Without contact.q the free body starts in flight from its pose and
+  // velocity; with it, they come from q and q'.
+  const json& free_body = document["bodies"][std::size_t(scene.body1)];
+  scene.starts_in_flight = !contact.contains("q");
+  if (scene.starts_in_flight) {
+    if (contact.contains("qdot")) in.fail("contact.qdot", "a start in flight (no contact.q) takes no contact.qdot");
+    return;
+  }
+  for (const char* field : {"pose", "velocity"})
+    if (free_body.contains(field))
+      in.fail(Reader::child(Reader::index("bodies", std::size_t(scene.body1)), field),
+              "a start in contact (contact.q) places and moves the free body by contact.q and contact.qdot (remove "
+              "the field, or contact.q to start in flight)");
+  scene.initial.q = to_vec5(in.numbers(contact["q"], "contact.q", 5));
   if (const json* qd = Reader::optional(contact, "qdot")) scene.initial.qdot = to_vec5(in.numbers(*qd, "contact.qdot", 5));
   check_contact_point(scene, scene.initial.patch1, scene.initial.patch2, scene.initial.q,
                       fmt::format("{}: contact.q", file.string()));
@@ -356,11 +390,6 @@ void read_smooth_model(const Reader& in, const json& document, const std::filesy
       state = dynamics.evaluate(dynamics::make_state(scene.initial.q, scene.initial.qdot));
     } catch (const ComputationError& e) {  // its message says why (a conforming contact, an overflow, ...)
       in.fail("contact.q", fmt::format("the initial state cannot be evaluated: {}", e.what()));
-    }
-    if (state.f_n < 0) {
-      in.fail("contact", fmt::format("the initial normal force is {:.6g} N < 0: the bodies would separate immediately "
-                                     "(flight is not simulated); change contact.q, contact.qdot or gravity",
-                                     state.f_n));
     }
   }
 }
@@ -407,8 +436,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   const Reader in(file.string());
   const json document = parse_json(text, file.string());
   in.fields(document, "",
-            {"name", "description", "gravity", "model", "bodies", "contact", "friction", "integrator", "duration",
-             "output", "joints", "limits"});
+            {"name", "description", "gravity", "model", "bodies", "contact", "friction", "integrator", "collision",
+             "duration", "output", "joints", "limits"});
   Scene scene;
   scene.file = file;
   scene.name = file.stem().string();
@@ -422,7 +451,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   if (const json* g = Reader::optional(document, "gravity")) scene.gravity = in.vec3(*g, "gravity");
   if (const json* m = Reader::optional(document, "model")) scene.model = read_model(in, *m, scene);
   if (scene.model != ModelType::kSmooth) {
-    for (const char* key : {"contact", "friction", "integrator"})
+    for (const char* key : {"contact", "friction", "integrator", "collision"})
       if (document.contains(key))
         in.fail(key, fmt::format("a field of the smooth model; the {} model does not take it", to_string(scene.model)));
   }

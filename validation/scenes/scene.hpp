@@ -27,6 +27,10 @@
 //   "contact": CONTACT,              required
 //   "friction": FRICTION,            optional; default frictionless
 //   "integrator": INTEGRATOR         optional; defaults below
+//   "collision": {"restitution": e, "tangential_restitution": e_t}
+//                                    optional: the impacts in flight (Chatterjee & Ruina,
+//                                    reference/dynamics/collision_law.hpp), with friction.mu;
+//                                    both in [0, 1], default 0 (plastic, sticking)
 // }
 //
 // FRICTION (Kry & Pai Section 3.4, Kry's thesis Section 4.4;
@@ -189,8 +193,9 @@
 //                                    optional, free bodies: the velocity of the centre of
 //                                    mass (m/s) and the angular velocity (rad/s), both in
 //                                    the world frame; default zero.
-//   In the smooth model the free body is placed and moved by contact.q and
-//   contact.qdot: its pose and velocity are refused there.
+//   In the smooth model a start in contact (contact.q) places and moves the free
+//   body by contact.q and contact.qdot: its pose and velocity are refused then;
+//   without contact.q it starts in flight from them.
 //
 // GEOMETRY ("type" required). Parametric surfaces ("transform" optional for each):
 //   {"type": "plane"}                          c(u, v) = (u, v, 0), normal +z
@@ -230,7 +235,9 @@
 // CONTACT (smooth model):
 //   "body1": "top", "body2": "floor" required: body1 free, body2 fixed
 //   "patch1": 0, "patch2": 0         optional patch (face) indices; default 0
-//   "q": [s, t, u, v, psi]           required: parameters of the contact point on patch1
+//   "q": [s, t, u, v, psi]           optional (without it the free body starts in flight from
+//                                    its pose and velocity, apart from body 2): parameters of
+//                                    the contact point on patch1
 //                                    (s, t) and patch2 (u, v), and the angle psi (rad)
 //                                    between the contact frames (Kry & Pai Eq. 7-8). Chart
 //                                    parameters are in the chart's units (radians for the
@@ -240,8 +247,8 @@
 //   "qdot": [..5]                    optional, their rates (the same units per second);
 //                                    default zeros
 //   q must lie in both patch domains at regular points; at load the dynamics are
-//   evaluated once: conforming contact (H^T M H singular) and a negative initial normal
-//   force (the bodies would separate at once) are rejected.
+//   evaluated once: conforming contact (H^T M H singular) is rejected. A negative
+//   initial normal force separates the bodies at once (flight).
 //
 // INTEGRATOR (smooth model):
 //   "type": "rk4" | "dormand-prince" optional; default "rk4"
@@ -251,6 +258,11 @@
 //   "tolerance": 1e-10               dormand-prince only, > 0: per-step error bound; default 1e-10
 //   "boundary": "integrated" | "linear"  how a patch-boundary crossing is located
 //                                    (dynamics::BoundaryLocation); default "integrated"
+//   "contact_tolerance": 1e-9        m, > 0: the gap to which the first contact of a flight
+//                                    is located; default 1e-9
+//   "proximity_bound": 1e-4          m, > 0: the largest distance of each body's polyhedral
+//                                    approximation (collision detection) from its surface;
+//                                    default 1e-4
 //
 // Every error is an InputError whose message starts with the scene file and the
 // JSON path of the field: `scene.json: bodies[0].geometry.type: unknown geometry
@@ -314,8 +326,10 @@ struct Scene {
   // body, the initial contact state, friction and the integrator (whose
   // duration and output interval every model uses).
   int body1 = 0, body2 = 1;
-  dynamics::ContactState<double> initial;
+  dynamics::ContactState<double> initial;  // unless it starts in flight
+  bool starts_in_flight = false;           // no contact.q: from the free body's pose and velocity
   dynamics::FrictionModel<double> friction;
+  double restitution = 0, tangential_restitution = 0;  // "collision"
   dynamics::SimulationOptions<double> options;
   QuasiRigidModel quasi_rigid;  // the quasi-rigid model's fields
   VolumeContactModel volume_contact;  // the volume-6d and point-contact models' fields
@@ -325,11 +339,13 @@ struct Scene {
   const SceneBody& fixed_body() const { return bodies[std::size_t(body2)]; }
   // The smooth model's system for dynamics::simulate; it points into this scene.
   dynamics::ContactSystem<double> system() const;
+  // The smooth model's start in flight (starts_in_flight).
+  dynamics::FlightStart<double> flight_start() const;
 };
 
 struct LoadOptions {
-  // Evaluate the dynamics at the initial state (conforming contact, negative
-  // normal force). `kinematics` turns it off: it only needs the geometry.
+  // Evaluate the dynamics at the initial state (conforming contact).
+  // `kinematics` turns it off: it only needs the geometry.
   bool check_initial_dynamics = true;
 };
 
