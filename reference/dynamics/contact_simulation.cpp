@@ -408,6 +408,17 @@ class Simulator {
   // minimum step, the contact re-established there.
   FlightOutcome collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch);
   void observe_flight(const ContactState<T>& state, bool force);
+  // A row to its sink (or the result), and the next output time.
+  void emit(const SimulationSample<T>& sample);
+  // The step after an accepted one of h with scaled error `error` (Section
+  // 3.7): RK4 doubles it up to h_max; Dormand-Prince's standard controller
+  // (safety 0.9, growth at most 5) within [h_min, h_max].
+  T next_step(const T& h, const T& error) const {
+    if (options_.integrator == IntegratorKind::kRk4) return std::min(options_.h_max, T(2 * h));
+    using std::pow;
+    const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
+    return std::clamp(T(h * std::min(T(5), factor)), options_.h_min, options_.h_max);
+  }
   // Ends the run: `status` with its event, at the state's time.
   void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
   // A contact that cannot continue: when an extraordinary vertex lies within
@@ -865,6 +876,20 @@ void Simulator<T>::begin_flight(const spatial::RigidBodyState<T>& body) {
 }
 
 template <class T>
+void Simulator<T>::emit(const SimulationSample<T>& sample) {
+  ++result_.rows;
+  last_row_time_ = sample.state.time;
+  if (sinks_.samples) {
+    sinks_.samples->write(sample);
+  } else {
+    result_.samples.push_back(sample);
+  }
+  using std::floor;
+  if (options_.output_interval > T(0))
+    next_output_ = (floor(sample.state.time / options_.output_interval) + 1) * options_.output_interval;
+}
+
+template <class T>
 void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
   if (!force && state.time < next_output_) return;
   const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
@@ -884,16 +909,7 @@ void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
   sample.gap = near ? near->distance
                     : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_, system_.E_w_2);
   sample.step = last_step_;
-  ++result_.rows;
-  last_row_time_ = state.time;
-  if (sinks_.samples) {
-    sinks_.samples->write(sample);
-  } else {
-    result_.samples.push_back(sample);
-  }
-  using std::floor;
-  if (options_.output_interval > T(0))
-    next_output_ = (floor(state.time / options_.output_interval) + 1) * options_.output_interval;
+  emit(sample);
 }
 
 // A flight step: conservative advancement bounds it (flight.hpp) so that no
@@ -991,13 +1007,7 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
   ++statistics_.flight_steps;
   statistics_.flight_time += h_try;
   kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(end));
-  if (options_.integrator == IntegratorKind::kRk4) {
-    h = std::min(options_.h_max, T(2 * h_try));
-  } else {
-    using std::pow;
-    const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
-    h = std::clamp(T(h_try * std::min(T(5), factor)), options_.h_min, options_.h_max);
-  }
+  h = next_step(h_try, error);
   observe_flight(state, false);
   return FlightOutcome::kStepped;
 }
@@ -1412,13 +1422,7 @@ SimulationResult<T> Simulator<T>::run_from(ContactState<T>& state) {
           unpinned = false;
           update_regions(state, false);
         }
-        if (options_.integrator == IntegratorKind::kRk4) {
-          h = std::min(options_.h_max, T(2 * h_try));
-        } else {
-          using std::pow;
-          const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
-          h = std::clamp(T(h_try * std::min(T(5), factor)), options_.h_min, options_.h_max);
-        }
+        h = next_step(h_try, error);
         observe(state, here, false);
         continue;
       }
@@ -1516,16 +1520,7 @@ void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsSt
   statistics_.max_gap = std::max(statistics_.max_gap, sample.gap);
   statistics_.max_normal_misalignment = std::max(statistics_.max_normal_misalignment, sample.normal_misalignment);
   if (!force && state.time < next_output_) return;
-  ++result_.rows;
-  last_row_time_ = state.time;
-  if (sinks_.samples) {
-    sinks_.samples->write(sample);
-  } else {
-    result_.samples.push_back(sample);
-  }
-  using std::floor;
-  if (options_.output_interval > T(0))
-    next_output_ = (floor(state.time / options_.output_interval) + 1) * options_.output_interval;
+  emit(sample);
 }
 
 template <class T>

@@ -11,6 +11,7 @@
 
 #include "reference/dynamics/contact_entry.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/reference/dynamics/sphere_on_plane.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
@@ -19,12 +20,7 @@ namespace {
 namespace su = contactref::surfaces;
 using su::Vec2;
 
-template <class T>
-su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
-  su::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using contactref::test::one_patch;
 
 template <class T>
 void expect_round_trip() {

@@ -21,18 +21,14 @@
 #include "core/errors.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/reference/dynamics/sphere_on_plane.hpp"
 
 namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
 
-template <class T>
-su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
-  su::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using contactref::test::one_patch;
 
 constexpr double kG = 9.81;
 

@@ -15,6 +15,7 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/reference/dynamics/sphere_on_plane.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -22,12 +23,7 @@ namespace {
 namespace su = contactref::surfaces;
 constexpr double kPi = boost::math::constants::pi<double>();
 
-template <class T>
-su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
-  su::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using contactref::test::one_patch;
 
 struct BallOnCylinder {
   double r = 0.1, R = 0.5, theta0 = 0.1, g = 9.81;
