@@ -671,6 +671,20 @@ TEST(CliSimulate, ABallThrownInFlightBouncesAndRollsWithItsImpactsInTheEvents) {
     ++collisions;
   }
   EXPECT_EQ(collisions, 9);
+
+  // Bad input: a start inside the floor, and a restitution out of range.
+  nlohmann::json inside = scene_document("ball_bouncing_on_plane.json");
+  inside["bodies"][0]["pose"]["position"] = {0, 0, 0.05};
+  CliRun bad = run_all("simulate '" + temp_scene("contactref_ball_inside.json", inside.dump()) + "' --out '" +
+                       dir.string() + "'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.all;
+  EXPECT_TRUE(contains(bad.all, "contactref_ball_inside.json: simulation: the body starts inside body 2 (distance -0.05"))
+      << bad.all;
+  nlohmann::json elastic = scene_document("ball_bouncing_on_plane.json");
+  elastic["collision"]["restitution"] = 2;
+  bad = run_all("simulate '" + temp_scene("contactref_ball_e2.json", elastic.dump()) + "' --out '" + dir.string() + "'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.all;
+  EXPECT_TRUE(contains(bad.all, "contactref_ball_e2.json: collision.restitution: must be in [0, 1], got 2")) << bad.all;
 }
 
 TEST(CliSimulate, WritesTrajectoryEventsAndSummary) {

@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/scalar.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "tests/reference/dynamics/sphere_on_plane.hpp"
@@ -110,6 +111,43 @@ TEST(FlightSimulation, DroppedBallBouncesAtTheClosedFormTimesAndComesToRestByThe
   EXPECT_NEAR(last.energy - result.initial_energy - last.impulse_work - last.work, 0, 1e-9);
   EXPECT_EQ(result.statistics.collisions, impacts);
   EXPECT_EQ(result.statistics.contacts, 1);
+}
+
+// The same drop (from 0.2 m, four impacts in 0.57 s) in 50 digits (the
+// referee): the impacts are located to a contact tolerance of 1e-35 m (the
+// 50-digit Newton closest points; the hierarchy's double distance only
+// bounds the steps), so their times match the closed form to 1e-30 s, far
+// past double's round-off.
+TEST(FlightSimulation, DroppedBallBouncesAtTheClosedFormTimesIn50Digits) {
+  using T = Real50;
+  const T r("0.1"), g("9.81"), e("0.5"), h0("0.2");
+  const su::PatchComplex<T> ball = one_patch<T>(std::make_unique<su::EllipsoidPatch<T>>(Vec3<T>(r, r, r)));
+  const su::PatchComplex<T> floor = one_patch<T>(std::make_unique<su::PlanePatch<T>>());
+  ContactSystem<T> system{T(1), Mat3<T>(Mat3<T>::Identity() * T(T("0.4") * r * r)), &ball, &floor, Mat4<T>::Identity(),
+                          Vec3<T>(0, 0, -g), {}};
+  system.restitution = e;
+  FlightStart<T> start;
+  start.body.x_w = Vec3<T>(0, 0, r + h0);
+  SimulationOptions<T> options;
+  options.duration = T("0.57");
+  options.contact_tolerance = T("1e-35");
+  options.proximity_bound = T("0.01");  // a coarse hierarchy: its 50-digit tessellation is the cost
+  const SimulationResult<T> result = simulate(system, start, options);
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  using std::sqrt;
+  const T t0 = sqrt(T(2) * h0 / g), v0 = g * t0;
+  T t = t0, approach = v0;
+  int k = 0;
+  for (const SimulationEvent<T>& event : result.events) {
+    if (event.kind != EventKind::kCollision) continue;
+    SCOPED_TRACE(k++);
+    using std::abs;
+    EXPECT_LT(abs(T(event.time - t)), T("1e-30")) << event.time << " " << t;
+    EXPECT_LT(abs(T(event.normal_velocity_after - e * approach)), T("1e-30"));
+    t += T(2) * e * approach / g;
+    approach *= e;
+  }
+  EXPECT_EQ(k, 4);  // the fourth at t0 (1 + 2 e + 2 e^2 + 2 e^3) = 0.555 s, the fifth at 0.581 s
 }
 
 TEST(FlightSimulation, BackspunBallBouncesThenRollsAtTheConservedAngularMomentum) {
