@@ -341,8 +341,10 @@ class PatchTessellator {
       return band ? std::make_pair(T(interval.lo + complex_.chart_margin), T(interval.hi - complex_.chart_margin))
                   : std::make_pair(interval.lo, interval.hi);
     };
-    const auto [s0, s1] = range(domain.s, complex_.is_atlas());
-    const auto [t0, t1] = range(domain.t, false);
+    // Named values, not structured bindings: a lambda may not capture those
+    // before C++20 in clang 14 (the sanitizers' build).
+    const std::pair<T, T> s_range = range(domain.s, complex_.is_atlas()), t_range = range(domain.t, false);
+    const T s0 = s_range.first, s1 = s_range.second, t0 = t_range.first, t1 = t_range.second;
     const double step = boost::math::constants::pi<double>() / 4;
     const int ns = std::max(1, int(std::ceil(to_double(T(s1 - s0)) / step)));
     const int nt = std::max(1, int(std::ceil(to_double(T(t1 - t0)) / step)));
