@@ -397,6 +397,7 @@ TEST(SurfaceProximity, BowlOverBezierAgainstDenseSampling) {
   EXPECT_LE((again.p1_w - r->p1_w).norm(), 5 * 64 * 0.3 * std::numeric_limits<double>::epsilon()) << "another stationary pair";
 }
 
+#if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 // The double result agrees with the 50-digit one to double's round-off: the
 // distance (a minimum: first-order insensitive to the parameters' error) to
 // the coordinates' round-off, 64 roundings of 0.3 m; the points to that
@@ -446,6 +447,7 @@ TEST(SurfaceProximity, NewtonConvergesQuadratically) {
   }
   EXPECT_GE(checked, 2);
 }
+#endif  // CONTACTREF_HAS_REAL50
 
 // ---------------------------------------------------------------------------
 // The tessellation bound against dense sampling: for every triangle and 45
