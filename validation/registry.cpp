@@ -6,6 +6,7 @@
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
 #include "validation/suites/blob_in_bowl.hpp"
+#include "validation/suites/bowl_on_table.hpp"
 #include "validation/suites/brep_contact.hpp"
 #include "validation/suites/frictionless_bowl_drift.hpp"
 #include "validation/suites/foot_tractions.hpp"
@@ -38,6 +39,11 @@ const std::vector<SuiteSpec>& suites() {
        "a lumpy Loop marble released in a shallow Loop dish (thesis 6.3, Fig. 6.3): slides, then rolls; "
        "energy falls while sliding, is conserved while rolling",
        blob_in_bowl_suite},
+      {"bowl-on-table",
+       "Kry & Pai Section 4.2: the App. B.2 bowl thrown onto a Loop table, RK4 at maximum steps 1 to 128 ms (Figs. "
+       "6-9, Table II): every impact against Chatterjee & Ruina's law, no penetration in flight, the energy balance, "
+       "rest upright on the table",
+       bowl_on_table_suite},
       {"brep-contact",
        "Bouma & Vanecek: Brep-index sizes and depths, culling speed-up, contact regions and normals of Figs. 3-8",
        brep_contact_suite},
@@ -96,6 +102,20 @@ const std::vector<FigureSpec>& figures() {
       {"blob-in-bowl", "blob-in-bowl", "blob_in_bowl.py",
        "thesis Fig. 6.3 redrawn: the marble's path in the dish coloured by friction mode, and its energy",
        write_blob_in_bowl_data},
+      {"bowl-on-table-fig-6", "bowl-on-table", "bowl_on_table_fig_6.py",
+       "Kry & Pai Fig. 6 redrawn: side views of the bowl on the table every 0.5 s at maximum steps of 1, 16 and 64 ms",
+       write_bowl_on_table_fig_6_data},
+      {"bowl-on-table-fig-7", "bowl-on-table", "bowl_on_table_fig_7.py",
+       "Kry & Pai Fig. 7 redrawn: the planar paths of the bowl's centre of mass at 1, 16 and 64 ms with collisions, "
+       "patch transitions, friction mode switches and contact re-established marked",
+       write_bowl_on_table_fig_7_data},
+      {"bowl-on-table-fig-8", "bowl-on-table", "bowl_on_table_fig_8.py",
+       "Kry & Pai Fig. 8 redrawn: histograms of the steps accepted in contact at 16 and 64 ms",
+       write_bowl_on_table_fig_8_data},
+      {"bowl-on-table-fig-9", "bowl-on-table", "bowl_on_table_fig_9.py",
+       "Kry & Pai Fig. 9 redrawn: the centre of mass's x over the first second at 64 ms, each integrator state a dot, "
+       "patch transitions dotted, contact re-established and lost in red",
+       write_bowl_on_table_fig_9_data},
       {"brep-fig-3", "brep-contact", "brep_contact.py",
        "a block on a floor against a ramp: the intersection set, the needed 2D and 1D regions and their normals",
        write_brep_fig_3_data},

@@ -7,6 +7,7 @@
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
+#include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
 #include <fcl/narrowphase/detail/traversal/distance/mesh_distance_traversal_node.h>
 #include <limits>
 #include <map>
@@ -606,6 +607,61 @@ PolyhedralDistance polyhedral_distance(const SurfaceHierarchy<T>& body1, const M
           result.nearest_points[1]};
 }
 
+// The seeds of the smooth search: every pair of patches whose tessellations
+// come within `ceiling` of each other, with its nearest triangle pair (FCL's
+// mesh distance traversal, its pruning replaced: a bounding-volume pair
+// farther apart than the ceiling holds no triangle pair within it, and none
+// nearer is left out). For overlapping triangles the points are a point of
+// each (fcl::detail::TriangleDistance).
+struct Candidate {
+  double distance;
+  int tri1, tri2;
+  Vec3<double> x1, x2;  // world
+};
+
+template <class T>
+class CandidateNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> {
+ public:
+  CandidateNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling)
+      : body1_(body1), body2_(body2), ceiling_(ceiling) {}
+  bool canStop(double c) const override { return c > ceiling_; }
+  void leafTesting(int b1, int b2) const override {
+    const int id1 = this->model1->getBV(b1).primitiveId(), id2 = this->model2->getBV(b2).primitiveId();
+    const fcl::Triangle& t1 = this->tri_indices1[id1];
+    const fcl::Triangle& t2 = this->tri_indices2[id2];
+    fcl::Vector3d p1, p2;  // both in body 1's frame
+    const double d = fcl::detail::TriangleDistance<double>::triDistance(
+        this->vertices1[t1[0]], this->vertices1[t1[1]], this->vertices1[t1[2]], this->vertices2[t2[0]],
+        this->vertices2[t2[1]], this->vertices2[t2[2]], this->tf.linear(), this->tf.translation(), p1, p2);
+    if (d > ceiling_) return;
+    const Candidate candidate{d, id1, id2, this->tf1 * p1, this->tf1 * p2};
+    const std::pair<int, int> patches{body1_.triangles()[std::size_t(id1)].patch, body2_.triangles()[std::size_t(id2)].patch};
+    const auto [it, inserted] = found_.try_emplace(patches, candidate);
+    if (!inserted && d < it->second.distance) it->second = candidate;
+  }
+  const std::map<std::pair<int, int>, Candidate>& found() const { return found_; }
+
+ private:
+  const SurfaceHierarchy<T>& body1_;
+  const SurfaceHierarchy<T>& body2_;
+  double ceiling_;
+  mutable std::map<std::pair<int, int>, Candidate> found_;
+};
+
+template <class T>
+std::map<std::pair<int, int>, Candidate> candidate_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
+                                                         const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
+                                                         double ceiling) {
+  fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
+  fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
+  const fcl::DistanceRequestd request(true);
+  fcl::DistanceResultd result;
+  CandidateNode<T> node(body1, body2, ceiling);
+  fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
+  fcl::detail::distance(&node, nullptr, 2);
+  return node.found();
+}
+
 // A half-space's plane in the world: its outward normal and a point on it.
 template <class T>
 std::pair<Vec3<double>, Vec3<double>> world_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane) {
@@ -858,13 +914,41 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   // To the bounds' sum: the smooth surfaces are not known better than that.
   const PolyhedralDistance poly = polyhedral_distance(body1, E_w_1, body2, E_w_2, bounds, query + bounds + roundoff);
   if (!poly.found || poly.lower - bounds - roundoff > query) return std::nullopt;
+  // The global pair lies within both bounds of its nearest triangle pair,
+  // so that pair is at most the global distance plus the bounds apart, and
+  // a triangle pair at least D + bounds apart holds no smooth pair nearer
+  // than D >= 0; where the surfaces cross (D < 0) their triangles meet
+  // (distance 0). Newton from FCL's nearest pair gives D; then from the
+  // nearest triangle pair of every other pair of patches within max(D, 0) +
+  // bounds, nearest first, each result lowering D. (FCL's pair alone may
+  // lie on another feature as near to within the bounds, or on another
+  // crossing: a tumbling body's base above the other, or through it, while
+  // its rim is deeper.) Where Newton fails from another pair's seed (no
+  // closest pair there: the inside of a bowl's rim facing away from a table
+  // below it), that pair is not the global one.
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
-  const int patch1 = body1.triangles()[std::size_t(poly.tri1)].patch, patch2 = body2.triangles()[std::size_t(poly.tri2)].patch;
-  SurfaceClosestPoints<T> result =
-      newton_closest_points(body1, E_w_1, patch1, parameters_on(body1, pose1, poly.tri1, poly.x1), body2, E_w_2, patch2,
-                            parameters_on(body2, pose2, poly.tri2, poly.x2));
-  check_global(result, poly.distance, bounds, roundoff, body1, body2);
-  return result;
+  const std::pair<int, int> nearest{body1.triangles()[std::size_t(poly.tri1)].patch,
+                                    body2.triangles()[std::size_t(poly.tri2)].patch};
+  SurfaceClosestPoints<T> best =
+      newton_closest_points(body1, E_w_1, nearest.first, parameters_on(body1, pose1, poly.tri1, poly.x1), body2, E_w_2,
+                            nearest.second, parameters_on(body2, pose2, poly.tri2, poly.x2));
+  const auto reach = [&] { return std::max(0.0, to_double(best.distance)) + bounds + roundoff; };
+  std::vector<std::pair<std::pair<int, int>, Candidate>> seeds;
+  for (const auto& entry : candidate_pairs(body1, E_w_1, body2, E_w_2, reach()))
+    if (entry.first != nearest) seeds.push_back(entry);
+  std::sort(seeds.begin(), seeds.end(), [](const auto& a, const auto& b) { return a.second.distance < b.second.distance; });
+  for (const auto& [patches, seed] : seeds) {
+    if (seed.distance > reach()) break;
+    try {
+      SurfaceClosestPoints<T> result =
+          newton_closest_points(body1, E_w_1, patches.first, parameters_on(body1, pose1, seed.tri1, seed.x1), body2,
+                                E_w_2, patches.second, parameters_on(body2, pose2, seed.tri2, seed.x2));
+      if (result.distance < best.distance) best = result;
+    } catch (const ComputationError&) {  // no closest pair near this seed (above)
+    }
+  }
+  check_global(best, poly.distance, bounds, roundoff, body1, body2);
+  return best;
 }
 
 template <class T>

@@ -13,9 +13,11 @@
 //  - closest_points: the polyhedral distance (FCL, double) decides whether
 //    the bodies may be within query_distance; if so, Newton's method on the
 //    smooth surfaces (in T, world coordinates through the poses) from FCL's
-//    nearest triangle pair gives the closest pair (or the deepest pair of a
-//    slight interpenetration), checked to be the global one within the
-//    bounds.
+//    nearest triangle pair, and from the nearest triangle pair of every other
+//    pair of patches whose tessellations come within twice the bounds of
+//    that distance (the global pair's own triangles are among them), gives
+//    the closest pair (or the deepest pair of a slight interpenetration),
+//    checked to be the global one within the bounds.
 //  - distance_lower_bound: a lower bound of the polyhedral distance less both
 //    bounds (and its round-off): never above the smooth surfaces' distance,
 //    for conservative advancement.
@@ -114,7 +116,8 @@ struct SurfaceClosestPoints {
 // test or one FCL distance, never a surface evaluation. Otherwise the global
 // closest pair on the smooth surfaces (or the deepest pair, when the bodies
 // interpenetrate slightly), refined by Newton from the hierarchy's nearest
-// triangle pair. ComputationError naming the patches if Newton does not
+// triangle pair and from every other patch pair's within twice the bounds of
+// its distance (the least kept). ComputationError naming the patches if Newton does not
 // converge, converges to a pair whose normals are not anti-parallel, or to a
 // pair farther apart than the polyhedral distance plus both bounds (not the
 // global minimum).
