@@ -407,7 +407,10 @@ class Simulator {
   // flight or, when the body leaves slower than gravity can resolve in a
   // minimum step, the contact re-established there.
   FlightOutcome collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch);
-  void observe_flight(const ContactState<T>& state, bool force);
+  // The flight row when one is due; `near`: the bodies' closest points at
+  // this state when the caller has them (a step's end), else queried here.
+  void observe_flight(const ContactState<T>& state, bool force,
+                      const std::optional<SurfaceClosestPoints<T>>* near = nullptr);
   // A row to its sink (or the result), and the next output time.
   void emit(const SimulationSample<T>& sample);
   // The step after an accepted one of h with scaled error `error` (Section
@@ -890,7 +893,8 @@ void Simulator<T>::emit(const SimulationSample<T>& sample) {
 }
 
 template <class T>
-void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
+void Simulator<T>::observe_flight(const ContactState<T>& state, bool force,
+                                  const std::optional<SurfaceClosestPoints<T>>* near) {
   if (!force && state.time < next_output_) return;
   const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
   SimulationSample<T> sample;
@@ -905,9 +909,10 @@ void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
   sample.energy = flight_dynamics_.energy(flight_);
   sample.work = work_;
   sample.impulse_work = impulse_work_;
-  const std::optional<SurfaceClosestPoints<T>> near = proximity(flight_);
-  sample.gap = near ? near->distance
-                    : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_, system_.E_w_2);
+  const std::optional<SurfaceClosestPoints<T>> queried = near ? *near : proximity(flight_);
+  sample.gap = queried ? queried->distance
+                       : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_,
+                                              system_.E_w_2);
   sample.step = last_step_;
   emit(sample);
 }
@@ -1008,7 +1013,7 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
   statistics_.flight_time += h_try;
   kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(end));
   h = next_step(h_try, error);
-  observe_flight(state, false);
+  observe_flight(state, false, &there);
   return FlightOutcome::kStepped;
 }
 
@@ -1143,7 +1148,7 @@ bool Simulator<T>::separate_at_vertex(const ContactState<T>& state, const std::s
   }
   spatial::RigidBodyState<T> body = free_state(at);
   const Mat3<T> R_w_1 = at.E_w_1.template topLeftCorner<3, 3>();
-  const Vec3<T> p_w = at.E_w_1.template topLeftCorner<3, 3>() * at.kinematics.E_1_1c.template topRightCorner<3, 1>() +
+  const Vec3<T> p_w = R_w_1 * at.kinematics.E_1_1c.template topRightCorner<3, 1>() +
                       at.E_w_1.template topRightCorner<3, 1>();
   const Vec3<T> n_w = -(R_w_1 * at.kinematics.E_1_1c.template block<3, 1>(0, 2));  // body 2's, Eq. 7
   // The contact point's acceleration towards body 2 in flight: gravity, the
@@ -1176,13 +1181,13 @@ void Simulator<T>::push_off(const ContactState<T>& state, spatial::RigidBodyStat
   spatial::apply_impulse(mass, J_w, r_w.cross(J_w), body);
   SimulationEvent<T> event{EventKind::kForcedSeparation, state.time, 0, state.patch1, -1, state.patch2, -1, "", mode_,
                            mode_};
+  const Vec3<T> u_after = body.point_velocity(p_w);
   event.impulse_w = J_w;
   event.normal_velocity_before = before;
-  event.normal_velocity_after = n_w.dot(body.point_velocity(p_w));
+  event.normal_velocity_after = n_w.dot(u_after);
   event.tangential_speed_before = (u_w - before * n_w).norm();
+  event.tangential_speed_after = (u_after - event.normal_velocity_after * n_w).norm();
   event.energy_change = J_w.dot(u_w) + J_w.dot(K * J_w) / 2;
-  const Vec3<T> u_after = body.point_velocity(p_w);
-  event.tangential_speed_after = (u_after - n_w.dot(u_after) * n_w).norm();
   std::ostringstream os;
   os << why << " (an impulse of " << J_w.norm() << " N s makes the contact point leave at " << after << " m/s = "
      << a << " m/s^2 times h_min)";
