@@ -10,6 +10,7 @@
 #include "reference/dynamics/contact_entry.hpp"
 #include "reference/dynamics/flight.hpp"
 #include "reference/dynamics/initial_contact.hpp"
+#include "reference/dynamics/contact_simulator.hpp"
 #include "reference/dynamics/integrators.hpp"
 #include "reference/dynamics/surface_proximity.hpp"
 #include "reference/dynamics/patch_transition.hpp"
@@ -49,21 +50,10 @@ const char* to_string(EventKind kind) {
 
 namespace {
 
-using surfaces::Patch;
+using detail::parameters;
+using detail::patch_of;
 using surfaces::PatchComplex;
 using surfaces::Vec2;
-
-// The parameters of body b (1 or 2) in q, and their rates in q'.
-template <class T>
-Vec2<T> parameters(const Vec5<T>& q, int body) {
-  return q.template segment<2>(body == 1 ? 0 : 2);
-}
-
-template <class T>
-const Patch<T>& patch_of(const ContactSystem<T>& system, const ContactState<T>& state, int body) {
-  const PatchComplex<T>& complex = body == 1 ? *system.surface1 : *system.surface2;
-  return *complex.patches[std::size_t(body == 1 ? state.patch1 : state.patch2)];
-}
 
 // The signed distance of x from the line of edge k of a polygon: positive inside.
 template <class T>
@@ -91,37 +81,6 @@ constexpr int kMaxCornerTransitions = 16;
 // groups (mode_switching.hpp), each possibly refused and located once more
 // at zero, and one more event of the new mode.
 constexpr int kMaxInstantModeSwitches = 8;
-
-// A body's current patch with its evaluation pinned to one smooth piece (the
-// region the contact point may move in without a located crossing), so that
-// every stage of a step, even one that pokes across the region's edge, uses
-// that piece's polynomial (Patch::evaluate_piece). The region is the smooth
-// piece, or the whole domain polygon when pieces are not located
-// (BoundaryLocation::kLinear, the paper's scheme), or empty for a chart
-// (whose intervals are checked instead).
-template <class T>
-class PinnedPatch final : public Patch<T> {
- public:
-  void pin(const Patch<T>& patch, std::vector<Vec2<T>> region, bool pinned) {
-    patch_ = &patch;
-    region_ = std::move(region);
-    pinned_ = pinned && !region_.empty();
-    inside_ = Vec2<T>::Zero();
-    for (const Vec2<T>& corner : region_) inside_ += corner / T(region_.size());
-  }
-  surfaces::PatchJet<T> evaluate(const T& s, const T& t) const override {
-    return pinned_ ? patch_->evaluate_piece(s, t, inside_) : patch_->evaluate(s, t);
-  }
-  const surfaces::Domain<T>& domain() const override { return patch_->domain(); }
-  std::string describe() const override { return patch_->describe(); }
-  const std::vector<Vec2<T>>& region() const { return region_; }
-
- private:
-  const Patch<T>* patch_ = nullptr;
-  std::vector<Vec2<T>> region_;
-  bool pinned_ = false;
-  Vec2<T> inside_;  // the region's centroid
-};
 
 // The output row of a state whose dynamics have been evaluated.
 template <class T>
@@ -153,333 +112,9 @@ SimulationSample<T> sample_from(const ContactSystem<T>& system, const ContactSta
   return sample;
 }
 
-template <class T>
-class Simulator {
- public:
-  Simulator(const ContactSystem<T>& system, const SimulationOptions<T>& options,
-            const std::function<void(const T&)>& progress, const SimulationSinks<T>& sinks)
-      : system_(system),
-        options_(options),
-        progress_(progress),
-        sinks_(sinks),
-        dynamics_(system.mass, system.I_com, pinned_[0], pinned_[1], system.E_w_2, system.gravity_w),
-        flight_dynamics_(system.mass, system.I_com, system.gravity_w) {}
+}  // namespace
 
-  // A run from a contact, or from a flight (the hierarchies built).
-  SimulationResult<T> run(const ContactState<T>& initial);
-  SimulationResult<T> run(const FlightStart<T>& initial);
-  // Builds the bodies' hierarchies for flight; false (and why in
-  // no_flight_) when a surface cannot have one.
-  bool prepare_flight();
-  const std::string& no_flight() const { return no_flight_; }
-  // The bodies' smooth distance at body 1's state y (nullopt beyond the query distance).
-  std::optional<SurfaceClosestPoints<T>> proximity(const typename FlightDynamics<T>::State& y) const {
-    return closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2, query_distance_);
-  }
-
- private:
-  using State = StateVector<T>;  // (q, r') of the current mode
-
-  // The dynamics on the pinned patches (update_regions first).
-  const ContactDynamics<T>& dynamics() const { return dynamics_; }
-  // The dynamics of the current mode at y, with the law's directions at the
-  // start of the step (reference_: contact_dynamics.hpp LawDirections).
-  ContactDynamicsState<T> evaluate(const State& y) const {
-    return dynamics_.evaluate(mode_, y, system_.friction.law, reference_);
-  }
-  // The dynamics at a state that starts a step: its law directions become
-  // the reference of the step.
-  ContactDynamicsState<T> start_at(const ContactState<T>& state) {
-    ContactDynamicsState<T> start = evaluate(state_vector(state));
-    reference_ = start.directions;
-    return start;
-  }
-  State state_vector(const ContactState<T>& state) const {
-    State y(5 + velocity_dimension(mode_));
-    y << state.q, reduced_velocities(mode_, configuration_rows(state.q), state.qdot);
-    return y;
-  }
-  // H_1c at q where reduced_velocities reads it (the sliding modes that hold
-  // a group), otherwise zero (not evaluated).
-  kinematics::Mat65<T> configuration_rows(const Vec5<T>& q) const {
-    if (!twist_coordinates(mode_)) return kinematics::Mat65<T>::Zero();
-    return kinematics::contact_configuration<T>(pinned_[0], pinned_[1], q).H_1c;
-  }
-  // q' = P r' at y (the pinned patches' configuration).
-  Vec5<T> rates_of(const State& y) const {
-    const ReducedVector<T> rdot = y.tail(y.size() - 5);
-    if (rdot.size() == 5) return rdot;
-    const Vec5<T> q = y.template head<5>();
-    return reduced_velocity_map(mode_, kinematics::contact_configuration<T>(pinned_[0], pinned_[1], q).H_1c) * rdot;
-  }
-
-  // The regions of both bodies at the state, and the pins. whole_patch: the
-  // patch's domain polygon, evaluated unpinned (the step that crosses a piece
-  // line from a state on it, see run()).
-  void update_regions(const ContactState<T>& state, bool whole_patch) {
-    const bool pieces = options_.boundary == BoundaryLocation::kIntegrated && !whole_patch;
-    for (int body = 1; body <= 2; ++body) {
-      const Patch<T>& patch = patch_of(system_, state, body);
-      const Vec2<T> x = parameters(state.q, body), xdot = parameters(state.qdot, body);
-      pinned_[std::size_t(body - 1)].pin(patch, pieces ? patch.smooth_piece(x.x(), x.y(), xdot) : patch.domain().polygon,
-                                         pieces);
-    }
-  }
-  const std::vector<Vec2<T>>& region(int body) const { return pinned_[std::size_t(body - 1)].region(); }
-
-  // The most violated edge of a body's region at y (index, distance < -slack), or -1.
-  int exit_edge(const std::vector<Vec2<T>>& region, const State& y, int body) const;
-  // Whether y's parameters of a chart body are outside its non-periodic intervals.
-  bool outside_chart(const ContactState<T>& state, const State& y, int body) const;
-  // An atlas chart's band (surfaces::PatchComplex): the signed distance of
-  // y's first parameter of the body from the ends of its chart's band
-  // (positive inside), or nullopt when the body's complex is no atlas.
-  std::optional<T> band_distance(const ContactState<T>& state, const State& y, int body) const {
-    const PatchComplex<T>& complex = body == 1 ? *system_.surface1 : *system_.surface2;
-    if (!complex.is_atlas()) return std::nullopt;
-    return complex.band_distance(body == 1 ? state.patch1 : state.patch2, y(body == 1 ? 0 : 2));
-  }
-  // The round-off slack of a band distance (radians-like parameter of size pi).
-  static T band_slack() { return T(256) * epsilon<T>(); }
-  // After a located crossing: a chart switch (patch_transition.hpp
-  // switch_chart) if the body's point is on its band's end and `direction`
-  // leaves the band (returns true).
-  bool switch_if_on_band(ContactState<T>& state, int body, const Vec2<T>& direction);
-
-  // One integrator step from y (evaluated: at_y); error: the scaled error
-  // estimate (0 for RK4). The stages evaluate the law with the directions
-  // at y (reference_), so that the right-hand side is smooth through a
-  // velocity's zero (contact_dynamics.hpp) and the crossing is an event of
-  // the mode (mode_switching.hpp). Sets step_work_: the work of the law over
-  // the step by the method's own quadrature (its weights on the stages'
-  // powers), so that the energy balance separates the law from the integrator.
-  State step(const State& y, const ContactDynamicsState<T>& at_y, const T& h, T& error) {
-    std::array<T, 7> powers{at_y.power};  // the stages' powers, k1's first
-    std::size_t stages = 1;
-    const auto f = [&](const State& x) {
-      ++statistics_.derivative_evaluations;
-      const ContactDynamicsState<T> stage = evaluate(x);
-      powers[stages++] = stage.power;
-      return State(stage.derivative);
-    };
-    const State k1 = at_y.derivative;
-    if (options_.integrator == IntegratorKind::kRk4) {
-      error = T(0);
-      const State end = spatial::rk4_step_autonomous(f, y, k1, h);
-      step_work_ = spatial::rk4_combine(h, powers[0], powers[1], powers[2], powers[3]);
-      return end;
-    }
-    const EmbeddedStep<State> result = dormand_prince_step(f, y, k1, h);
-    step_work_ = dormand_prince_combine(h, powers[0], powers[2], powers[3], powers[4], powers[5]);
-    error = T(0);
-    for (Eigen::Index i = 0; i < y.size(); ++i) {
-      using std::abs;
-      error = std::max(error, T(abs(result.error(i)) / (options_.tolerance * (T(1) + abs(y(i))))));
-    }
-    return result.y;
-  }
-
-  // The crossing inside [0, h] of the first region edge that the step from y
-  // (ending at `end`) leaves: its time tau and state.
-  struct Crossing {
-    T tau;
-    State y;
-    T work;  // J: the law's work from y to the crossing (step_work_)
-  };
-  Crossing locate(const ContactState<T>& state, const State& y, const ContactDynamicsState<T>& at_y, const T& h,
-                  const State& end);
-  // The root of g(step(y, tau)) in (0, h] by Illinois (modified regula
-  // falsi) on the step length, given g(y) = g0 >= 0 > g_end = g(end): the
-  // integrator's own state at the root (to `slack` in g).
-  Crossing locate_root(const std::function<T(const State&)>& g, const State& y, const ContactDynamicsState<T>& at_y,
-                       const T& h, const T& g0, const T& g_end, const T& slack);
-  // The first mode event (mode_switching.hpp) that the accepted step from
-  // `here` to `there` crosses, with its located state, if any.
-  struct LocatedEvent {
-    ModeEvent event;
-    Crossing crossing;
-    bool resolved;  // g at the root is within its round-off (not a jump of g)
-  };
-  // The law's directions for a step of h from `here` (reference_): each
-  // moving velocity's own (the reference continues the law through a zero
-  // within a step, never from one step to the next), each at rest's as
-  // `here` has it (a hint, the direction it is about to move in); a free
-  // resisted slip or rolling that may reach zero within the step (its speed
-  // at most its rate of change times h) keeps its direction through it
-  // (contact_dynamics.hpp LawDirections: the stiff turn near zero).
-  void hold_directions(const ContactDynamicsState<T>& here, const T& h) {
-    using std::abs;
-    reference_ = here.directions;
-    const Eigen::Matrix<T, 2, 1> slip = here.phi_1c.template segment<2>(3), rolling = here.phi_1c.template head<2>();
-    if (reference_.slip.norm() > T(0) && here.slipping()) reference_.slip = slip / slip.norm();
-    if (reference_.rolling.norm() > T(0) && rolling.norm() > here.rotation_floor) reference_.rolling = rolling / rolling.norm();
-    if (reference_.spin != T(0) && abs(here.phi_1c(2)) > here.rotation_floor)
-      reference_.spin = here.phi_1c(2) > T(0) ? T(1) : T(-1);
-    reference_.slip_held = system_.friction.resisted_groups() != 0 && !holds_slip(mode_) &&
-                           here.slip_speed() <= here.slip_acceleration().norm() * h;
-    reference_.rolling_held = system_.friction.law.mu_roll > T(0) && !holds_rolling(mode_) &&
-                              here.phi_1c.template head<2>().norm() <= here.rolling_acceleration().norm() * h;
-  }
-  // The model with the spent thresholds (spent_) at zero.
-  FrictionModel<T> active_model() const;
-  // A spent threshold is armed again once its group's speed at the start of
-  // a step is clearly above it (the velocity rose through it).
-  void rearm(const ContactDynamicsState<T>& here);
-  std::optional<LocatedEvent> mode_event(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
-                                         const State& y, const T& h);
-  // When a mode event lies on the step from y (evaluated: here) of length h
-  // (ending evaluated: there): the state advanced to its root, the new mode entered
-  // (or, for a group that cannot be held, its event moved to zero), `here`
-  // re-evaluated and observed (kSwitched); kUnresolved when the root is a
-  // jump of the event function and h is above h_min (the step is too long
-  // to resolve it).
-  enum class EventOutcome { kNone, kSwitched, kUnresolved };
-  EventOutcome switch_at_event(ContactState<T>& state, ContactDynamicsState<T>& here,
-                               const ContactDynamicsState<T>& there, const State& y, const T& h);
-  // Makes the entered mode the current one: its reference directions,
-  // q' = P r', and the spent thresholds of its free groups.
-  void adopt(ContactState<T>& state, const ModeEntry<T>& entry);
-  // Moves the body's point to another chart of its atlas (switch_chart) and
-  // logs the transition with `message`.
-  void move_to_other_chart(ContactState<T>& state, int body, const std::string& message);
-  // Adopts an entered mode (mode_switching.hpp enter_mode), accounts its
-  // impulse and logs the steps.
-  void switch_mode(ContactState<T>& state, const ModeEntry<T>& entry, const std::string& cause);
-  // BoundaryLocation::kLinear (Section 3.5): the state projected along the
-  // parameter velocity onto the first edge that the step crossed and that q'
-  // reaches within h, if any.
-  std::optional<Crossing> project_linearly(const State& y, const ContactDynamicsState<T>& at_y, const T& h,
-                                          const State& end);
-
-  // After a located crossing: a transition if the point is on its patch's
-  // edge and `direction` (the parameter motion of the step beyond the
-  // crossing) leaves across it (returns true), otherwise nothing (a
-  // smooth-piece crossing).
-  bool transit_if_on_edge(ContactState<T>& state, int body, const Vec2<T>& direction);
-
-  // The RK4 acceptance test (step_acceptance.hpp): whether the step from
-  // `here` to `there` keeps the energy within its bound (in a mode whose
-  // friction law dissipates: does not raise it beyond the bound).
-  bool energy_accepted(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const T& work) const;
-  // Why a step from `here` to `there` over which the law did `work` failed the energy test.
-  std::string energy_failure(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const T& work,
-                             const T& h) const;
-  T kinetic_energy(const ContactDynamicsState<T>& evaluated) const {
-    return spatial::kinetic_energy<T>(dynamics().inertia(), evaluated.phi);
-  }
-
-  // An event to the events' sink (or the result).
-  void log_event(const SimulationEvent<T>& event) {
-    ++result_.event_count;
-    if (sinks_.events) {
-      sinks_.events->write(event);
-    } else {
-      result_.events.push_back(event);
-    }
-  }
-
-  // The root of the normal force in the step from `here` (f_n >= 0) to
-  // `there` (f_n below its round-off), if it crosses zero there.
-  std::optional<Crossing> separation_crossing(const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there,
-                                              const State& y, const T& h);
-  // The bodies forced apart at an extraordinary vertex near the contact
-  // (fail): push_off, then flight; false when they cannot be.
-  bool separate_at_vertex(const ContactState<T>& state, const std::string& why);
-  // The contact ends at a state whose normal force is zero or negative
-  // (Section 3.3): flight from it (true), or the run ends kSeparated when
-  // the surfaces cannot have collision detection (false).
-  bool separate(const ContactState<T>& state, const ContactDynamicsState<T>& at);
-  // Enters the contact at `state` (a point outside its atlas chart's band
-  // moves to another chart first) in the mode that its state and the
-  // friction model give, with the plastic impulse in impulse_work; `why`
-  // prefixes the logged steps. Returns the energy before the impulse.
-  T begin_contact(ContactState<T>& state, const std::string& why);
-  // The step loop from a started contact or flight.
-  SimulationResult<T> run_from(ContactState<T>& state);
-
-  // Flight (flight.hpp). One pass: a step (kStepped), a step to retry
-  // shorter (kRetry), an impact that left the body in flight (kStepped) or
-  // in contact (kContact), or the end of the run (kEnd).
-  enum class FlightOutcome { kStepped, kRetry, kContact, kEnd };
-  FlightOutcome flight_pass(ContactState<T>& state, T& h, const T& end_time);
-  void begin_flight(const spatial::RigidBodyState<T>& body);
-  // The impact at `touch` (Chatterjee & Ruina, collision_law.hpp), then
-  // flight or, when the body leaves slower than gravity can resolve in a
-  // minimum step, the contact re-established there.
-  FlightOutcome collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch);
-  // The flight row when one is due; `near`: the bodies' closest points at
-  // this state when the caller has them (a step's end), else queried here.
-  void observe_flight(const ContactState<T>& state, bool force,
-                      const std::optional<SurfaceClosestPoints<T>>* near = nullptr);
-  // A row to its sink (or the result), and the next output time.
-  void emit(const SimulationSample<T>& sample);
-  // The step after an accepted one of h with scaled error `error` (Section
-  // 3.7): RK4 doubles it up to h_max; Dormand-Prince's standard controller
-  // (safety 0.9, growth at most 5) within [h_min, h_max].
-  T next_step(const T& h, const T& error) const {
-    if (options_.integrator == IntegratorKind::kRk4) return std::min(options_.h_max, T(2 * h));
-    using std::pow;
-    const T factor = error > T(0) ? T(0.9 * pow(error, T(-0.2))) : T(5);
-    return std::clamp(T(h * std::min(T(5), factor)), options_.h_min, options_.h_max);
-  }
-  // Ends the run: `status` with its event, at the state's time.
-  void finish(SimulationStatus status, EventKind kind, const ContactState<T>& state, int body, std::string message);
-  // A contact that cannot continue: when an extraordinary vertex lies within
-  // the reach of a minimum step of the contact point (the failure is its
-  // degenerate parameterisation), the bodies are forced apart (Section 3.6:
-  // small bounces carry the contact across, push_off) and the run goes on
-  // in flight (true); without collision detection for the surfaces, or when
-  // `may_separate` is false, the run ends kExtraordinaryVertex; otherwise
-  // it ends kFailed with the cause (false).
-  bool fail(const ContactState<T>& state, const std::string& cause, bool may_separate = true);
-  // An impulse along body 2's normal n_w at p_w that makes body 1's point
-  // there leave at a h_min, a its normal acceleration towards body 2 in
-  // flight (bounded by the caller): the gap after a minimum step is then at
-  // least a h_min^2 / 2 > 0, the bound on the impulse that Section 3.6 says
-  // "may need to be increased to prevent the objects from intersecting after
-  // advancing the system by the minimum step". Logged kForcedSeparation.
-  void push_off(const ContactState<T>& state, spatial::RigidBodyState<T>& body, const Vec3<T>& p_w,
-                const Vec3<T>& n_w, const T& a, const std::string& why);
-
-  // The state at y after a step of h over which the law did `work` (J);
-  // qdot: P r' at y when known.
-  void accept(ContactState<T>& state, const State& y, const T& h, const T& work, const Vec5<T>* qdot = nullptr);
-  // The residuals of an evaluated state, and its output row when one is due.
-  void observe(const ContactState<T>& state, const ContactDynamicsState<T>& evaluated, bool force);
-  void wrap_periodic(ContactState<T>& state) const;
-
-  const ContactSystem<T>& system_;
-  SimulationOptions<T> options_;
-  std::function<void(const T&)> progress_;
-  SimulationSinks<T> sinks_;
-  std::optional<T> last_row_time_;  // of the last output row
-  std::array<PinnedPatch<T>, 2> pinned_;
-  ContactDynamics<T> dynamics_;  // on pinned_, built once
-  ContactMode mode_ = ContactMode::kFrictionless;
-  LawDirections<T> reference_;  // the law's directions at the start of the current step
-  // Groups whose threshold is spent: left free below it (they could not be
-  // held), their event is at zero until their speed rises above it again
-  // (rearm; mode_switching.hpp).
-  unsigned spent_ = 0;
-  SimulationResult<T> result_;
-  SimulationStatistics<T>& statistics_ = result_.statistics;
-  T next_output_ = T(0);
-  T last_step_ = T(0);
-  T step_work_ = T(0);     // J: the law's work over the last step() (step)
-  T work_ = T(0);          // J: the law's work over the accepted steps
-  T impulse_work_ = T(0);  // J: the energy changes of the plastic impulses at mode switches
-  T kinetic_max_ = T(0);      // the largest kinetic energy of the accepted states (J)
-  std::string left_surface_;  // set by transit_if_on_edge at an edge without neighbour
-  // Flight: body 1's state, its dynamics, the bodies' hierarchies (built at
-  // the first flight) and the distance within which the smooth surfaces'
-  // closest points are computed.
-  bool in_flight_ = false;
-  typename FlightDynamics<T>::State flight_;
-  FlightDynamics<T> flight_dynamics_;
-  std::optional<SurfaceHierarchy<T>> hierarchy1_, hierarchy2_;
-  T query_distance_ = T(0);
-  std::string no_flight_;  // why the surfaces cannot have collision detection
-};
+namespace detail {
 
 template <class T>
 int Simulator<T>::exit_edge(const std::vector<Vec2<T>>& region, const State& y, int body) const {
@@ -824,61 +459,6 @@ void Simulator<T>::finish(SimulationStatus status, EventKind kind, const Contact
 }
 
 template <class T>
-std::optional<typename Simulator<T>::Crossing> Simulator<T>::separation_crossing(
-    const ContactDynamicsState<T>& here, const ContactDynamicsState<T>& there, const State& y, const T& h) {
-  using std::abs;
-  // f_n's round-off: 64 eps of the weight's and the ends' scale. A resting
-  // body's f_n is its weight, far above it; a crossing is a sign change
-  // beyond it, never round-off about zero.
-  const T scale = std::max({abs(here.f_n), abs(there.f_n), T(system_.mass * system_.gravity_w.norm())});
-  const T slack = T(64) * epsilon<T>() * scale;
-  if (!(here.f_n >= T(0) && there.f_n < -slack)) return std::nullopt;
-  const auto f_n = [&](const State& x) { return evaluate(x).f_n; };
-  return locate_root(f_n, y, here, h, here.f_n, there.f_n, slack);
-}
-
-template <class T>
-bool Simulator<T>::separate(const ContactState<T>& state, const ContactDynamicsState<T>& at) {
-  std::ostringstream os;
-  os << "the normal force reached " << at.f_n << " N (Section 3.3): the bodies separate";
-  if (!prepare_flight()) {
-    os << "; flight is not simulated for these surfaces: " << no_flight_;
-    finish(SimulationStatus::kSeparated, EventKind::kSeparation, state, 0, os.str());
-    return false;
-  }
-  log_event({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, os.str(), mode_, mode_});
-  ++statistics_.separations;
-  begin_flight(free_state(at));
-  observe_flight(state, true);
-  return true;
-}
-
-template <class T>
-bool Simulator<T>::prepare_flight() {
-  if (hierarchy1_) return true;
-  if (!no_flight_.empty()) return false;
-  try {
-    hierarchy1_.emplace(*system_.surface1, double(options_.proximity_bound));
-    hierarchy2_.emplace(*system_.surface2, double(options_.proximity_bound));
-  } catch (const InputError& error) {
-    hierarchy1_.reset();
-    no_flight_ = error.what();
-    return false;
-  }
-  // Within four times the polyhedra's bounds their distance says little
-  // about the smooth one: closest points come from Newton there.
-  query_distance_ = T(4 * (hierarchy1_->bound() + hierarchy2_->bound())) + T(1000) * options_.contact_tolerance;
-  return true;
-}
-
-template <class T>
-void Simulator<T>::begin_flight(const spatial::RigidBodyState<T>& body) {
-  in_flight_ = true;
-  flight_ = FlightDynamics<T>::state_of(body);
-  kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(flight_));
-}
-
-template <class T>
 void Simulator<T>::emit(const SimulationSample<T>& sample) {
   ++result_.rows;
   last_row_time_ = sample.state.time;
@@ -890,212 +470,6 @@ void Simulator<T>::emit(const SimulationSample<T>& sample) {
   using std::floor;
   if (options_.output_interval > T(0))
     next_output_ = (floor(sample.state.time / options_.output_interval) + 1) * options_.output_interval;
-}
-
-template <class T>
-void Simulator<T>::observe_flight(const ContactState<T>& state, bool force,
-                                  const std::optional<SurfaceClosestPoints<T>>* near) {
-  if (!force && state.time < next_output_) return;
-  const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
-  SimulationSample<T> sample;
-  sample.state = state;
-  sample.flight = true;
-  sample.com_w = body.x_w;
-  sample.R_w_1 = body.R_w_b();
-  sample.com_velocity_w = body.v_w;
-  sample.omega_w = body.omega_w;
-  sample.phi << flight_.template segment<3>(7), sample.R_w_1.transpose() * body.v_w;
-  sample.slip_speed = sample.power = sample.normal_force = sample.normal_misalignment = T(0);
-  sample.energy = flight_dynamics_.energy(flight_);
-  sample.work = work_;
-  sample.impulse_work = impulse_work_;
-  const std::optional<SurfaceClosestPoints<T>> queried = near ? *near : proximity(flight_);
-  sample.gap = queried ? queried->distance
-                       : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_,
-                                              system_.E_w_2);
-  sample.step = last_step_;
-  emit(sample);
-}
-
-// A flight step: conservative advancement bounds it (flight.hpp) so that no
-// step passes through body 2 (far away, to within half the query distance;
-// near, half of it a step), besides h, the end and the rotation's
-// resolution. The smooth gap at its end below -contact_tolerance is an
-// event: its root is located (Illinois on the step length, to the
-// tolerance) and the impact handled there. A step from a touching state
-// whose own contact leaves while the end penetrates (another point of body
-// 1 reaching body 2) is halved until it ends before that contact.
-template <class T>
-typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& state, T& h, const T& end_time) {
-  using FState = typename FlightDynamics<T>::State;
-  const FState y = flight_;
-  const FState k1 = flight_dynamics_.derivative(y);
-  const T omega_bound = flight_dynamics_.angular_speed_bound(y);
-  const T radius = T(hierarchy1_->sphere_centre().norm() + hierarchy1_->sphere_radius());
-  const T speed = y.template tail<3>().norm() + omega_bound * radius;
-  const T lower = distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2);
-  const T reach = std::max(T(lower - query_distance_ / 2), T(query_distance_ / 2));
-  const T h_try = std::min({h, T(end_time - state.time), resolved_step(omega_bound),
-                            conservative_step(reach, speed, T(system_.gravity_w.norm()))});
-  if (h_try < min_resolvable_step(state.time, T(0))) {
-    std::ostringstream os;
-    os << "a flight step of " << h_try << " s does not move the clock at t = " << state.time
-       << " s (the body's points move at up to " << speed << " m/s within " << reach << " m of body 2)";
-    fail(state, os.str());
-    return FlightOutcome::kEnd;
-  }
-  const bool at_minimum = h_try <= options_.h_min;
-  const auto retry = [&](const T& next) {
-    h = next;
-    ++statistics_.rejected_steps;
-    return FlightOutcome::kRetry;
-  };
-  T error = T(0);
-  const FState end = flight_dynamics_.step(options_.integrator, y, k1, h_try, options_.tolerance, error);
-  if (error > T(1) && !at_minimum) {  // Dormand-Prince error control
-    using std::pow;
-    return retry(std::max(options_.h_min, T(h_try * std::max(T(0.2), T(0.9 * pow(error, T(-0.2)))))));
-  }
-  if (options_.integrator == IntegratorKind::kRk4) {  // step_acceptance.hpp: no law, the energy is kept
-    using std::abs;
-    const T kinetic0 = flight_dynamics_.kinetic_energy(y), kinetic1 = flight_dynamics_.kinetic_energy(end);
-    const T e0 = flight_dynamics_.energy(y), e1 = flight_dynamics_.energy(end);
-    const T magnitude = kinetic0 + kinetic1 + abs(T(e0 - kinetic0)) + abs(T(e1 - kinetic1));
-    if (abs(T(e1 - e0)) > energy_step_bound(std::max({kinetic0, kinetic1, kinetic_max_}), magnitude)) {
-      ++statistics_.energy_rejected_steps;
-      if (!at_minimum) return retry(std::max(options_.h_min, T(h_try / 2)));
-      std::ostringstream os;
-      os << "a flight step cannot be taken even at h_min = " << options_.h_min << " s: it changes the energy by "
-         << T(e1 - e0) << " J (the step does not resolve the motion)";
-      fail(state, os.str());
-      return FlightOutcome::kEnd;
-    }
-  }
-  const T tolerance = options_.contact_tolerance;
-  const std::optional<SurfaceClosestPoints<T>> there = proximity(end);
-  if (there && there->distance < -tolerance) {
-    const std::optional<SurfaceClosestPoints<T>> start = proximity(y);
-    const T g0 = start ? start->distance : query_distance_;
-    if (g0 <= tolerance) {  // touching at the start: an impact there, or a contact that leaves
-      const spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(y);
-      if (start->normal_w.dot(body.point_velocity((start->p1_w + start->p2_w) / 2)) < T(0)) return collide(state, *start);
-      if (h_try / 2 < min_resolvable_step(state.time, T(0))) {
-        fail(state, "a second point of body 1 reaches body 2 while the first leaves it, closer in time than the clock "
-                    "resolves (simultaneous impacts are not modelled)");
-        return FlightOutcome::kEnd;
-      }
-      return retry(h_try / 2);
-    }
-    FState at = y;
-    std::optional<SurfaceClosestPoints<T>> touch;
-    const auto gap = [&](const T& tau) {
-      T ignored;
-      at = flight_dynamics_.step(options_.integrator, y, k1, tau, options_.tolerance, ignored);
-      touch = proximity(at);
-      return touch ? touch->distance : query_distance_;
-    };
-    const T tau = illinois_root(gap, T(0), g0, h_try, there->distance, tolerance);
-    if (!touch || touch->distance < -T(1024) * tolerance) {
-      fail(state, "the first contact of a flight step could not be located to the contact tolerance");
-      return FlightOutcome::kEnd;
-    }
-    flight_ = at;
-    state.time += tau;
-    last_step_ = tau;
-    ++statistics_.flight_steps;
-    statistics_.flight_time += tau;
-    return collide(state, *touch);
-  }
-  flight_ = end;
-  state.time += h_try;
-  last_step_ = h_try;
-  ++statistics_.flight_steps;
-  statistics_.flight_time += h_try;
-  kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(end));
-  h = next_step(h_try, error);
-  observe_flight(state, false, &there);
-  return FlightOutcome::kStepped;
-}
-
-template <class T>
-typename Simulator<T>::FlightOutcome Simulator<T>::collide(ContactState<T>& state, const SurfaceClosestPoints<T>& touch) {
-  spatial::RigidBodyState<T> body = FlightDynamics<T>::body_of(flight_);
-  const spatial::MassProperties<T> mass{system_.mass, system_.I_com};
-  const Vec3<T> p_w = (touch.p1_w + touch.p2_w) / 2;
-  const Vec3<T>& n_w = touch.normal_w;
-  const Vec3<T> r_w = p_w - body.x_w;
-  const Vec3<T> u_w = body.point_velocity(p_w);
-  T leaving = n_w.dot(u_w);
-  if (leaving < T(0)) {
-    const CollisionParameters<T> law{system_.restitution, system_.tangential_restitution, system_.friction.law.mu};
-    const CollisionResponse<T> response =
-        collision_response(inverse_effective_mass(system_.mass, mass.I_w(body), r_w), n_w, u_w, law);
-    spatial::apply_impulse(mass, response.impulse_w, r_w.cross(response.impulse_w), body);
-    impulse_work_ += response.energy_change;
-    leaving = response.normal_velocity_after;
-    SimulationEvent<T> event{EventKind::kCollision, state.time, 1, touch.patch1, -1, touch.patch2, -1, "", mode_, mode_};
-    event.impulse_w = response.impulse_w;
-    event.normal_velocity_before = response.normal_velocity_before;
-    event.normal_velocity_after = response.normal_velocity_after;
-    event.tangential_speed_before = response.tangential_velocity_before_w.norm();
-    event.tangential_speed_after = response.tangential_velocity_after_w.norm();
-    event.energy_change = response.energy_change;
-    std::ostringstream os;
-    os << "impact at the gap " << touch.distance << " m: impulse " << response.impulse_w.norm() << " N s ("
-       << (response.sliding ? "sliding" : "sticking") << "), normal velocity " << response.normal_velocity_before
-       << " -> " << response.normal_velocity_after << " m/s";
-    event.message = os.str();
-    log_event(event);
-    ++statistics_.collisions;
-  }
-  // Contact re-established (issue 30 item 5): the body leaves slower than
-  // gravity's pull towards body 2 takes back within a minimum step (its
-  // flight would last under two of them: bounces in close succession and
-  // proximity, Section 3.6). Every impact before it leaves at least that
-  // fast, so each bounce lasts at least 2 h_min: the bounces of a ball end
-  // in finitely many, and each moves the clock.
-  using std::max;
-  const T pull = max(T(0), T(-system_.gravity_w.dot(n_w)));
-  if (leaving > pull * options_.h_min) {
-    flight_ = FlightDynamics<T>::state_of(body);
-    observe_flight(state, true);
-    return FlightOutcome::kStepped;
-  }
-  const T energy_before = flight_dynamics_.energy(FlightDynamics<T>::state_of(body));
-  const ContactState<T> last_contact = state;
-  ContactEntry<T> entry;
-  T energy;
-  try {
-    entry = contact_entry(system_, body, state.time, touch.patch1, touch.st, touch.patch2, touch.uv);
-    in_flight_ = false;
-    state = entry.state;
-    energy = begin_contact(state, "contact: ");
-  } catch (const ComputationError& error) {
-    // Not a regular contact (an extraordinary vertex, a conforming
-    // contact): the body is pushed off to bounce on (push_off, with the
-    // point's acceleration towards body 2 bounded by gravity and the turn).
-    in_flight_ = true;
-    const T time = state.time;
-    state = last_contact;
-    state.time = time;
-    const T a = system_.gravity_w.norm() + body.omega_w.squaredNorm() * (p_w - body.x_w).norm();
-    push_off(state, body, p_w, n_w, a, std::string("the contact cannot be re-established here: ") + error.what());
-    flight_ = FlightDynamics<T>::state_of(body);
-    observe_flight(state, true);
-    return FlightOutcome::kStepped;
-  }
-  impulse_work_ += energy - energy_before;  // the discarded normal velocity and the snap
-  SimulationEvent<T> event{EventKind::kContact, state.time, 0, state.patch1, -1, state.patch2, -1, "", mode_, mode_};
-  event.normal_velocity_before = entry.normal_velocity;
-  event.energy_change = energy - energy_before;
-  std::ostringstream os;
-  os << "continuous contact re-established in " << to_string(mode_) << ": normal velocity " << entry.normal_velocity
-     << " m/s discarded, the body moved " << entry.snap_distance << " m and turned " << entry.snap_rotation
-     << " rad onto the constraint";
-  event.message = os.str();
-  log_event(event);
-  ++statistics_.contacts;
-  return FlightOutcome::kContact;
 }
 
 template <class T>
@@ -1135,66 +509,6 @@ bool Simulator<T>::fail(const ContactState<T>& state, const std::string& cause, 
   os << cause;
   finish(SimulationStatus::kFailed, EventKind::kFailure, state, 0, os.str());
   return false;
-}
-
-template <class T>
-bool Simulator<T>::separate_at_vertex(const ContactState<T>& state, const std::string& why) {
-  if (!prepare_flight()) return false;
-  ContactDynamicsState<T> at;
-  try {
-    at = evaluate(state_vector(state));
-  } catch (const ComputationError&) {
-    return false;
-  }
-  spatial::RigidBodyState<T> body = free_state(at);
-  const Mat3<T> R_w_1 = at.E_w_1.template topLeftCorner<3, 3>();
-  const Vec3<T> p_w = R_w_1 * at.kinematics.E_1_1c.template topRightCorner<3, 1>() +
-                      at.E_w_1.template topRightCorner<3, 1>();
-  const Vec3<T> n_w = -(R_w_1 * at.kinematics.E_1_1c.template block<3, 1>(0, 2));  // body 2's, Eq. 7
-  // The contact point's acceleration towards body 2 in flight: gravity, the
-  // centripetal part of the body's turn about its centre, and the slide
-  // across body 2 where it curves towards body 1 (its largest curvature
-  // magnitude times the tangential speed squared).
-  using std::abs;
-  const Eigen::Matrix<T, 2, 2> K2 = kinematics::curvature(at.kinematics.frame2);
-  const T curvature2 = T(abs(K2(0, 0)) + abs(K2(0, 1)) + abs(K2(1, 0)) + abs(K2(1, 1)));
-  const Vec3<T> u_w = body.point_velocity(p_w);
-  const T tangential = T((u_w - n_w.dot(u_w) * n_w).norm());
-  const T a = system_.gravity_w.norm() + body.omega_w.squaredNorm() * (p_w - body.x_w).norm() +
-              curvature2 * tangential * tangential;
-  push_off(state, body, p_w, n_w, a, why);
-  log_event({EventKind::kSeparation, state.time, 0, -1, -1, -1, -1, why, mode_, mode_});
-  begin_flight(body);
-  observe_flight(state, true);
-  return true;
-}
-
-template <class T>
-void Simulator<T>::push_off(const ContactState<T>& state, spatial::RigidBodyState<T>& body, const Vec3<T>& p_w,
-                            const Vec3<T>& n_w, const T& a, const std::string& why) {
-  const spatial::MassProperties<T> mass{system_.mass, system_.I_com};
-  const Vec3<T> r_w = p_w - body.x_w;
-  const Vec3<T> u_w = body.point_velocity(p_w);
-  const Mat3<T> K = inverse_effective_mass(system_.mass, mass.I_w(body), r_w);
-  const T before = n_w.dot(u_w), after = a * options_.h_min;
-  const Vec3<T> J_w = ((after - before) / n_w.dot(K * n_w)) * n_w;
-  spatial::apply_impulse(mass, J_w, r_w.cross(J_w), body);
-  SimulationEvent<T> event{EventKind::kForcedSeparation, state.time, 0, state.patch1, -1, state.patch2, -1, "", mode_,
-                           mode_};
-  const Vec3<T> u_after = body.point_velocity(p_w);
-  event.impulse_w = J_w;
-  event.normal_velocity_before = before;
-  event.normal_velocity_after = n_w.dot(u_after);
-  event.tangential_speed_before = (u_w - before * n_w).norm();
-  event.tangential_speed_after = (u_after - event.normal_velocity_after * n_w).norm();
-  event.energy_change = J_w.dot(u_w) + J_w.dot(K * J_w) / 2;
-  std::ostringstream os;
-  os << why << " (an impulse of " << J_w.norm() << " N s makes the contact point leave at " << after << " m/s = "
-     << a << " m/s^2 times h_min)";
-  event.message = os.str();
-  impulse_work_ += event.energy_change;
-  log_event(event);
-  ++statistics_.forced_separations;
 }
 
 template <class T>
@@ -1528,6 +842,14 @@ void Simulator<T>::observe(const ContactState<T>& state, const ContactDynamicsSt
   emit(sample);
 }
 
+#define CONTACTREF_INSTANTIATE(T) template class Simulator<T>;
+CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
+#undef CONTACTREF_INSTANTIATE
+
+}  // namespace detail
+
+namespace {
+
 template <class T>
 void check_options(const SimulationOptions<T>& options) {
   using std::isfinite;
@@ -1601,6 +923,7 @@ void check_initial(const ContactSystem<T>& system, const ContactState<T>& state)
 
 }  // namespace
 
+
 template <class T>
 SimulationSample<T> sample_state(const ContactSystem<T>& system, const ContactState<T>& state, const T& step) {
   const ContactDynamics<T> dyn(system.mass, system.I_com, patch_of(system, state, 1), patch_of(system, state, 2),
@@ -1628,7 +951,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
     throw InputError(os.str());
   }
   check_limits(options);
-  Simulator<T> simulator(system, options, progress, sinks);
+  detail::Simulator<T> simulator(system, options, progress, sinks);
   return simulator.run(initial);
 }
 
@@ -1649,7 +972,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const FlightStart<T
   if (options.h_min < min_resolvable_step(initial.time, options.duration))
     throw InputError("simulation: h_min cannot finish the run: below 2^10 eps of its end time");
   check_limits(options);
-  Simulator<T> simulator(system, options, progress, sinks);
+  detail::Simulator<T> simulator(system, options, progress, sinks);
   if (!simulator.prepare_flight()) throw InputError("simulation: a start in flight needs collision detection: " + simulator.no_flight());
   const std::optional<SurfaceClosestPoints<T>> near = simulator.proximity(FlightDynamics<T>::state_of(body));
   if (near && near->distance <= options.contact_tolerance) {

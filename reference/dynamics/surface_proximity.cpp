@@ -21,6 +21,9 @@ namespace contactref::dynamics {
 namespace detail {
 struct FclModel {
   fcl::BVHModel<fcl::OBBRSSd> bvh;
+  // Per bounding volume (FCL's node index): the patch that all its
+  // triangles belong to, or -1 when they belong to several.
+  std::vector<int> node_patch;
 };
 }  // namespace detail
 
@@ -164,6 +167,46 @@ bool is_plane(const Patch<T>& patch) {
     if (!jet->d.rightCols(surfaces::kJetSize - 3).isZero(0) || jet->d.col(1) != a.d.col(1) || jet->d.col(2) != a.d.col(2))
       return false;
   return true;
+}
+
+// An infinite circular cylinder: an unbounded chart with s periodic and
+// c(s, t) = o + t a + R (cos(s) e1 + sin(s) e2), e1, e2 and a / |a|
+// orthonormal (CylinderPatch, or a rigidly moved one), read off at (0, 0)
+// (c_ss = -R e1, c_s = R e2, c_t = a) and checked at four more points to
+// 1e-12 of its size; nullopt for any other patch.
+template <class T>
+std::optional<typename SurfaceHierarchy<T>::Rod> rod_of(const Patch<T>& patch) {
+  const surfaces::Domain<T>& domain = patch.domain();
+  using std::abs;
+  using std::isinf;
+  if (domain.is_polygon() || !domain.s.periodic || domain.t.periodic || !isinf(domain.t.lo) || !isinf(domain.t.hi))
+    return std::nullopt;
+  const PatchJet<T> base = patch.evaluate(T(0), T(0));
+  typename SurfaceHierarchy<T>::Rod rod;
+  rod.radius = base.c_ss().norm();
+  rod.axis = base.c_t();
+  if (!(rod.radius > T(0)) || !(rod.axis.norm() > T(0))) return std::nullopt;
+  rod.origin = base.c() + base.c_ss();
+  rod.e1 = -base.c_ss() / rod.radius;
+  rod.e2 = base.c_s() / rod.radius;
+  const T size = rod.radius + rod.origin.norm() + rod.axis.norm();
+  const T tolerance = T(1e-12) * size;
+  const Vec3<T> unit_axis = rod.axis / rod.axis.norm();
+  if (abs(T(rod.e2.norm() - T(1))) > T(1e-12) || abs(rod.e1.dot(rod.e2)) > T(1e-12) ||
+      abs(rod.e1.dot(unit_axis)) > T(1e-12) || abs(rod.e2.dot(unit_axis)) > T(1e-12))
+    return std::nullopt;
+  for (const auto& [s, t] : {std::pair<double, double>{1, 1}, {2.5, -2}, {4, 0.5}, {-1, 3}}) {
+    const PatchJet<T> jet = patch.evaluate(T(s), T(t));
+    using std::cos;
+    using std::sin;
+    const Vec3<T> radial = rod.radius * (T(cos(T(s))) * rod.e1 + T(sin(T(s))) * rod.e2);
+    const Vec3<T> tangent = rod.radius * (T(cos(T(s))) * rod.e2 - T(sin(T(s))) * rod.e1);
+    if ((jet.c() - rod.origin - T(t) * rod.axis - radial).norm() > tolerance || (jet.c_s() - tangent).norm() > tolerance ||
+        (jet.c_t() - rod.axis).norm() > tolerance || (jet.c_ss() + radial).norm() > tolerance ||
+        jet.c_st().norm() > tolerance || jet.c_tt().norm() > tolerance)
+      return std::nullopt;
+  }
+  return rod;
 }
 
 // The tessellation of one patch: a coarse grid of its domain (or band),
@@ -545,7 +588,8 @@ Vec2<T> parameters_on(const SurfaceHierarchy<T>& body, const BodyPose<T>& pose, 
 // The world size of the query's coordinates, for round-off margins.
 template <class T>
 double world_scale(const SurfaceHierarchy<T>& body, const Mat4<T>& E_w_b) {
-  return to_double(T(spatial::translation_of<T>(E_w_b).norm())) + body.sphere_radius();
+  const double rod = body.rod() ? to_double(T(body.rod()->radius + body.rod()->origin.norm())) : 0.0;
+  return to_double(T(spatial::translation_of<T>(E_w_b).norm())) + body.sphere_radius() + rod;
 }
 
 // The round-off of a polyhedral distance: FCL transforms the vertices
@@ -561,58 +605,44 @@ fcl::Transform3d fcl_transform(const Mat3<double>& R, const Vec3<double>& p) {
   return tf;
 }
 
-// The polyhedral distance between two tessellated bodies (FCL, double),
-// with the nearest triangles and their nearest points (world), to a
-// tolerance: it need not be more precise than the tessellations themselves.
-// FCL stops a bounding-volume pair whose distance c satisfies both
-// c >= d - abs_err and c (1 + rel_err) >= d, d the smallest triangle distance
-// found so far (mesh_distance_traversal_node-inl.h, canStop), so every pair it
-// left out is at least max(d - abs_err, d / (1 + rel_err)) apart for the d it
-// returns: `lower`, a certain lower bound of the polyhedral distance, and
-// d >= the polyhedral distance (it is a triangle pair's distance). FCL 0.7's
-// fcl::distance drops both tolerances (its traversal node copies them from
-// its request in its constructor, before initialize sets the request), so
-// the node is run here directly with them set.
-// With a ceiling Q: the search starts as if a pair at Q + abs_err had been
-// found, so that it leaves out every bounding-volume pair at least Q apart
-// from the start (Q <= Q + abs_err - abs_err, Q >= (Q + abs_err) / 2 for
-// Q >= abs_err) and never descends far for bodies that are farther apart
-// than it: `found` is false then, and every triangle pair is at least Q
-// apart.
-struct PolyhedralDistance {
-  bool found;
-  double distance, lower;
-  int tri1, tri2;
-  Vec3<double> x1, x2;
-};
-
+// A certain lower bound of the polyhedral distance between two tessellated
+// bodies (FCL, double), to a tolerance: it need not be more precise than the
+// tessellations themselves. FCL stops a bounding-volume pair whose distance
+// c satisfies both c >= d - abs_err and c (1 + rel_err) >= d, d the smallest
+// triangle distance found so far (mesh_distance_traversal_node-inl.h,
+// canStop), so every pair it left out is at least
+// max(d - abs_err, d / (1 + rel_err)) apart for the d it returns, and d is
+// a triangle pair's distance. FCL 0.7's fcl::distance drops both tolerances
+// (its traversal node copies them from its request in its constructor,
+// before initialize sets the request), so the node is run here directly
+// with them set.
 template <class T>
-PolyhedralDistance polyhedral_distance(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
-                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double abs_err,
-                                       double ceiling = std::numeric_limits<double>::infinity()) {
+double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, const SurfaceHierarchy<T>& body2,
+                              const Mat4<T>& E_w_2, double abs_err) {
   const fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   const fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   constexpr double rel_err = 1;
-  const fcl::DistanceRequestd request(true, false, rel_err, abs_err);  // nearest points
+  const fcl::DistanceRequestd request(false, false, rel_err, abs_err);
   fcl::DistanceResultd result;
   fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> node;
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   node.abs_err = abs_err;
   node.rel_err = rel_err;
-  result.min_distance = ceiling + abs_err;
   fcl::detail::distance(&node, nullptr, 2);
-  if (result.b1 < 0) return {false, ceiling, ceiling, -1, -1, Vec3<double>::Zero(), Vec3<double>::Zero()};
   const double d = std::max(0.0, result.min_distance);
-  return {true, d, std::max(d - abs_err, d / (1 + rel_err)), int(result.b1), int(result.b2), result.nearest_points[0],
-          result.nearest_points[1]};
+  return std::max(d - abs_err, d / (1 + rel_err));
 }
 
-// The seeds of the smooth search: every pair of patches whose tessellations
-// come within `ceiling` of each other, with its nearest triangle pair (FCL's
-// mesh distance traversal, its pruning replaced: a bounding-volume pair
-// farther apart than the ceiling holds no triangle pair within it, and none
-// nearer is left out). For overlapping triangles the points are a point of
-// each (fcl::detail::TriangleDistance).
+// The seeds of the smooth search, in one traversal of both hierarchies
+// (FCL's mesh distance traversal, its pruning replaced): the nearest
+// triangle pair of every pair of patches whose tessellations come within
+// the ceiling of each other. The ceiling starts at `ceiling` and falls to
+// `slack` above the nearest triangle pair found so far, so that pairs
+// farther than that from the polyhedral distance are never visited. A
+// bounding-volume pair whose triangles all lie on one patch pair that
+// already has a seed at most as near as the pair's bound is pruned too:
+// none of its triangle pairs could replace that seed. For overlapping
+// triangles the points are a point of each (fcl::detail::TriangleDistance).
 struct Candidate {
   double distance;
   int tri1, tri2;
@@ -620,10 +650,22 @@ struct Candidate {
 };
 
 template <class T>
-class CandidateNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> {
+class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> {
  public:
-  CandidateNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling)
-      : body1_(body1), body2_(body2), ceiling_(ceiling) {}
+  SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling, double slack)
+      : body1_(body1),
+        body2_(body2),
+        patches2_(body2.complex().patches.size()),
+        slot_(body1.complex().patches.size() * patches2_, -1),
+        ceiling_(ceiling),
+        slack_(slack) {}
+  double BVTesting(int b1, int b2) const override {
+    const double c = fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2);
+    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
+    if (p1 < 0 || p2 < 0) return c;
+    const int slot = slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
+    return slot >= 0 && found_[std::size_t(slot)].distance <= c ? std::numeric_limits<double>::infinity() : c;
+  }
   bool canStop(double c) const override { return c > ceiling_; }
   void leafTesting(int b1, int b2) const override {
     const int id1 = this->model1->getBV(b1).primitiveId(), id2 = this->model2->getBV(b2).primitiveId();
@@ -634,32 +676,64 @@ class CandidateNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<
         this->vertices1[t1[0]], this->vertices1[t1[1]], this->vertices1[t1[2]], this->vertices2[t2[0]],
         this->vertices2[t2[1]], this->vertices2[t2[2]], this->tf.linear(), this->tf.translation(), p1, p2);
     if (d > ceiling_) return;
+    ceiling_ = std::min(ceiling_, d + slack_);
     const Candidate candidate{d, id1, id2, this->tf1 * p1, this->tf1 * p2};
-    const std::pair<int, int> patches{body1_.triangles()[std::size_t(id1)].patch, body2_.triangles()[std::size_t(id2)].patch};
-    const auto [it, inserted] = found_.try_emplace(patches, candidate);
-    if (!inserted && d < it->second.distance) it->second = candidate;
+    int& slot = slot_[std::size_t(body1_.triangles()[std::size_t(id1)].patch) * patches2_ +
+                      std::size_t(body2_.triangles()[std::size_t(id2)].patch)];
+    if (slot < 0) {
+      slot = int(found_.size());
+      found_.push_back(candidate);
+    } else if (d < found_[std::size_t(slot)].distance) {
+      found_[std::size_t(slot)] = candidate;
+    }
   }
-  const std::map<std::pair<int, int>, Candidate>& found() const { return found_; }
+  // The seeds within the final ceiling, nearest first.
+  std::vector<Candidate> seeds() const {
+    std::vector<Candidate> within;
+    for (const Candidate& candidate : found_)
+      if (candidate.distance <= ceiling_) within.push_back(candidate);
+    std::sort(within.begin(), within.end(), [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
+    return within;
+  }
 
  private:
   const SurfaceHierarchy<T>& body1_;
   const SurfaceHierarchy<T>& body2_;
-  double ceiling_;
-  mutable std::map<std::pair<int, int>, Candidate> found_;
+  std::size_t patches2_;
+  mutable std::vector<int> slot_;  // per patch pair: its index in found_, or -1
+  mutable std::vector<Candidate> found_;
+  mutable double ceiling_;
+  double slack_;
 };
 
 template <class T>
-std::map<std::pair<int, int>, Candidate> candidate_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
-                                                         const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
-                                                         double ceiling) {
+std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
+                                  const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double ceiling,
+                                  double slack) {
   fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   const fcl::DistanceRequestd request(true);
   fcl::DistanceResultd result;
-  CandidateNode<T> node(body1, body2, ceiling);
+  SeedNode<T> node(body1, body2, ceiling, slack);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   fcl::detail::distance(&node, nullptr, 2);
-  return node.found();
+  return node.seeds();
+}
+
+// FclModel::node_patch of node `b` and its subtree.
+int mark_node_patches(const fcl::BVHModel<fcl::OBBRSSd>& bvh, const std::vector<int>& triangle_patch, int b,
+                      std::vector<int>& node_patch) {
+  const fcl::BVNode<fcl::OBBRSSd>& node = bvh.getBV(b);
+  int patch;
+  if (node.isLeaf()) {
+    patch = triangle_patch[std::size_t(node.primitiveId())];
+  } else {
+    const int left = mark_node_patches(bvh, triangle_patch, node.leftChild(), node_patch);
+    const int right = mark_node_patches(bvh, triangle_patch, node.rightChild(), node_patch);
+    patch = left == right ? left : -1;
+  }
+  node_patch[std::size_t(b)] = patch;
+  return patch;
 }
 
 // A half-space's plane in the world: its outward normal and a point on it.
@@ -670,13 +744,16 @@ std::pair<Vec3<double>, Vec3<double>> world_plane(const SurfaceHierarchy<T>& pla
           R_plane * to_double(plane.plane_origin()) + to_double(spatial::translation_of<T>(E_w_plane))};
 }
 
-// The half-space of `plane` and the tessellated `body`: the body's support
-// in -n (the lowest vertex over the plane), in world coordinates.
+// A tessellated body against an analytic one (a half-space or a rod): the
+// polyhedral distance (exact against the analytic surface, in world
+// coordinates) and the body's vertex nearest to it, the seed of Newton.
 struct Support {
-  double height;  // of the lowest vertex over the plane
+  double distance;
   int vertex;
 };
 
+// Against a half-space: the body's support in -n (its lowest vertex over
+// the plane; the height is linear, so no triangle reaches lower).
 template <class T>
 Support support_over_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane, const SurfaceHierarchy<T>& body,
                            const Mat4<T>& E_w_body) {
@@ -687,20 +764,95 @@ Support support_over_plane(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_
   const std::vector<Vec3<double>>& vertices = body.vertices();
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const double h = n_b.dot(vertices[i]);
-    if (h < support.height) support = {h, int(i)};
+    if (h < support.distance) support = {h, int(i)};
   }
-  support.height += offset;
+  support.distance += offset;
   return support;
 }
 
-// The height of the body's bounding sphere over the plane (world).
+// A rod's axis in the world: a point, the unit direction, and the unit
+// radial directions of s = 0 and s = pi / 2.
+struct WorldAxis {
+  Vec3<double> origin, direction, e1, e2;
+  double radius;
+  // A world point's coordinates across the axis (along e1, e2).
+  Vec2<double> across(const Vec3<double>& x_w) const {
+    const Vec3<double> y = x_w - origin;
+    return {y.dot(e1), y.dot(e2)};
+  }
+};
+
 template <class T>
-double sphere_height(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane, const SurfaceHierarchy<T>& body,
-                     const Mat4<T>& E_w_body) {
-  const auto [n_w, o_w] = world_plane(plane, E_w_plane);
+WorldAxis world_axis(const SurfaceHierarchy<T>& rod, const Mat4<T>& E_w_rod) {
+  const Mat3<double> R = to_double(spatial::rotation_of<T>(E_w_rod));
+  const typename SurfaceHierarchy<T>::Rod& r = *rod.rod();
+  return {R * to_double(r.origin) + to_double(spatial::translation_of<T>(E_w_rod)),
+          (R * to_double(r.axis)).normalized(), R * to_double(r.e1), R * to_double(r.e2), to_double(r.radius)};
+}
+
+// The distance from the origin to the segment ab (2D).
+double origin_to_segment(const Vec2<double>& a, const Vec2<double>& b) {
+  const Vec2<double> e = b - a;
+  const double length2 = e.squaredNorm();
+  const double t = length2 > 0 ? std::clamp(-a.dot(e) / length2, 0.0, 1.0) : 0.0;
+  return (a + t * e).norm();
+}
+
+// The distance from the origin to the triangle abc (2D; 0 inside).
+double origin_to_triangle(const Vec2<double>& a, const Vec2<double>& b, const Vec2<double>& c) {
+  const auto cross = [](const Vec2<double>& u, const Vec2<double>& v) { return u.x() * v.y() - u.y() * v.x(); };
+  const double area = cross(b - a, c - a);
+  const double wa = cross(b, c), wb = cross(c, a), wc = cross(a, b);  // the origin's barycentric weights times area
+  if (area != 0 && wa * area >= 0 && wb * area >= 0 && wc * area >= 0) return 0;
+  return std::min({origin_to_segment(a, b), origin_to_segment(b, c), origin_to_segment(c, a)});
+}
+
+// Against a rod: the distance from its axis to the nearest triangle (the
+// distance across the axis from its point to the triangle projected along
+// it) less the radius, and the vertex nearest to the axis.
+template <class T>
+Support support_about_axis(const SurfaceHierarchy<T>& rod, const Mat4<T>& E_w_rod, const SurfaceHierarchy<T>& body,
+                           const Mat4<T>& E_w_body) {
+  const WorldAxis axis = world_axis(rod, E_w_rod);
+  const Mat3<double> R = to_double(spatial::rotation_of<T>(E_w_body));
+  const Vec3<double> p = to_double(spatial::translation_of<T>(E_w_body));
+  std::vector<Vec2<double>> across;
+  across.reserve(body.vertices().size());
+  Support support{std::numeric_limits<double>::infinity(), -1};
+  double nearest = std::numeric_limits<double>::infinity();
+  for (const Vec3<double>& v : body.vertices()) {
+    across.push_back(axis.across(R * v + p));
+    if (across.back().norm() < nearest) nearest = across.back().norm(), support.vertex = int(across.size()) - 1;
+  }
+  for (const typename SurfaceHierarchy<T>::Triangle& t : body.triangles()) {
+    support.distance = std::min(support.distance, origin_to_triangle(across[std::size_t(t.vertices[0])],
+                                                                     across[std::size_t(t.vertices[1])],
+                                                                     across[std::size_t(t.vertices[2])]));
+  }
+  support.distance -= axis.radius;
+  return support;
+}
+
+template <class T>
+Support support_of(const SurfaceHierarchy<T>& analytic, const Mat4<T>& E_w_analytic, const SurfaceHierarchy<T>& body,
+                   const Mat4<T>& E_w_body) {
+  return analytic.is_half_space() ? support_over_plane(analytic, E_w_analytic, body, E_w_body)
+                                  : support_about_axis(analytic, E_w_analytic, body, E_w_body);
+}
+
+// The distance from the analytic surface to the body's bounding sphere
+// (world; negative when they meet).
+template <class T>
+double sphere_clearance(const SurfaceHierarchy<T>& analytic, const Mat4<T>& E_w_analytic,
+                        const SurfaceHierarchy<T>& body, const Mat4<T>& E_w_body) {
   const Vec3<double> centre_w = to_double(spatial::rotation_of<T>(E_w_body)) * body.sphere_centre() +
                                 to_double(spatial::translation_of<T>(E_w_body));
-  return n_w.dot(centre_w - o_w) - body.sphere_radius();
+  if (analytic.is_half_space()) {
+    const auto [n_w, o_w] = world_plane(analytic, E_w_analytic);
+    return n_w.dot(centre_w - o_w) - body.sphere_radius();
+  }
+  const WorldAxis axis = world_axis(analytic, E_w_analytic);
+  return axis.across(centre_w).norm() - axis.radius - body.sphere_radius();
 }
 
 template <class T>
@@ -712,14 +864,27 @@ double sphere_distance(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, c
   return (centre(body1, E_w_1) - centre(body2, E_w_2)).norm() - body1.sphere_radius() - body2.sphere_radius();
 }
 
-// The foot point's parameters on a half-space's plane of a world point.
+// The parameters of a world point's foot point on an analytic surface: on a
+// plane, its orthogonal projection; on a rod, the point across the axis
+// (s its angle from e1 towards e2, t its position along the axis).
 template <class T>
-Vec2<T> plane_parameters(const SurfaceHierarchy<T>& plane, const Mat4<T>& E_w_plane, const Vec3<T>& x_w) {
-  const Vec3<T> x = spatial::rotation_of<T>(E_w_plane).transpose() * (x_w - spatial::translation_of<T>(E_w_plane)) -
-                    plane.plane_origin();
-  Eigen::Matrix<T, 3, 2> A;
-  A << plane.plane_c_u(), plane.plane_c_v();
-  return Mat2<T>(A.transpose() * A).partialPivLu().solve(Vec2<T>(A.transpose() * x));
+Vec2<T> foot_parameters(const SurfaceHierarchy<T>& analytic, const Mat4<T>& E_w_analytic, const Vec3<T>& x_w) {
+  const Vec3<T> x = spatial::rotation_of<T>(E_w_analytic).transpose() * (x_w - spatial::translation_of<T>(E_w_analytic));
+  if (analytic.is_half_space()) {
+    Eigen::Matrix<T, 3, 2> A;
+    A << analytic.plane_c_u(), analytic.plane_c_v();
+    return Mat2<T>(A.transpose() * A).partialPivLu().solve(Vec2<T>(A.transpose() * (x - analytic.plane_origin())));
+  }
+  const typename SurfaceHierarchy<T>::Rod& rod = *analytic.rod();
+  const Vec3<T> y = x - rod.origin;
+  using std::atan2;
+  return {atan2(T(y.dot(rod.e2)), T(y.dot(rod.e1))), T(y.dot(rod.axis) / rod.axis.squaredNorm())};
+}
+
+template <class T>
+void check_not_both_analytic(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2) {
+  if (body1.is_analytic() && body2.is_analytic())
+    throw InputError("surface proximity: both bodies are planes or rods (one must be tessellated)");
 }
 
 template <class T>
@@ -755,6 +920,18 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
     plane_normal_ = plane_c_u_.cross(plane_c_v_).normalized();
     return;
   }
+  for (std::size_t f = 0; f < complex.patches.size(); ++f) {
+    std::optional<Rod> rod = rod_of(*complex.patches[f]);
+    if (!rod) continue;
+    if (complex.patches.size() != 1)
+      throw InputError("surface proximity: patch " + std::to_string(f) + " is an infinite cylinder beside other patches");
+    // Outward normals, c_s x c_t = R |a| e2 x a / |a|, along +e1 at (0, 0).
+    if (!(rod->e2.cross(rod->axis).dot(rod->e1) > T(0)))
+      throw InputError("surface proximity: patch " + std::to_string(f) +
+                       " is the inside of a cylinder (its normals point to the axis): only a solid rod is supported");
+    rod_ = std::move(rod);
+    return;
+  }
   for (int f = 0; f < int(complex.patches.size()); ++f) {
     const PatchTessellator<T> tessellation(complex, f, target_bound);
     const int base = int(vertices_.size());
@@ -783,6 +960,11 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   model_->bvh.beginModel(int(triangles.size()), int(points.size()));
   model_->bvh.addSubModel(points, triangles);
   model_->bvh.endModel();
+  std::vector<int> triangle_patch;
+  triangle_patch.reserve(triangles_.size());
+  for (const Triangle& t : triangles_) triangle_patch.push_back(t.patch);
+  model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
+  mark_node_patches(model_->bvh, triangle_patch, 0, model_->node_patch);
 }
 
 template <class T>
@@ -885,91 +1067,85 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
                                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
                                                       const T& query_distance) {
   const double query = to_double(query_distance);
-  if (body1.is_half_space() && body2.is_half_space())
-    throw InputError("surface proximity: both bodies are half-spaces (planes)");
+  check_not_both_analytic(body1, body2);
   const double roundoff = polyhedral_roundoff(world_scale(body1, E_w_1) + world_scale(body2, E_w_2));
-  if (body1.is_half_space() || body2.is_half_space()) {
-    // The half-space's distance to the body is the body's support in -n:
-    // Newton from the lowest vertex and its foot point on the plane.
-    const bool plane_is_2 = body2.is_half_space();
-    const SurfaceHierarchy<T>& plane = plane_is_2 ? body2 : body1;
-    const SurfaceHierarchy<T>& body = plane_is_2 ? body1 : body2;
-    const Mat4<T>& E_plane = plane_is_2 ? E_w_2 : E_w_1;
-    const Mat4<T>& E_body = plane_is_2 ? E_w_1 : E_w_2;
-    if (sphere_height(plane, E_plane, body, E_body) > query) return std::nullopt;
-    const Support support = support_over_plane(plane, E_plane, body, E_body);
-    if (support.height - body.bound() - roundoff > query) return std::nullopt;
+  if (body1.is_analytic() || body2.is_analytic()) {
+    // The polyhedral distance to the analytic surface is exact (support_of):
+    // Newton from the body's nearest vertex and its foot point.
+    const bool analytic_is_2 = body2.is_analytic();
+    const SurfaceHierarchy<T>& analytic = analytic_is_2 ? body2 : body1;
+    const SurfaceHierarchy<T>& body = analytic_is_2 ? body1 : body2;
+    const Mat4<T>& E_analytic = analytic_is_2 ? E_w_2 : E_w_1;
+    const Mat4<T>& E_body = analytic_is_2 ? E_w_1 : E_w_2;
+    if (sphere_clearance(analytic, E_analytic, body, E_body) > query) return std::nullopt;
+    const Support support = support_of(analytic, E_analytic, body, E_body);
+    if (support.distance - body.bound() - roundoff > query) return std::nullopt;
     const int patch = body.vertex_patches()[std::size_t(support.vertex)];
     const Vec2<T> x = body.vertex_parameters()[std::size_t(support.vertex)].template cast<T>();
     const Vec3<T> x_w = spatial::rotation_of<T>(E_body) * body.vertices()[std::size_t(support.vertex)].template cast<T>() +
                         spatial::translation_of<T>(E_body);
-    const Vec2<T> foot = plane_parameters(plane, E_plane, x_w);
-    SurfaceClosestPoints<T> result = plane_is_2 ? newton_closest_points(body1, E_w_1, patch, x, body2, E_w_2, 0, foot)
-                                                : newton_closest_points(body1, E_w_1, 0, foot, body2, E_w_2, patch, x);
-    check_global(result, support.height, body.bound(), roundoff, body1, body2);
+    const Vec2<T> foot = foot_parameters(analytic, E_analytic, x_w);
+    SurfaceClosestPoints<T> result = analytic_is_2 ? newton_closest_points(body1, E_w_1, patch, x, body2, E_w_2, 0, foot)
+                                                   : newton_closest_points(body1, E_w_1, 0, foot, body2, E_w_2, patch, x);
+    check_global(result, support.distance, body.bound(), roundoff, body1, body2);
     return result;
   }
   if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) return std::nullopt;
   const double bounds = body1.bound() + body2.bound();
-  // To the bounds' sum: the smooth surfaces are not known better than that.
-  const PolyhedralDistance poly = polyhedral_distance(body1, E_w_1, body2, E_w_2, bounds, query + bounds + roundoff);
-  if (!poly.found || poly.lower - bounds - roundoff > query) return std::nullopt;
   // The global pair lies within both bounds of its nearest triangle pair,
-  // so that pair is at most the global distance plus the bounds apart, and
-  // a triangle pair at least D + bounds apart holds no smooth pair nearer
-  // than D >= 0; where the surfaces cross (D < 0) their triangles meet
-  // (distance 0). Newton from FCL's nearest pair gives D; then from the
-  // nearest triangle pair of every other pair of patches within max(D, 0) +
-  // bounds, nearest first, each result lowering D. (FCL's pair alone may
-  // lie on another feature as near to within the bounds, or on another
+  // so that pair is at most max(D, 0) + bounds apart, D the global distance
+  // (where the surfaces cross, D < 0, their triangles meet), and
+  // D <= d + bounds, d the polyhedral distance: the seeds within
+  // d + 2 bounds (and round-off) of each other hold it, and none exist when
+  // d is beyond query + bounds (then D > query). Newton from the nearest
+  // seed gives D; then from every other seed within max(D, 0) + bounds,
+  // nearest first, each result lowering D. (The nearest seed alone may lie
+  // on another feature as near to within the bounds, or on another
   // crossing: a tumbling body's base above the other, or through it, while
-  // its rim is deeper.) Where Newton fails from another pair's seed (no
-  // closest pair there: the inside of a bowl's rim facing away from a table
-  // below it), that pair is not the global one.
+  // its rim is deeper.) Where Newton fails from a farther seed (no closest
+  // pair there: the inside of a bowl's rim facing away from a table below
+  // it), that pair is not the global one.
+  const std::vector<Candidate> seeds =
+      seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff, 2 * bounds + roundoff);
+  if (seeds.empty()) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
-  const std::pair<int, int> nearest{body1.triangles()[std::size_t(poly.tri1)].patch,
-                                    body2.triangles()[std::size_t(poly.tri2)].patch};
-  SurfaceClosestPoints<T> best =
-      newton_closest_points(body1, E_w_1, nearest.first, parameters_on(body1, pose1, poly.tri1, poly.x1), body2, E_w_2,
-                            nearest.second, parameters_on(body2, pose2, poly.tri2, poly.x2));
-  const auto reach = [&] { return std::max(0.0, to_double(best.distance)) + bounds + roundoff; };
-  std::vector<std::pair<std::pair<int, int>, Candidate>> seeds;
-  for (const auto& entry : candidate_pairs(body1, E_w_1, body2, E_w_2, reach()))
-    if (entry.first != nearest) seeds.push_back(entry);
-  std::sort(seeds.begin(), seeds.end(), [](const auto& a, const auto& b) { return a.second.distance < b.second.distance; });
-  for (const auto& [patches, seed] : seeds) {
-    if (seed.distance > reach()) break;
+  const auto newton_from = [&](const Candidate& seed) {
+    const int patch1 = body1.triangles()[std::size_t(seed.tri1)].patch;
+    const int patch2 = body2.triangles()[std::size_t(seed.tri2)].patch;
+    return newton_closest_points(body1, E_w_1, patch1, parameters_on(body1, pose1, seed.tri1, seed.x1), body2, E_w_2,
+                                 patch2, parameters_on(body2, pose2, seed.tri2, seed.x2));
+  };
+  SurfaceClosestPoints<T> best = newton_from(seeds.front());
+  for (std::size_t k = 1; k < seeds.size(); ++k) {
+    if (seeds[k].distance > std::max(0.0, to_double(best.distance)) + bounds + roundoff) break;
     try {
-      SurfaceClosestPoints<T> result =
-          newton_closest_points(body1, E_w_1, patches.first, parameters_on(body1, pose1, seed.tri1, seed.x1), body2,
-                                E_w_2, patches.second, parameters_on(body2, pose2, seed.tri2, seed.x2));
+      SurfaceClosestPoints<T> result = newton_from(seeds[k]);
       if (result.distance < best.distance) best = result;
     } catch (const ComputationError&) {  // no closest pair near this seed (above)
     }
   }
-  check_global(best, poly.distance, bounds, roundoff, body1, body2);
+  check_global(best, seeds.front().distance, bounds, roundoff, body1, body2);
   return best;
 }
 
 template <class T>
 T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, const SurfaceHierarchy<T>& body2,
                        const Mat4<T>& E_w_2) {
-  if (body1.is_half_space() && body2.is_half_space())
-    throw InputError("surface proximity: both bodies are half-spaces (planes)");
+  check_not_both_analytic(body1, body2);
   const double roundoff = polyhedral_roundoff(world_scale(body1, E_w_1) + world_scale(body2, E_w_2));
   double lower = 0;
-  if (body2.is_half_space()) {
-    lower = support_over_plane(body2, E_w_2, body1, E_w_1).height - body1.bound();
-  } else if (body1.is_half_space()) {
-    lower = support_over_plane(body1, E_w_1, body2, E_w_2).height - body2.bound();
+  if (body2.is_analytic()) {
+    lower = support_of(body2, E_w_2, body1, E_w_1).distance - body1.bound();
+  } else if (body1.is_analytic()) {
+    lower = support_of(body1, E_w_1, body2, E_w_2).distance - body2.bound();
   } else {
     // First to a factor of two (abs_err infinite: lower = d / 2), which prunes
     // early for bodies far apart (conservative advancement then moves them at
     // least half-way); where d / 2 is below twice the bounds' sum (within
     // four of contact), again to the bounds' sum.
     const double bounds = body1.bound() + body2.bound();
-    lower = polyhedral_distance(body1, E_w_1, body2, E_w_2, std::numeric_limits<double>::infinity()).lower;
-    if (lower < 2 * bounds) lower = polyhedral_distance(body1, E_w_1, body2, E_w_2, bounds).lower;
+    lower = polyhedral_lower_bound(body1, E_w_1, body2, E_w_2, std::numeric_limits<double>::infinity());
+    if (lower < 2 * bounds) lower = polyhedral_lower_bound(body1, E_w_1, body2, E_w_2, bounds);
     lower -= bounds;
   }
   return T(std::max(0.0, lower - roundoff));

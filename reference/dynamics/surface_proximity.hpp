@@ -9,13 +9,15 @@
 //    every patch whose distance to the smooth surface is at most bound()
 //    both ways (derived in surface_proximity.cpp, "The tessellation bound"),
 //    and FCL's bounding-volume hierarchy (OBBRSS) over it. A body whose one
-//    patch is an unbounded plane is a half-space instead, never tessellated.
-//  - closest_points: the polyhedral distance (FCL, double) decides whether
-//    the bodies may be within query_distance; if so, Newton's method on the
-//    smooth surfaces (in T, world coordinates through the poses) from FCL's
-//    nearest triangle pair, and from the nearest triangle pair of every other
-//    pair of patches whose tessellations come within twice the bounds of
-//    that distance (the global pair's own triangles are among them), gives
+//    patch is an unbounded plane is a half-space instead, and one whose one
+//    patch is an infinite circular cylinder a rod; neither is tessellated.
+//  - closest_points: one traversal of both hierarchies (FCL's, its pruning
+//    replaced) finds the nearest triangle pair of every pair of patches
+//    that come within twice the bounds of the polyhedral distance, and
+//    none when the bodies are beyond query_distance; Newton's method on the
+//    smooth surfaces (in T, world coordinates through the poses) from the
+//    nearest of them, then from the others within the bounds of the best
+//    distance found (the global pair's own triangles are among them), gives
 //    the closest pair (or the deepest pair of a slight interpenetration),
 //    checked to be the global one within the bounds.
 //  - distance_lower_bound: a lower bound of the polyhedral distance less both
@@ -54,10 +56,13 @@ class SurfaceHierarchy {
   // charts are tessellated within their bands only (PatchComplex::
   // band_distance), which together cover the surface. A complex whose only
   // patch is a plane (surfaces::PlanePatch, or any unbounded patch with
-  // constant first derivatives) is a half-space, not tessellated.
-  // `complex` must outlive the hierarchy. InputError for target_bound not
-  // finite and > 0, an empty complex, a plane beside other patches, or an
-  // unbounded patch that is not a plane (cylinder, paraboloid).
+  // constant first derivatives) is a half-space, and one whose only patch is
+  // an infinite circular cylinder with outward normals (surfaces::
+  // CylinderPatch, or a rigidly moved one) is a solid rod; neither is
+  // tessellated. `complex` must outlive the hierarchy. InputError for
+  // target_bound not finite and > 0, an empty complex, a plane or a cylinder
+  // beside other patches, a cylinder whose normals point to its axis (the
+  // inside of a pipe), or another unbounded patch (a paraboloid).
   // ComputationError if a patch needs triangles smaller than 2^-12 of its
   // coarse grid's (a curvature the target cannot follow).
   SurfaceHierarchy(const surfaces::PatchComplex<T>& complex, double target_bound);
@@ -68,8 +73,17 @@ class SurfaceHierarchy {
   double bound() const { return bound_; }
   const surfaces::PatchComplex<T>& complex() const { return *complex_; }
   bool is_half_space() const { return half_space_; }
+  // The rod's surface (body frame): c(s, t) = origin + t axis + radius
+  // (cos(s) e1 + sin(s) e2), e1, e2 and axis / |axis| orthonormal.
+  struct Rod {
+    Vec3<T> origin, axis, e1, e2;
+    T radius;
+  };
+  const std::optional<Rod>& rod() const { return rod_; }
+  // A half-space or a rod: no tessellation, distances in closed form.
+  bool is_analytic() const { return half_space_ || rod_.has_value(); }
 
-  // The tessellation (body frame); empty for a half-space.
+  // The tessellation (body frame); empty for a half-space or a rod.
   const std::vector<Vec3<double>>& vertices() const { return vertices_; }
   const std::vector<surfaces::Vec2<double>>& vertex_parameters() const { return vertex_parameters_; }
   const std::vector<int>& vertex_patches() const { return vertex_patches_; }
@@ -84,12 +98,13 @@ class SurfaceHierarchy {
   const Vec3<T>& plane_c_u() const { return plane_c_u_; }
   const Vec3<T>& plane_c_v() const { return plane_c_v_; }
 
-  const detail::FclModel* fcl_model() const { return model_.get(); }  // null for a half-space
+  const detail::FclModel* fcl_model() const { return model_.get(); }  // null for a half-space or a rod
 
  private:
   const surfaces::PatchComplex<T>* complex_;
   double bound_ = 0;
   bool half_space_ = false;
+  std::optional<Rod> rod_;
   std::vector<Vec3<double>> vertices_;
   std::vector<surfaces::Vec2<double>> vertex_parameters_;
   std::vector<int> vertex_patches_;
@@ -113,14 +128,14 @@ struct SurfaceClosestPoints {
 
 // nullopt when the bodies are certainly farther apart than query_distance
 // (polyhedral distance minus both bounds): that case costs a bounding-sphere
-// test or one FCL distance, never a surface evaluation. Otherwise the global
-// closest pair on the smooth surfaces (or the deepest pair, when the bodies
-// interpenetrate slightly), refined by Newton from the hierarchy's nearest
-// triangle pair and from every other patch pair's within twice the bounds of
-// its distance (the least kept). ComputationError naming the patches if Newton does not
-// converge, converges to a pair whose normals are not anti-parallel, or to a
-// pair farther apart than the polyhedral distance plus both bounds (not the
-// global minimum).
+// test or one pruned traversal, never a surface evaluation. Otherwise the
+// global closest pair on the smooth surfaces (or the deepest pair, when the
+// bodies interpenetrate slightly), refined by Newton from the nearest
+// triangle pair and from every other patch pair's nearest within the bounds
+// of the best distance (the least kept). ComputationError naming the patches
+// if Newton does not converge from the nearest pair, converges to a pair
+// whose normals are not anti-parallel, or to a pair farther apart than the
+// polyhedral distance plus both bounds (not the global minimum).
 template <class T>
 std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
@@ -130,7 +145,7 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
 // advancement): never above D, and at least min(D / 2 - 1.5 B, D - 3 B) less
 // the polyhedral distance's round-off, B the bounds' sum (a factor two far
 // apart, where it is cheap, and 3 B near contact); 0 if that is negative.
-// Against a half-space: at least D - 2 B less round-off.
+// Against a half-space or a rod: at least D - 2 B less round-off.
 template <class T>
 T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, const SurfaceHierarchy<T>& body2,
                        const Mat4<T>& E_w_2);

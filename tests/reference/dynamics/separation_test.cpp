@@ -1,5 +1,6 @@
 // Separation (Kry & Pai Section 3.3, issue 30 item 2): the normal force
-// crossing zero is an event located like the others. References: a ball
+// crossing zero is an event located like the others, and flight follows
+// (the cylinder is a rod to collision detection). References: a ball
 // released near the top of a fixed horizontal cylinder leaves it where its
 // normal force vanishes, in closed form from energy and the centripetal
 // balance m g cos(theta) - N = m v^2 / (R + r):
@@ -7,10 +8,12 @@
 //                     -> cos theta = (2/3) cos theta0;
 //   rolling           7/10 v^2 = g (R + r) (cos theta0 - cos theta)
 //                     -> cos theta = (10/17) cos theta0,
-// with v^2 = g (R + r) cos theta there in both.
+// with v^2 = g (R + r) cos theta there in both; then a parabola with
+// constant spin.
 #include <gtest/gtest.h>
 
 #include <boost/math/constants/constants.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "reference/dynamics/contact_simulation.hpp"
@@ -77,9 +80,16 @@ TEST(Separation, BallLeavesACylinderWhereItsNormalForceVanishes) {
     options.duration = 5;
     options.output_interval = 0;
     const SimulationResult<double> result = simulate(scene.system(c.friction), scene.start(), options);
-    ASSERT_EQ(result.status, SimulationStatus::kSeparated) << result.message;
-    const SimulationSample<double>& last = result.samples.back();
-    EXPECT_EQ(last.state.time, result.final_state.time);
+    ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+    EXPECT_EQ(result.statistics.separations, 1);
+    EXPECT_EQ(result.statistics.collisions, 0);  // the parabola stays outside the circle it left
+    // The contact's last row is the separation's located state; flight follows.
+    const auto first_flight = std::find_if(result.samples.begin(), result.samples.end(),
+                                           [](const SimulationSample<double>& sample) { return sample.flight; });
+    ASSERT_NE(first_flight, result.samples.end());
+    ASSERT_GE(first_flight - result.samples.begin(), 2);
+    const SimulationSample<double>& last = *(first_flight - 1);
+    EXPECT_EQ(last.state.time, first_flight->state.time);
     const double theta = BallOnCylinder::angle(last);
     // The located root: the angle to the event's location (the normal
     // force's slack, 64 eps of m g, over |dN/dtheta| ~ m g) plus the
@@ -90,7 +100,23 @@ TEST(Separation, BallLeavesACylinderWhereItsNormalForceVanishes) {
     EXPECT_NEAR(v2, scene.g * (scene.R + scene.r) * std::cos(theta), 1e-5);
     EXPECT_LT(std::abs(last.normal_force), 1e-6 * scene.g);
     // Not a step's worth late: the previous sample still pressed.
-    EXPECT_GT(result.samples[result.samples.size() - 2].normal_force, 0.0);
+    EXPECT_GT((first_flight - 2)->normal_force, 0.0);
+    // Then a parabola with constant spin (a ball's inertia is isotropic, so
+    // its angular velocity is constant in flight): the state at separation
+    // advanced in closed form. RK steps integrate the quadratic exactly, so
+    // the error is round-off of coordinates up to 125 m (5 s of fall).
+    const Vec3<double> gravity(0, 0, -scene.g);
+    for (auto sample = first_flight; sample != result.samples.end(); ++sample) {
+      ASSERT_TRUE(sample->flight);
+      const double tau = sample->state.time - last.state.time;
+      const double scale = 1 + sample->com_w.norm();
+      EXPECT_NEAR((sample->com_w - (last.com_w + tau * last.com_velocity_w + 0.5 * tau * tau * gravity)).norm(), 0.0,
+                  1e-12 * scale);
+      EXPECT_NEAR((sample->com_velocity_w - (last.com_velocity_w + tau * gravity)).norm(), 0.0, 1e-12 * scale);
+      EXPECT_NEAR((sample->omega_w - last.omega_w).norm(), 0.0, 1e-12 * (1 + last.omega_w.norm()));
+      EXPECT_GE(sample->gap, -options.contact_tolerance);  // the first row touches
+    }
+    EXPECT_NEAR(result.samples.back().state.time, options.duration, 1e-12);
   }
 }
 

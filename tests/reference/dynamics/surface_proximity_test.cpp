@@ -31,6 +31,7 @@
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/ellipsoid_atlas.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "reference/surfaces/transformed_patch.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/source_dir.hpp"
@@ -55,6 +56,24 @@ su::PatchComplex<T> single_patch(std::unique_ptr<su::Patch<T>> patch) {
   complex.patches.push_back(std::move(patch));
   return complex;
 }
+
+// The inside of a cylinder: CylinderPatch with t reversed (its normals
+// point to the axis).
+class PipePatch final : public su::Patch<double> {
+ public:
+  explicit PipePatch(double radius) : cylinder_(radius) {}
+  su::PatchJet<double> evaluate(const double& s, const double& t) const override {
+    su::PatchJet<double> jet = cylinder_.evaluate(s, -t);
+    for (int i = 0; i <= 3; ++i)
+      for (int j = 1; i + j <= 3; j += 2) jet.derivative(i, j) *= -1.0;
+    return jet;
+  }
+  const su::Domain<double>& domain() const override { return cylinder_.domain(); }
+  std::string describe() const override { return "pipe"; }
+
+ private:
+  su::CylinderPatch<double> cylinder_;
+};
 
 template <class T>
 Mat4<T> pose(const Vec3<double>& rotation_vector, const Vec3<double>& translation) {
@@ -175,6 +194,52 @@ TYPED_TEST(SurfaceProximityTyped, SpherePlaneClosedForm) {
     EXPECT_LE(dbl(lower), std::max(gap, 0.0));
     EXPECT_GE(dbl(lower), gap - 2 * hs.bound() - 128 * 1.0 * std::numeric_limits<double>::epsilon());
   }
+}
+
+// A sphere beside a rod (an infinite cylinder of radius R about the axis
+// o + u a, body 2, rotated and moved): with rho the unit direction from the
+// axis to the centre c, distance |c - o|_across - R - r, p1 = c - r rho,
+// p2 = o + u a + R rho, normal rho; the rod as body 1 instead: the normal
+// -rho. Apart (2 cm) and overlapping (1 mm); beyond the query: nullopt.
+TYPED_TEST(SurfaceProximityTyped, SphereBesideRodClosedForm) {
+  using T = TypeParam;
+  const double radius = 0.05, R = 0.3;
+  const su::PatchComplex<T> sphere = su::ellipsoid_atlas<T>(Vec3<T>::Constant(T(radius)));
+  const su::PatchComplex<T> cylinder = single_patch<T>(std::make_unique<su::CylinderPatch<T>>(T(R)));
+  const SurfaceHierarchy<T> hs(sphere, kTarget), hr(cylinder, kTarget);
+  ASSERT_TRUE(hr.rod().has_value());
+  EXPECT_TRUE(hr.is_analytic());
+  EXPECT_TRUE(hr.vertices().empty());
+  const Mat4<T> E_w_r = pose<T>(Vec3<double>(0.4, -0.2, 0.9), Vec3<double>(0.1, 0.3, -0.2));
+  const Mat3<T> R_w_r = spatial::rotation_of<T>(E_w_r);
+  const Vec3<T> a = R_w_r.col(2), o = spatial::translation_of<T>(E_w_r);  // CylinderPatch's axis is its z
+  using std::cos;
+  using std::sin;
+  const Vec3<T> rho = R_w_r * Vec3<T>(T(cos(T(2.2))), T(sin(T(2.2))), T(0));
+  for (const double gap : {0.02, -0.001}) {
+    const Vec3<T> foot = o + T(0.7) * a + T(R) * rho;
+    const T offset = T(radius + gap), expected = offset - T(radius);
+    const Vec3<T> c = foot + offset * rho;
+    const Mat4<T> E_w_s = spatial::make_pose<T>(spatial::so3_exp<T>(Vec3<T>(T(-1), T(0.5), T(2))), c);
+    // Inputs of magnitude about 1 m through about 30 roundings.
+    const auto beside = closest_points(hs, E_w_s, hr, E_w_r, T(0.1));
+    ASSERT_TRUE(beside.has_value());
+    EXPECT_LE(difference(beside->distance, expected), dbl(tolerance<T>(64)));
+    EXPECT_LE(dbl(T((beside->p1_w - (c - T(radius) * rho)).norm())), dbl(tolerance<T>(64)));
+    EXPECT_LE(dbl(T((beside->p2_w - foot).norm())), dbl(tolerance<T>(64)));
+    EXPECT_LE(dbl(T((beside->normal_w - rho).norm())), dbl(tolerance<T>(64)));
+    expect_on_surfaces(*beside, sphere, E_w_s, cylinder, E_w_r);
+    const auto swapped = closest_points(hr, E_w_r, hs, E_w_s, T(0.1));
+    ASSERT_TRUE(swapped.has_value());
+    EXPECT_LE(difference(swapped->distance, expected), dbl(tolerance<T>(64)));
+    EXPECT_LE(dbl(T((swapped->normal_w + rho).norm())), dbl(tolerance<T>(64)));
+    // Against the rod: at least D - 2 B, less round-off.
+    const T lower = distance_lower_bound(hs, E_w_s, hr, E_w_r);
+    EXPECT_LE(dbl(lower), std::max(gap, 0.0));
+    EXPECT_GE(dbl(lower), gap - 2 * hs.bound() - 128 * 2.0 * std::numeric_limits<double>::epsilon());
+  }
+  const Mat4<T> far = spatial::make_pose<T>(Mat3<T>::Identity(), Vec3<T>(o + T(R + radius + 0.5) * rho));
+  EXPECT_FALSE(closest_points(hs, far, hr, E_w_r, T(0.1)).has_value());
 }
 
 // An ellipsoid (semi-axes A = diag(a, b, c), rotation R, centre z0) over the
@@ -585,9 +650,26 @@ TEST(SurfaceProximity, RefusesBadInput) {
   for (const double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()})
     EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(sphere, bad); }).find("target_bound"),
               std::string::npos);
-  const su::PatchComplex<double> cylinder = single_patch<double>(std::make_unique<su::CylinderPatch<double>>(0.1));
-  EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(cylinder, kTarget); }).find("cylinder (patch 0) is unbounded"),
+  // An elliptic cylinder (a rod scaled across its axis) and a paraboloid are
+  // unbounded and neither a plane nor a rod; the inside of a cylinder (its
+  // normals towards the axis: t reversed) is not a solid rod.
+  const su::PatchComplex<double> elliptic = single_patch<double>(std::make_unique<su::TransformedPatch<double>>(
+      std::make_unique<su::CylinderPatch<double>>(0.1), su::SceneTransform<double>{Vec3<double>(1, 2, 1)}));
+  EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(elliptic, kTarget); }).find("is unbounded and not a plane"),
             std::string::npos);
+  const su::PatchComplex<double> paraboloid = single_patch<double>(std::make_unique<su::ParaboloidPatch<double>>(2.0, 3.0));
+  EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(paraboloid, kTarget); }).find("is unbounded and not a plane"),
+            std::string::npos);
+  const su::PatchComplex<double> pipe = single_patch<double>(std::make_unique<PipePatch>(0.1));
+  EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(pipe, kTarget); }).find("the inside of a cylinder"),
+            std::string::npos);
+  su::PatchComplex<double> rod_and_sphere = su::ellipsoid_atlas<double>(Vec3<double>::Constant(0.05));
+  rod_and_sphere.patches.push_back(std::make_unique<su::CylinderPatch<double>>(0.1));
+  rod_and_sphere.links.emplace_back();
+  EXPECT_NE(test::message_of<InputError>([&] { SurfaceHierarchy<double>(rod_and_sphere, kTarget); }).find("patch 2 is an infinite cylinder beside"),
+            std::string::npos);
+  const su::PatchComplex<double> cylinder = single_patch<double>(std::make_unique<su::CylinderPatch<double>>(0.1));
+  const SurfaceHierarchy<double> hr(cylinder, kTarget);
   su::PatchComplex<double> plane_and_sphere = su::ellipsoid_atlas<double>(Vec3<double>::Constant(0.05));
   plane_and_sphere.patches.push_back(std::make_unique<su::PlanePatch<double>>());
   plane_and_sphere.links.emplace_back();
@@ -596,7 +678,10 @@ TEST(SurfaceProximity, RefusesBadInput) {
   const su::PatchComplex<double> plane = single_patch<double>(std::make_unique<su::PlanePatch<double>>());
   const SurfaceHierarchy<double> hp(plane, kTarget);
   EXPECT_NE(test::message_of<InputError>([&] { closest_points(hp, Mat4<double>(Mat4<double>::Identity()), hp, Mat4<double>(Mat4<double>::Identity()), 1.0); })
-                .find("both bodies are half-spaces"),
+                .find("both bodies are planes or rods"),
+            std::string::npos);
+  EXPECT_NE(test::message_of<InputError>([&] { distance_lower_bound(hr, Mat4<double>(Mat4<double>::Identity()), hp, Mat4<double>(Mat4<double>::Identity())); })
+                .find("both bodies are planes or rods"),
             std::string::npos);
 }
 
