@@ -174,13 +174,39 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
     }
     FState at = y;
     std::optional<SurfaceClosestPoints<T>> touch;
-    const auto gap = [&](const T& tau) {
+    const auto advance = [&](const T& tau) {
       T ignored;
       at = flight_dynamics_.step(options_.integrator, y, k1, tau, options_.tolerance, ignored);
+    };
+    const auto global_gap = [&](const T& tau) {
+      advance(tau);
       touch = proximity(at);
       return touch ? touch->distance : query_distance_;
     };
-    const T tau = illinois_root(gap, T(0), g0, h_try, there->distance, tolerance);
+    // First along the end's closest pair, followed by Newton from the last
+    // iterate's pair (a few surface evaluations instead of a global query
+    // each); a global query at the root confirms it, or, when another pair
+    // is deeper there (another feature reached body 2 first), the root is
+    // located again with global queries.
+    std::optional<SurfaceClosestPoints<T>> tracked = there;
+    const auto tracked_gap = [&](const T& tau) {
+      advance(tau);
+      try {
+        tracked = newton_closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(at), tracked->patch1, tracked->st,
+                                        *hierarchy2_, system_.E_w_2, tracked->patch2, tracked->uv);
+      } catch (const ComputationError&) {
+        return global_gap(tau);
+      }
+      touch = tracked;
+      return tracked->distance;
+    };
+    T tau = illinois_root(tracked_gap, T(0), g0, h_try, there->distance, tolerance);
+    const std::optional<SurfaceClosestPoints<T>> confirmed = proximity(at);
+    if (confirmed && touch && confirmed->distance >= touch->distance - tolerance) {
+      touch = confirmed;
+    } else {
+      tau = illinois_root(global_gap, T(0), g0, h_try, there->distance, tolerance);
+    }
     if (!touch || touch->distance < -T(1024) * tolerance) {
       fail(state, "the first contact of a flight step could not be located to the contact tolerance");
       return FlightOutcome::kEnd;

@@ -2,8 +2,10 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <bit>
 #include <boost/math/constants/constants.hpp>
 #include <cmath>
+#include <cstdint>
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
@@ -22,8 +24,11 @@ namespace detail {
 struct FclModel {
   fcl::BVHModel<fcl::OBBRSSd> bvh;
   // Per bounding volume (FCL's node index): the patch that all its
-  // triangles belong to, or -1 when they belong to several.
+  // triangles belong to, or -1 when they belong to several; and, for a
+  // complex of at most 64 patches, the set of its triangles' patches (bit p
+  // for patch p).
   std::vector<int> node_patch;
+  std::vector<std::uint64_t> node_patches;
 };
 }  // namespace detail
 
@@ -638,11 +643,14 @@ double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E
 // triangle pair of every pair of patches whose tessellations come within
 // the ceiling of each other. The ceiling starts at `ceiling` and falls to
 // `slack` above the nearest triangle pair found so far, so that pairs
-// farther than that from the polyhedral distance are never visited. A
-// bounding-volume pair whose triangles all lie on one patch pair that
-// already has a seed at most as near as the pair's bound is pruned too:
-// none of its triangle pairs could replace that seed. For overlapping
-// triangles the points are a point of each (fcl::detail::TriangleDistance).
+// farther than that from the polyhedral distance are never visited. A seed
+// need only be within `tolerance` of its patch pair's nearest triangle pair
+// (it starts Newton; the tessellations are not known better than their
+// bounds): a bounding-volume pair each of whose patch pairs already has a
+// seed less than `tolerance` farther than the pair's bound is pruned. (Near contact every bounding-volume pair about the
+// contact is at distance 0, nearer than any seed: without the tolerance
+// each would be searched to its leaves.) For overlapping triangles the
+// points are a point of each (fcl::detail::TriangleDistance).
 struct Candidate {
   double distance;
   int tri1, tri2;
@@ -652,19 +660,32 @@ struct Candidate {
 template <class T>
 class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> {
  public:
-  SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling, double slack)
+  SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling, double slack,
+           double tolerance)
       : body1_(body1),
         body2_(body2),
         patches2_(body2.complex().patches.size()),
         slot_(body1.complex().patches.size() * patches2_, -1),
         ceiling_(ceiling),
-        slack_(slack) {}
+        slack_(slack),
+        tolerance_(tolerance) {}
   double BVTesting(int b1, int b2) const override {
     const double c = fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2);
-    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
-    if (p1 < 0 || p2 < 0) return c;
-    const int slot = slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
-    return slot >= 0 && found_[std::size_t(slot)].distance <= c ? std::numeric_limits<double>::infinity() : c;
+    const detail::FclModel& fcl1 = *body1_.fcl_model();
+    const detail::FclModel& fcl2 = *body2_.fcl_model();
+    const auto seeded = [&](std::size_t p1, std::size_t p2) {
+      const int slot = slot_[p1 * patches2_ + p2];
+      return slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= c;
+    };
+    const double pruned = std::numeric_limits<double>::infinity();
+    if (!fcl1.node_patches.empty() && !fcl2.node_patches.empty()) {  // every patch pair of the two sets seeded
+      for (std::uint64_t set1 = fcl1.node_patches[std::size_t(b1)]; set1 != 0; set1 &= set1 - 1)
+        for (std::uint64_t set2 = fcl2.node_patches[std::size_t(b2)]; set2 != 0; set2 &= set2 - 1)
+          if (!seeded(std::size_t(std::countr_zero(set1)), std::size_t(std::countr_zero(set2)))) return c;
+      return pruned;
+    }
+    const int p1 = fcl1.node_patch[std::size_t(b1)], p2 = fcl2.node_patch[std::size_t(b2)];
+    return p1 >= 0 && p2 >= 0 && seeded(std::size_t(p1), std::size_t(p2)) ? pruned : c;
   }
   bool canStop(double c) const override { return c > ceiling_; }
   void leafTesting(int b1, int b2) const override {
@@ -703,37 +724,38 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
   mutable std::vector<int> slot_;  // per patch pair: its index in found_, or -1
   mutable std::vector<Candidate> found_;
   mutable double ceiling_;
-  double slack_;
+  double slack_, tolerance_;
 };
 
 template <class T>
 std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                   const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double ceiling,
-                                  double slack) {
+                                  double slack, double tolerance) {
   fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   const fcl::DistanceRequestd request(true);
   fcl::DistanceResultd result;
-  SeedNode<T> node(body1, body2, ceiling, slack);
+  SeedNode<T> node(body1, body2, ceiling, slack, tolerance);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   fcl::detail::distance(&node, nullptr, 2);
   return node.seeds();
 }
 
-// FclModel::node_patch of node `b` and its subtree.
-int mark_node_patches(const fcl::BVHModel<fcl::OBBRSSd>& bvh, const std::vector<int>& triangle_patch, int b,
-                      std::vector<int>& node_patch) {
-  const fcl::BVNode<fcl::OBBRSSd>& node = bvh.getBV(b);
-  int patch;
+// FclModel::node_patch (and node_patches, when sized) of node `b` and its subtree.
+void mark_node_patches(detail::FclModel& model, const std::vector<int>& triangle_patch, int b) {
+  const fcl::BVNode<fcl::OBBRSSd>& node = model.bvh.getBV(b);
+  const std::size_t i = std::size_t(b);
   if (node.isLeaf()) {
-    patch = triangle_patch[std::size_t(node.primitiveId())];
-  } else {
-    const int left = mark_node_patches(bvh, triangle_patch, node.leftChild(), node_patch);
-    const int right = mark_node_patches(bvh, triangle_patch, node.rightChild(), node_patch);
-    patch = left == right ? left : -1;
+    const int patch = triangle_patch[std::size_t(node.primitiveId())];
+    model.node_patch[i] = patch;
+    if (!model.node_patches.empty()) model.node_patches[i] = std::uint64_t(1) << patch;
+    return;
   }
-  node_patch[std::size_t(b)] = patch;
-  return patch;
+  const std::size_t left = std::size_t(node.leftChild()), right = std::size_t(node.rightChild());
+  mark_node_patches(model, triangle_patch, node.leftChild());
+  mark_node_patches(model, triangle_patch, node.rightChild());
+  model.node_patch[i] = model.node_patch[left] == model.node_patch[right] ? model.node_patch[left] : -1;
+  if (!model.node_patches.empty()) model.node_patches[i] = model.node_patches[left] | model.node_patches[right];
 }
 
 // A half-space's plane in the world: its outward normal and a point on it.
@@ -964,7 +986,8 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   triangle_patch.reserve(triangles_.size());
   for (const Triangle& t : triangles_) triangle_patch.push_back(t.patch);
   model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
-  mark_node_patches(model_->bvh, triangle_patch, 0, model_->node_patch);
+  if (complex.patches.size() <= 64) model_->node_patches.assign(std::size_t(model_->bvh.getNumBVs()), 0);
+  mark_node_patches(*model_, triangle_patch, 0);
 }
 
 template <class T>
@@ -1097,16 +1120,19 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   // (where the surfaces cross, D < 0, their triangles meet), and
   // D <= d + bounds, d the polyhedral distance: the seeds within
   // d + 2 bounds (and round-off) of each other hold it, and none exist when
-  // d is beyond query + bounds (then D > query). Newton from the nearest
-  // seed gives D; then from every other seed within max(D, 0) + bounds,
-  // nearest first, each result lowering D. (The nearest seed alone may lie
+  // d is beyond query + bounds (then D > query). Each seed is within the
+  // bounds of its patch pair's nearest triangle pair (seed_pairs). Newton
+  // from the nearest seed gives D; then from every other seed within
+  // max(D, 0) + 2 bounds, nearest first, each result lowering D; the check
+  // at the end (D <= the nearest seed's distance + bounds) only loosens by
+  // the seeds' tolerance. (The nearest seed alone may lie
   // on another feature as near to within the bounds, or on another
   // crossing: a tumbling body's base above the other, or through it, while
   // its rim is deeper.) Where Newton fails from a farther seed (no closest
   // pair there: the inside of a bowl's rim facing away from a table below
   // it), that pair is not the global one.
   const std::vector<Candidate> seeds =
-      seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff, 2 * bounds + roundoff);
+      seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff, 2 * bounds + roundoff, bounds);
   if (seeds.empty()) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const auto newton_from = [&](const Candidate& seed) {
@@ -1117,7 +1143,7 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   };
   SurfaceClosestPoints<T> best = newton_from(seeds.front());
   for (std::size_t k = 1; k < seeds.size(); ++k) {
-    if (seeds[k].distance > std::max(0.0, to_double(best.distance)) + bounds + roundoff) break;
+    if (seeds[k].distance > std::max(0.0, to_double(best.distance)) + 2 * bounds + roundoff) break;
     try {
       SurfaceClosestPoints<T> result = newton_from(seeds[k]);
       if (result.distance < best.distance) best = result;
