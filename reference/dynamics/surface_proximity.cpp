@@ -2,10 +2,8 @@
 
 #include <Eigen/LU>
 #include <algorithm>
-#include <bit>
 #include <boost/math/constants/constants.hpp>
 #include <cmath>
-#include <cstdint>
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
@@ -24,11 +22,8 @@ namespace detail {
 struct FclModel {
   fcl::BVHModel<fcl::OBBRSSd> bvh;
   // Per bounding volume (FCL's node index): the patch that all its
-  // triangles belong to, or -1 when they belong to several; and, for a
-  // complex of at most 64 patches, the set of its triangles' patches (bit p
-  // for patch p).
+  // triangles belong to, or -1 when they belong to several.
   std::vector<int> node_patch;
-  std::vector<std::uint64_t> node_patches;
 };
 }  // namespace detail
 
@@ -646,8 +641,9 @@ double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E
 // farther than that from the polyhedral distance are never visited. A seed
 // need only be within `tolerance` of its patch pair's nearest triangle pair
 // (it starts Newton; the tessellations are not known better than their
-// bounds): a bounding-volume pair each of whose patch pairs already has a
-// seed less than `tolerance` farther than the pair's bound is pruned. (Near contact every bounding-volume pair about the
+// bounds): a bounding-volume pair whose triangles all lie on one patch pair
+// that already has a seed less than `tolerance` farther than the pair's
+// bound is pruned. (Near contact every bounding-volume pair about the
 // contact is at distance 0, nearer than any seed: without the tolerance
 // each would be searched to its leaves.) For overlapping triangles the
 // points are a point of each (fcl::detail::TriangleDistance).
@@ -671,21 +667,10 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
         tolerance_(tolerance) {}
   double BVTesting(int b1, int b2) const override {
     const double c = fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2);
-    const detail::FclModel& fcl1 = *body1_.fcl_model();
-    const detail::FclModel& fcl2 = *body2_.fcl_model();
-    const auto seeded = [&](std::size_t p1, std::size_t p2) {
-      const int slot = slot_[p1 * patches2_ + p2];
-      return slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= c;
-    };
-    const double pruned = std::numeric_limits<double>::infinity();
-    if (!fcl1.node_patches.empty() && !fcl2.node_patches.empty()) {  // every patch pair of the two sets seeded
-      for (std::uint64_t set1 = fcl1.node_patches[std::size_t(b1)]; set1 != 0; set1 &= set1 - 1)
-        for (std::uint64_t set2 = fcl2.node_patches[std::size_t(b2)]; set2 != 0; set2 &= set2 - 1)
-          if (!seeded(std::size_t(std::countr_zero(set1)), std::size_t(std::countr_zero(set2)))) return c;
-      return pruned;
-    }
-    const int p1 = fcl1.node_patch[std::size_t(b1)], p2 = fcl2.node_patch[std::size_t(b2)];
-    return p1 >= 0 && p2 >= 0 && seeded(std::size_t(p1), std::size_t(p2)) ? pruned : c;
+    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
+    if (p1 < 0 || p2 < 0) return c;
+    const int slot = slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
+    return slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= c ? std::numeric_limits<double>::infinity() : c;
   }
   bool canStop(double c) const override { return c > ceiling_; }
   void leafTesting(int b1, int b2) const override {
@@ -741,21 +726,19 @@ std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T
   return node.seeds();
 }
 
-// FclModel::node_patch (and node_patches, when sized) of node `b` and its subtree.
-void mark_node_patches(detail::FclModel& model, const std::vector<int>& triangle_patch, int b) {
+// FclModel::node_patch of node `b` and its subtree.
+int mark_node_patches(detail::FclModel& model, const std::vector<int>& triangle_patch, int b) {
   const fcl::BVNode<fcl::OBBRSSd>& node = model.bvh.getBV(b);
-  const std::size_t i = std::size_t(b);
+  int patch;
   if (node.isLeaf()) {
-    const int patch = triangle_patch[std::size_t(node.primitiveId())];
-    model.node_patch[i] = patch;
-    if (!model.node_patches.empty()) model.node_patches[i] = std::uint64_t(1) << patch;
-    return;
+    patch = triangle_patch[std::size_t(node.primitiveId())];
+  } else {
+    const int left = mark_node_patches(model, triangle_patch, node.leftChild());
+    const int right = mark_node_patches(model, triangle_patch, node.rightChild());
+    patch = left == right ? left : -1;
   }
-  const std::size_t left = std::size_t(node.leftChild()), right = std::size_t(node.rightChild());
-  mark_node_patches(model, triangle_patch, node.leftChild());
-  mark_node_patches(model, triangle_patch, node.rightChild());
-  model.node_patch[i] = model.node_patch[left] == model.node_patch[right] ? model.node_patch[left] : -1;
-  if (!model.node_patches.empty()) model.node_patches[i] = model.node_patches[left] | model.node_patches[right];
+  model.node_patch[std::size_t(b)] = patch;
+  return patch;
 }
 
 // A half-space's plane in the world: its outward normal and a point on it.
@@ -986,7 +969,6 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   triangle_patch.reserve(triangles_.size());
   for (const Triangle& t : triangles_) triangle_patch.push_back(t.patch);
   model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
-  if (complex.patches.size() <= 64) model_->node_patches.assign(std::size_t(model_->bvh.getNumBVs()), 0);
   mark_node_patches(*model_, triangle_patch, 0);
 }
 
