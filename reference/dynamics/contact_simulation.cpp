@@ -1,22 +1,21 @@
 #include "reference/dynamics/contact_simulation.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
 #include <sstream>
 
-#include "reference/dynamics/collision_law.hpp"
 #include "reference/dynamics/contact_entry.hpp"
+#include "reference/dynamics/contact_simulator.hpp"
 #include "reference/dynamics/flight.hpp"
 #include "reference/dynamics/initial_contact.hpp"
-#include "reference/dynamics/contact_simulator.hpp"
 #include "reference/dynamics/integrators.hpp"
-#include "reference/dynamics/surface_proximity.hpp"
 #include "reference/dynamics/patch_transition.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
+#include "reference/dynamics/surface_proximity.hpp"
 #include "reference/spatial/newton_euler.hpp"
-#include "reference/spatial/pose.hpp"
 
 namespace contactref::dynamics {
 
@@ -507,8 +506,31 @@ bool Simulator<T>::fail(const ContactState<T>& state, const std::string& cause, 
     os << "on patches " << state.patch1 << " and " << state.patch2 << ": ";
   }
   os << cause;
+  if (!in_flight_) os << conforming_diagnosis(state);
   finish(SimulationStatus::kFailed, EventKind::kFailure, state, 0, os.str());
   return false;
+}
+
+template <class T>
+std::string Simulator<T>::conforming_diagnosis(const ContactState<T>& state) const {
+  Eigen::Matrix<T, 2, 2> K;
+  try {
+    K = kinematics::relative_curvature(
+        kinematics::contact_configuration<T>(patch_of(system_, state, 1), patch_of(system_, state, 2), state.q));
+  } catch (const ComputationError&) {
+    return "";
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<T, 2, 2>> eigen(K, Eigen::EigenvaluesOnly);
+  const T lowest = eigen.eigenvalues()(0), highest = eigen.eigenvalues()(1);
+  using std::abs;
+  if (lowest > abs(highest) / T(kConformingRatio)) return "";
+  std::ostringstream os;
+  os << "; the contact is nearly conforming there: the relative curvature's eigenvalues are " << lowest << " and "
+     << highest << " 1/m (ratio below 1/" << kConformingRatio << "), so the contact point's rates for a given "
+     << "rolling grow as the inverse of the smaller, and the contact is about to stop being a single isolated point "
+     << "(a body settling onto a ring or a flat), which one contact in reduced coordinates cannot follow "
+     << "(Kry & Pai Section 6)";
+  return os.str();
 }
 
 template <class T>

@@ -359,6 +359,12 @@ class Simulator {
   // `may_separate` is false, the run ends kExtraordinaryVertex; otherwise
   // it ends kFailed with the cause (false).
   bool fail(const ContactState<T>& state, const std::string& cause, bool may_separate = true);
+  // The failure message's diagnosis of a contact whose relative curvature
+  // (kinematics::relative_curvature) is nearly singular, lambda_min <=
+  // |lambda_max| / kConformingRatio (H^T M H's conditioning follows it), or
+  // "".
+  std::string conforming_diagnosis(const ContactState<T>& state) const;
+  static constexpr int kConformingRatio = 1024;
   // An impulse along body 2's normal n_w at p_w that makes body 1's point
   // there leave at a h_min, a its normal acceleration towards body 2 in
   // flight (bounded by the caller): the gap after a minimum step is then at

@@ -139,8 +139,15 @@ ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const 
   return contact_kinematics(contact_configuration(patch1, patch2, q), qdot);
 }
 
+template <class T>
+Eigen::Matrix<T, 2, 2> relative_curvature(const ContactConfiguration<T>& configuration) {
+  const Eigen::Matrix<T, 2, 2> A = configuration.E_1c_2c.template topLeftCorner<2, 2>();
+  return curvature(configuration.frame1) + A * curvature(configuration.frame2) * A.transpose();
+}
+
 #define CONTACTREF_INSTANTIATE(T) \
   template Mat4<T> frame_alignment<T>(const T&); \
+  template Eigen::Matrix<T, 2, 2> relative_curvature<T>(const ContactConfiguration<T>&); \
   template ContactConfiguration<T> contact_configuration<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const ContactConfiguration<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);

@@ -63,6 +63,18 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
 template <class T>
 ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configuration, const Vec5<T>& qdot);
 
+// The relative curvature of the contact in frame 1c's tangent axes:
+// K_1 + A K_2 A^T, K_b the curvature form of body b (contact_frame.hpp
+// curvature, positive where its surface curves away from its own outward
+// normal) and A the tangential block of R_psi (Eq. 7), which maps frame 2c's
+// tangent coordinates to frame 1c's. Positive definite at an isolated
+// contact (a ball of radius r on a plane: I / r; in a spherical bowl of
+// radius R: (1/r - 1/R) I); singular where the surfaces conform to second
+// order, so that the contact point's rates for a given rolling diverge
+// (the mass matrix H^T M H with it).
+template <class T>
+Eigen::Matrix<T, 2, 2> relative_curvature(const ContactConfiguration<T>& configuration);
+
 // Both at once.
 template <class T>
 ContactKinematics<T> contact_kinematics(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "reference/dynamics/contact_simulation.hpp"
@@ -75,6 +76,29 @@ TEST(SimulateReproducers, MarbleReachingAnExtraordinaryVertexIsForcedApartAndCar
   EXPECT_NE(restored->to_patch, 1);  // past the vertex, on another face
   EXPECT_GT(result.statistics.collisions, 0);
   EXPECT_EQ(result.final_state.time, 0.5);
+}
+
+// Issue 30: a tumbling throw of the bowl rocks onto its foot ring at 0.344 s,
+// where the bowl's surface is nearly straight along the ring against the
+// flat table: the contact is about to become a ring, not one point. The run
+// fails there (RK4 at a fixed 1 ms cannot resolve the contact point racing
+// along the ring) and the failure says why: the relative curvature's
+// eigenvalues, the smaller below 1/1024 of the larger.
+TEST(SimulateReproducers, BowlRockingOntoItsFootRingFailsNamingTheNearlyConformingContact) {
+  const scenes::Scene scene = scenes::load_scene(kData / "bowl_tumbling_onto_its_foot_ring.json");
+  const dy::SimulationResult<double> result = dy::simulate(scene.system(), scene.flight_start(), scene.options);
+  EXPECT_EQ(result.status, dy::SimulationStatus::kFailed) << result.message;
+  EXPECT_NEAR(result.final_state.time, 0.344, 0.001);
+  EXPECT_EQ(result.statistics.collisions, 6);
+  const std::string& message = result.message;
+  const std::string lead = "the relative curvature's eigenvalues are ";
+  const std::size_t at = message.find(lead);
+  ASSERT_NE(at, std::string::npos) << message;
+  EXPECT_NE(message.find("nearly conforming"), std::string::npos) << message;
+  double lowest = 0, highest = 0;
+  ASSERT_EQ(std::sscanf(message.c_str() + at + lead.size(), "%lf and %lf", &lowest, &highest), 2) << message;
+  EXPECT_GT(lowest, 0);  // still an isolated contact: convex, nearly straight along the ring
+  EXPECT_LT(lowest * 1024, highest);
 }
 
 // A10: near the pole of the marble's sphere chart RK4 multiplied the energy

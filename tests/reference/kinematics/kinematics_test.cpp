@@ -396,6 +396,24 @@ TEST(ContactKinematics, MontanasContactEquationsInvertH) {
   report("Montana's equations applied to H_1c vs the identity, 50 digits, worst entry", worst, "35 pairs");
 }
 
+// relative_curvature against Montana's K1 + R_psi K2 R_psi, his curvature
+// forms computed from the first and second fundamental forms (montana_forms):
+// the same frames, so entry by entry.
+TEST(ContactKinematics, RelativeCurvatureMatchesMontanasForms) {
+  double worst = 0;
+  for (const Configuration& c : nonconforming_configurations()) {
+    const auto [f1, f2] = forms_of<Real50>(c);
+    const Mat2<Real50> R = montana_rotation(Real50(c.q(4)));
+    const Mat2<Real50> expected = f1.K + R * f2.K * R;
+    const Mat2<Real50> K = relative_curvature(kinematics_of<Real50>(c));
+    // Both from second-order jets through a few tens of roundings (relative
+    // to max(1, |K|): matrices_near).
+    EXPECT_TRUE(matrices_near(K, expected, tolerance<Real50>(256))) << c.label();
+    worst = std::max(worst, double((K - expected).cwiseAbs().maxCoeff()));
+  }
+  report("relative curvature vs Montana's K1 + R K2 R, 50 digits, worst entry", worst, "35 pairs");
+}
+
 TEST(ContactKinematics, BottomRowIsZeroAndRankIsFiveAwayFromConformingContact) {
   // Eqs. 13-14 remark: no contact-coordinate rate moves body 1 along z_1c.
   for (int set = 0; set < 2; ++set) {
@@ -461,6 +479,27 @@ class SwappedPatch final : public Patch<T> {
   const Patch<T>& inner_;
   surfaces::Domain<T> domain_;
 };
+
+// A ball of radius r on a plane: I / r; in a spherical socket of radius R
+// (a swapped sphere: its normals point inwards): (1/r - 1/R) I, zero when
+// R = r (conforming); for every psi.
+TEST(ContactKinematics, RelativeCurvatureOfBallOnPlaneAndInSockets) {
+  const double r = 0.5;
+  const surfaces::EllipsoidPatch<double> ball(Vec3<double>(r, r, r));
+  const surfaces::PlanePatch<double> plane;
+  for (const double psi : {0.0, 0.7, -2.1}) {
+    const Vec5<double> q(1.1, 0.7, 0.4, 1.3, psi);
+    EXPECT_TRUE(matrices_near(relative_curvature(contact_configuration<double>(ball, plane, q)),
+                              Mat2<double>(Mat2<double>::Identity() / r), tolerance<double>(64)));
+    for (const double R : {0.75, r}) {
+      const surfaces::EllipsoidPatch<double> sphere(Vec3<double>(R, R, R));
+      const SwappedPatch<double> socket(sphere);
+      EXPECT_TRUE(matrices_near(relative_curvature(contact_configuration<double>(ball, socket, q)),
+                                Mat2<double>(Mat2<double>::Identity() * (1 / r - 1 / R)), tolerance<double>(64)))
+          << "R = " << R << ", psi = " << psi;
+    }
+  }
+}
 
 TEST(ContactKinematics, ConformingContactIsRankDeficient) {
   // Plane on plane, and a ball in a socket of its own radius (K1 + K~2 = I/r - I/r = 0):
