@@ -54,7 +54,7 @@ TEST(SimulateReproducers, StartsOnPieceLinesAndEdgesEndWithAStatus) {
 // Kry & Pai Section 3.6: the bodies are forced apart there, the marble makes
 // small bounces and continuous contact is restored past the vertex; the
 // run completes. The forced impulse makes the contact point leave at
-// a h_min (contact_simulation.cpp push_off): no less than g h_min.
+// a h_min (contact_flight.cpp push_off): no less than g h_min.
 TEST(SimulateReproducers, MarbleReachingAnExtraordinaryVertexIsForcedApartAndCarriedAcross) {
   const dy::SimulationResult<double> result = run("a8_marble_near_ev");
   EXPECT_EQ(result.status, dy::SimulationStatus::kCompleted) << result.message;
