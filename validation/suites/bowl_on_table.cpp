@@ -52,9 +52,11 @@ struct BowlOnTable {
   oracles::SurfaceSeparationOracle oracle;
   double top_z = 0, bowl_radius = 0;
 
-  BowlOnTable()
-      : scene(scenes::load_scene(std::filesystem::path(build_info::source_dir) /
-                                 "validation/fixtures/scenes/bowl_thrown_on_table.json")),
+  // `scene_file` in validation/fixtures/scenes: the thrown bowl, or the
+  // skimmed one (the same bowl, table and parameters, another throw).
+  explicit BowlOnTable(const std::string& scene_file = "bowl_thrown_on_table.json")
+      : scene(scenes::load_scene(std::filesystem::path(build_info::source_dir) / "validation/fixtures/scenes" /
+                                 scene_file)),
         oracle(*scene.free_body().complex(), *scene.fixed_body().complex()) {
     top_z = -std::numeric_limits<double>::infinity();
     for (const Vec3<double>& x : scene.fixed_body().geometry.loop->control_points())
@@ -272,8 +274,10 @@ void measure_rest(const BowlOnTable& setup, BowlOnTableRun& run) {
 
 // without_resistance: the scene with Kry & Pai's friction alone (Coulomb
 // and no-slip: no rolling or spinning resistance, which the scene adds).
-BowlOnTableRun run_once(const BowlOnTable& setup, double duration, double h_max, bool without_resistance = false) {
+BowlOnTableRun run_once(const BowlOnTable& setup, double duration, double h_max, bool without_resistance = false,
+                        const std::string& name = "") {
   BowlOnTableRun run;
+  run.name = name;
   run.h_max = h_max;
   dy::ContactSystem<double> system = setup.scene.system();
   if (without_resistance) {
@@ -339,12 +343,24 @@ BowlOnTableStudy run_bowl_on_table_study(bool quick) {
                                           : std::vector<double>{0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128};
   for (double h : steps) study.runs.push_back(run_once(setup, study.duration, h));
   if (!quick) study.without_resistance = run_once(setup, study.duration, 0.016, true);
+  study.skimmed = run_once(BowlOnTable("bowl_skimmed_on_table.json"), study.duration, 0.016, false, "skimmed");
   return study;
 }
 
 namespace {
 
-std::string at_of(const BowlOnTableRun& run) { return fmt::format("[h_max={:g}ms]", run.h_max * 1e3); }
+std::string at_of(const BowlOnTableRun& run) {
+  return fmt::format("[{}h_max={:g}ms]", run.name.empty() ? "" : run.name + ",", run.h_max * 1e3);
+}
+
+// The thrown runs and the skimmed one: every run whose impacts, flight and
+// energy are checked.
+std::vector<const BowlOnTableRun*> checked_runs(const BowlOnTableStudy& study) {
+  std::vector<const BowlOnTableRun*> runs;
+  for (const BowlOnTableRun& run : study.runs) runs.push_back(&run);
+  runs.push_back(&study.skimmed);
+  return runs;
+}
 
 void add_run_information(SuiteResult& result, const BowlOnTableRun& run, double duration) {
   const std::string at = at_of(run);
@@ -361,7 +377,7 @@ void add_run_information(SuiteResult& result, const BowlOnTableRun& run, double 
   result.add(information("flight_time_s" + at, st.flight_time, std::nullopt,
                          fmt::format("{} flight steps; {} contact steps accepted, {} rejected", st.flight_steps,
                                      st.accepted_steps, st.rejected_steps)));
-  const std::optional<double> paper = table_ii_seconds(run.h_max);
+  const std::optional<double> paper = run.name.empty() ? table_ii_seconds(run.h_max) : std::nullopt;  // Table II's throw
   result.add(information("cpu_s" + at, run.cpu_seconds, paper,
                          fmt::format("CPU time of the {:g} s run (std::clock), of which {:.3f} s building the collision "
                                      "hierarchies before the first step; reference: Kry & Pai Table II (1.8 GHz Xeon, "
@@ -417,8 +433,9 @@ void add_coarsest_row(SuiteResult& result, const BowlOnTableRun& run) {
 void add_impact_rows(SuiteResult& result, const BowlOnTableStudy& study, const dy::ContactSystem<double>& system) {
   long impacts = 0, sliding = 0, checked_momentum = 0;
   double restitution = 0, cone = 0, segment = 0, reported = 0, energy = 0, momentum = 0, gained = -1;
-  for (const BowlOnTableRun& run : study.runs) {
-    for (const BowlImpact& impact : run.impacts) {
+  const std::vector<const BowlOnTableRun*> runs = checked_runs(study);
+  for (const BowlOnTableRun* run : runs) {
+    for (const BowlImpact& impact : run->impacts) {
       ++impacts, sliding += impact.sliding, checked_momentum += !impact.followed_by_contact;
       restitution = std::max(restitution, impact.restitution), cone = std::max(cone, impact.cone);
       segment = std::max(segment, impact.segment), reported = std::max(reported, impact.reported_velocities);
@@ -432,7 +449,7 @@ void add_impact_rows(SuiteResult& result, const BowlOnTableStudy& study, const d
       "surface-separation oracle at the impact's pose, K from unit impulses at the point; bound: the error of u-, "
       "|r| |L| (|omega| tau)^5 / 120 / I_min (RK4's first neglected term over the partial step tau) plus 256 eps of "
       "the speeds",
-      impacts, study.runs.size(), sliding);
+      impacts, runs.size(), sliding);
   const double e = system.restitution, e_t = system.tangential_restitution, mu = system.friction.law.mu;
   result.add(check("impact_restitution", restitution, 0.0,
                    fmt::format("max |n.u+ + e n.u-| / ((1 + e) bound) <= 1, e = {}: Newton's restitution on the normal "
@@ -463,15 +480,23 @@ void add_impact_rows(SuiteResult& result, const BowlOnTableStudy& study, const d
                                "<= 1 over the {} impacts followed by flight: the impulse reported is the one applied",
                                checked_momentum),
                    checked_momentum > 0 && momentum <= 1));
+  long skimmed_sliding = 0;
+  for (const BowlImpact& impact : study.skimmed.impacts) skimmed_sliding += impact.sliding;
+  result.add(check("sliding_impacts" + at_of(study.skimmed), double(skimmed_sliding), std::nullopt,
+                   fmt::format(">= 1: the skimmed throw (validation/fixtures/scenes/bowl_skimmed_on_table.json) lands "
+                               "sliding, so the law's cone branch (kappa < 1 + e_t, |J_t| = mu J_n) is among the impacts "
+                               "checked above; {} of its {} impacts slid",
+                               skimmed_sliding, study.skimmed.impacts.size()),
+                   skimmed_sliding >= 1));
 }
 
 void add_flight_rows(SuiteResult& result, const BowlOnTableStudy& study, double contact_tolerance) {
   double distance = std::numeric_limits<double>::infinity(), roundoff = 0;
   long rows = 0;
-  for (const BowlOnTableRun& run : study.runs) {
-    distance = std::min(distance, run.min_flight_distance);
-    roundoff = std::max(roundoff, run.flight_distance_roundoff);
-    rows += run.flight_rows;
+  for (const BowlOnTableRun* run : checked_runs(study)) {
+    distance = std::min(distance, run->min_flight_distance);
+    roundoff = std::max(roundoff, run->flight_distance_roundoff);
+    rows += run->flight_rows;
   }
   const double bound = contact_tolerance + roundoff;
   result.add(check("min_flight_distance_m", distance, 0.0,
@@ -550,13 +575,15 @@ SuiteResult bowl_on_table_suite(const SuiteOptions& options) {
   result.add(information("bowl_mass_kg", study.mass, std::nullopt,
                          "the App. B.2 bowl at 1000 kg/m^3 ([P] 'a little less than 1 kg')"));
   for (const BowlOnTableRun& run : study.runs) add_run_information(result, run, study.duration);
+  add_run_information(result, study.skimmed, study.duration);
   add_impact_rows(result, study, setup.scene.system());
   add_flight_rows(result, study, setup.scene.options.contact_tolerance);
-  for (const BowlOnTableRun& run : study.runs) add_energy_rows(result, run);
+  for (const BowlOnTableRun* run : checked_runs(study)) add_energy_rows(result, *run);
   if (!options.quick) {
     for (const BowlOnTableRun& run : study.runs)
       if (std::find(kFigureSteps.begin(), kFigureSteps.end(), run.h_max) != kFigureSteps.end())
         add_rest_rows(result, study, run);
+    add_rest_rows(result, study, study.skimmed);
     add_coarsest_row(result, study.runs.back());
     add_without_resistance_row(result, study.without_resistance, setup);
   }
