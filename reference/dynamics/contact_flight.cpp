@@ -178,10 +178,13 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
       T ignored;
       at = flight_dynamics_.step(options_.integrator, y, k1, tau, options_.tolerance, ignored);
     };
-    const auto global_gap = [&](const T& tau) {
-      advance(tau);
+    const auto global_distance = [&] {  // at `at`
       touch = proximity(at);
       return touch ? touch->distance : query_distance_;
+    };
+    const auto global_gap = [&](const T& tau) {
+      advance(tau);
+      return global_distance();
     };
     // First along the end's closest pair, followed by Newton from the last
     // iterate's pair (a few surface evaluations instead of a global query
@@ -195,7 +198,7 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
         tracked = newton_closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(at), tracked->patch1, tracked->st,
                                         *hierarchy2_, system_.E_w_2, tracked->patch2, tracked->uv);
       } catch (const ComputationError&) {
-        return global_gap(tau);
+        return global_distance();
       }
       touch = tracked;
       return tracked->distance;
