@@ -5,6 +5,7 @@
 #include <boost/math/constants/constants.hpp>
 #include <cmath>
 #include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/geometry/bvh/detail/BV_splitter.h>
 #include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
 #include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
@@ -726,6 +727,70 @@ std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T
   return node.seeds();
 }
 
+// FCL's split rule made patch-aligned: a node whose triangles lie on several
+// patches is split between patches (the patches ordered along the node's
+// longest axis by their triangles' mean centroid, split near half the
+// triangles), so that below the first few levels every node lies on one
+// patch, where FCL's own rule (the mean along the longest axis) splits it.
+// Then the seeds' pruning by patch pair (SeedNode) applies after a few
+// levels instead of near the leaves. FCL's BVHModel::recursiveBuildTree
+// calls computeRule on a node's triangles, then apply on each triangle's
+// centroid in the same order (true: right): between patches the answers
+// are computed in computeRule and handed out in that order.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnon-virtual-dtor"  // FCL's base; held and deleted as PatchSplitter
+class PatchSplitter final : public fcl::detail::BVSplitterBase<fcl::OBBRSSd> {
+ public:
+  explicit PatchSplitter(std::vector<int> triangle_patch)
+      : triangle_patch_(std::move(triangle_patch)), within_(fcl::detail::SPLIT_METHOD_MEAN) {}
+  void set(fcl::Vector3d* vertices, fcl::Triangle* triangles, fcl::BVHModelType type) override {
+    vertices_ = vertices, triangles_ = triangles;
+    within_.set(vertices, triangles, type);
+  }
+  void computeRule(const fcl::OBBRSSd& bv, unsigned int* indices, int count) override {
+    answers_.clear();
+    next_ = 0;
+    const fcl::Vector3d axis = bv.obb.axis.col(0);
+    std::map<int, std::pair<double, int>> patches;  // patch: (sum of its centroids along the axis, its triangles)
+    for (int i = 0; i < count; ++i) {
+      const fcl::Triangle& t = triangles_[indices[i]];
+      std::pair<double, int>& patch = patches[triangle_patch_[indices[i]]];
+      patch.first += axis.dot(vertices_[t[0]] + vertices_[t[1]] + vertices_[t[2]]) / 3;
+      ++patch.second;
+    }
+    if (patches.size() == 1) {
+      within_.computeRule(bv, indices, count);
+      return;
+    }
+    std::vector<std::pair<double, int>> order;  // (mean along the axis, patch)
+    for (const auto& [patch, sum] : patches) order.emplace_back(sum.first / sum.second, patch);
+    std::sort(order.begin(), order.end());
+    // The first `split` patches go left: about half the triangles, at least one patch on each side.
+    std::size_t split = 1;
+    int left = patches[order.front().second].second;
+    while (split + 1 < order.size() && left + patches[order[split].second].second / 2 <= count / 2)
+      left += patches[order[split++].second].second;
+    std::map<int, bool> right;
+    for (std::size_t k = 0; k < order.size(); ++k) right[order[k].second] = k >= split;
+    answers_.reserve(std::size_t(count));
+    for (int i = 0; i < count; ++i) answers_.push_back(right[triangle_patch_[indices[i]]]);
+  }
+  bool apply(const fcl::Vector3d& q) const override {
+    if (answers_.empty()) return within_.apply(q);
+    return next_ < answers_.size() ? answers_[next_++] : true;  // more calls than triangles: the check after the build fails
+  }
+  void clear() override { within_.clear(); }
+
+ private:
+  std::vector<int> triangle_patch_;
+  fcl::detail::BVSplitter<fcl::OBBRSSd> within_;
+  fcl::Vector3d* vertices_ = nullptr;
+  fcl::Triangle* triangles_ = nullptr;
+  std::vector<bool> answers_;
+  mutable std::size_t next_ = 0;
+};
+#pragma GCC diagnostic pop
+
 // FclModel::node_patch of node `b` and its subtree.
 int mark_node_patches(detail::FclModel& model, const std::vector<int>& triangle_patch, int b) {
   const fcl::BVNode<fcl::OBBRSSd>& node = model.bvh.getBV(b);
@@ -962,14 +1027,23 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   triangles.reserve(triangles_.size());
   for (const Triangle& t : triangles_)
     triangles.emplace_back(std::size_t(t.vertices[0]), std::size_t(t.vertices[1]), std::size_t(t.vertices[2]));
-  model_->bvh.beginModel(int(triangles.size()), int(points.size()));
-  model_->bvh.addSubModel(points, triangles);
-  model_->bvh.endModel();
   std::vector<int> triangle_patch;
   triangle_patch.reserve(triangles_.size());
   for (const Triangle& t : triangles_) triangle_patch.push_back(t.patch);
+  model_->bvh.bv_splitter = std::make_shared<PatchSplitter>(triangle_patch);
+  model_->bvh.beginModel(int(triangles.size()), int(points.size()));
+  model_->bvh.addSubModel(points, triangles);
+  model_->bvh.endModel();
   model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
   mark_node_patches(*model_, triangle_patch, 0);
+  // Patch-aligned (PatchSplitter): the nodes on several patches are the
+  // inner nodes of a binary tree whose leaves are the patches.
+  const auto multi_patch = std::count(model_->node_patch.begin(), model_->node_patch.end(), -1);
+  if (multi_patch != std::ptrdiff_t(complex.patches.size()) - 1) {
+    throw ComputationError("surface proximity: FCL's hierarchy is not patch-aligned (" + std::to_string(multi_patch) +
+                           " nodes on several patches for " + std::to_string(complex.patches.size()) +
+                           " patches): its build no longer calls the split rule as PatchSplitter expects");
+  }
 }
 
 template <class T>
