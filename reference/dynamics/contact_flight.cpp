@@ -92,9 +92,7 @@ void Simulator<T>::observe_flight(const ContactState<T>& state, bool force) {
   sample.work = work_;
   sample.impulse_work = impulse_work_;
   const std::optional<SurfaceClosestPoints<T>>& queried = near_here();
-  sample.gap = queried ? queried->distance
-                       : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_,
-                                              system_.E_w_2);
+  sample.gap = queried ? queried->distance : lower_here();
   sample.step = last_step_;
   emit(sample);
 }
@@ -118,8 +116,7 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
   const T radius = T(hierarchy1_->sphere_centre().norm() + hierarchy1_->sphere_radius());
   const T speed = y.template tail<3>().norm() + omega_bound * radius;
   const bool near = flight_near_known_ && flight_near_;
-  const T lower =
-      near ? T(0) : distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2);
+  const T lower = near ? T(0) : lower_here();
   const T reach = std::max(T(lower - query_distance_ / 2), T(query_distance_ / 2));
   const T h_try = std::min({h, T(end_time - state.time), resolved_step(omega_bound),
                             conservative_step(reach, speed, T(system_.gravity_w.norm()))});
@@ -214,18 +211,10 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
       fail(state, "the first contact of a flight step could not be located to the contact tolerance");
       return FlightOutcome::kEnd;
     }
-    move_flight(at, &touch);
-    state.time += tau;
-    last_step_ = tau;
-    ++statistics_.flight_steps;
-    statistics_.flight_time += tau;
+    count_flight_step(state, at, tau, touch);
     return collide(state, *touch);
   }
-  move_flight(end, &there);
-  state.time += h_try;
-  last_step_ = h_try;
-  ++statistics_.flight_steps;
-  statistics_.flight_time += h_try;
+  count_flight_step(state, end, h_try, there);
   kinetic_max_ = std::max(kinetic_max_, flight_dynamics_.kinetic_energy(end));
   h = next_step(h_try, error);
   observe_flight(state, false);

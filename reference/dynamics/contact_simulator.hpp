@@ -330,6 +330,17 @@ class Simulator {
     flight_ = y;
     flight_near_known_ = near != nullptr;
     if (near) flight_near_ = *near;
+    flight_lower_.reset();
+  }
+  // A flight step of h taken: body 1 at y, the clock h later, the step
+  // counted; `near` as move_flight's.
+  void count_flight_step(ContactState<T>& state, const typename FlightDynamics<T>::State& y, const T& h,
+                         const std::optional<SurfaceClosestPoints<T>>& near) {
+    move_flight(y, &near);
+    state.time += h;
+    last_step_ = h;
+    ++statistics_.flight_steps;
+    statistics_.flight_time += h;
   }
   // The bodies' closest points at flight_'s pose (nullopt beyond the query
   // distance), queried once per pose.
@@ -337,6 +348,13 @@ class Simulator {
     if (!flight_near_known_) flight_near_ = proximity(flight_);
     flight_near_known_ = true;
     return flight_near_;
+  }
+  // A certain lower bound of the bodies' smooth distance at flight_'s pose
+  // (distance_lower_bound), computed once per pose.
+  const T& lower_here() {
+    if (!flight_lower_)
+      flight_lower_ = distance_lower_bound(*hierarchy1_, FlightDynamics<T>::pose_of(flight_), *hierarchy2_, system_.E_w_2);
+    return *flight_lower_;
   }
   // A row to its sink (or the result), and the next output time.
   void emit(const SimulationSample<T>& sample);
@@ -412,6 +430,7 @@ class Simulator {
   // impulse leaves the pose, and so them, unchanged).
   std::optional<SurfaceClosestPoints<T>> flight_near_;
   bool flight_near_known_ = false;
+  std::optional<T> flight_lower_;  // lower_here's, at flight_'s pose
   FlightDynamics<T> flight_dynamics_;
   std::optional<SurfaceHierarchy<T>> hierarchy1_, hierarchy2_;
   T query_distance_ = T(0);
