@@ -32,6 +32,10 @@ void check(const SpherePressOptions& o) {
   if (o.plane_E != 0) {
     positive("the plane's E", o.plane_E);
     poisson("the plane's nu", o.plane_nu);
+  } else if (o.plane_nu != 0) {
+    std::ostringstream os;
+    os << "sphere press: the plane's nu (" << o.plane_nu << ") is given for a rigid plane (its E is 0): give its E too";
+    throw InputError(os.str());
   }
   positive("the load", o.load);
   if (o.nodes_per_radius < 2 || o.nodes_per_radius > 16)
@@ -46,14 +50,17 @@ void check(const SpherePressOptions& o) {
 
 }  // namespace
 
+double sphere_gap(double radius, double r_squared) { return r_squared / (radius + std::sqrt(radius * radius - r_squared)); }
+
 SpherePress press_sphere(const SpherePressOptions& options) {
   check(options);
   SpherePress out;
   out.composite_modulus =
       1 / ((1 - options.nu * options.nu) / options.E +
            (options.plane_E > 0 ? (1 - options.plane_nu * options.plane_nu) / options.plane_E : 0));
-  // Hertz's radius, to place the nodes only.
+  // Hertz's radius and peak pressure, to place the nodes and scale the fit only.
   const double a_hertz = std::cbrt(3 * options.load * options.radius / (4 * out.composite_modulus));
+  const double p_hertz = 3 * options.load / (2 * std::numbers::pi * a_hertz * a_hertz);
   if (!(options.extent * a_hertz < options.radius)) {
     // The gaps are the sphere's own: the grid must lie on it.
     std::ostringstream os;
@@ -72,18 +79,21 @@ SpherePress press_sphere(const SpherePressOptions& options) {
   const Eigen::VectorXd areas = nodal_areas(nodes, kernels);
   Eigen::VectorXd gaps(Eigen::Index(nodes.size()));
   for (std::size_t k = 0; k < nodes.size(); ++k)
-    gaps(Eigen::Index(k)) = options.radius - std::sqrt(options.radius * options.radius - nodes[k].squaredNorm());
+    gaps(Eigen::Index(k)) = sphere_gap(options.radius, nodes[k].squaredNorm());
   const Indentation pressed = indent_with_load(R, gaps, areas, options.load);
   out.approach = pressed.approach;
   out.lcp_solves = pressed.lcp_solves;
   out.pivots = pressed.pivots;
-  // p^2 = A - B r^2 over the loaded nodes, p the pressure field there.
+  // p^2 = A - B r^2 over the loaded nodes, p the pressure field there; the
+  // columns in Hertz's units (r / a_hertz, p / p_hertz), so that the fit
+  // does not depend on the problem's scale.
   const Eigen::VectorXd field = shepard_values(nodes, nodes, kernels) * pressed.traction;
   for (std::size_t k = 0; k < nodes.size(); ++k)
     out.node_radius.push_back(nodes[k].norm()), out.pressure.push_back(field(Eigen::Index(k)));
   std::vector<std::pair<double, double>> loaded;
   for (std::size_t k = 0; k < nodes.size(); ++k)
-    if (pressed.traction(Eigen::Index(k)) > 0) loaded.emplace_back(nodes[k].squaredNorm(), std::pow(field(Eigen::Index(k)), 2));
+    if (pressed.traction(Eigen::Index(k)) > 0)
+      loaded.emplace_back(nodes[k].squaredNorm() / (a_hertz * a_hertz), std::pow(field(Eigen::Index(k)) / p_hertz, 2));
   out.loaded_nodes = int(loaded.size());
   if (loaded.size() < 3) throw ComputationError("sphere press: fewer than 3 loaded nodes: refine the sampling");
   Eigen::MatrixXd X(Eigen::Index(loaded.size()), 2);
@@ -94,8 +104,8 @@ SpherePress press_sphere(const SpherePressOptions& options) {
   }
   const Eigen::Vector2d fit = X.colPivHouseholderQr().solve(y);
   if (!(fit(0) > 0 && fit(1) > 0)) throw ComputationError("sphere press: the pressure profile is not elliptic (fit failed)");
-  out.contact_radius = std::sqrt(fit(0) / fit(1));
-  out.peak_pressure = std::sqrt(fit(0));
+  out.contact_radius = a_hertz * std::sqrt(fit(0) / fit(1));
+  out.peak_pressure = p_hertz * std::sqrt(fit(0));
   return out;
 }
 

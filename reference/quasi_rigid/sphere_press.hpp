@@ -5,7 +5,7 @@
 // square grid of nodes in the tangent plane at the first contact, with the
 // Boussinesq response (response_matrix.hpp) and load control
 // (indentation.hpp). The gaps are the sphere's exact ones,
-// R - sqrt(R^2 - r^2). The spacing is the Hertz radius over
+// R - sqrt(R^2 - r^2) (sphere_gap). The spacing is the Hertz radius over
 // nodes_per_radius: Hertz's a places the nodes, nothing else of Hertz is used.
 //
 // What it reports (SI units): the approach (the solver's), and the contact
@@ -38,11 +38,18 @@ struct SpherePress {
 };
 
 // InputError naming the option: a radius, modulus or load not finite and > 0,
-// a Poisson's ratio outside [0, 0.5), nodes_per_radius < 2 or > 16 (the response is
+// a Poisson's ratio outside [0, 0.5), the plane's nu without its E, nodes_per_radius < 2 or > 16 (the response is
 // dense: about 1800 nodes at 16), extent
 // <= 1, width or support not positive, support below width, a load so large
 // (or materials so soft) that the grid, extent times Hertz's contact radius,
 // does not fit on the sphere.
 SpherePress press_sphere(const SpherePressOptions& options);
+
+// A sphere's height above its tangent plane at distance r from the touching
+// point, R - sqrt(R^2 - r^2), as r^2 / (R + sqrt(R^2 - r^2)): the same value
+// without the cancellation of the difference, which loses about
+// log10(R^2 / r^2) of its digits (all of them below r / R = 1e-8).
+// r_squared <= R^2.
+double sphere_gap(double radius, double r_squared);
 
 }  // namespace contactref::quasi_rigid

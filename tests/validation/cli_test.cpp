@@ -126,9 +126,21 @@ TEST(Cli, QuasiRigidHertzPrintsTheMeasuredAndHertzsNumbers) {
   EXPECT_LT(relative("approach"), 0.02);
   EXPECT_EQ(d.at("plane"), "rigid");
   EXPECT_EQ(d.at("sampling").at("nodes_per_contact_radius"), 6);
+  EXPECT_TRUE(d.at("hertz_applies").get<bool>());
+  EXPECT_NEAR(d.at("contact_ratio").get<double>(), d.at("analytic_contact_radius").get<double>() / 0.01, 1e-12);
   const CliRun bad = run_all("quasi-rigid hertz --radius 0.01 --E 2e11 --nu 0.3 --load -5");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(contains(bad.all, "the load must be finite and > 0")) << bad.all;
+  const CliRun rigid_nu = run_all("quasi-rigid hertz --radius 0.01 --E 2e11 --nu 0.3 --load 50 --plane-nu 0.3");
+  EXPECT_EQ(rigid_nu.exit_code, 2);
+  EXPECT_TRUE(contains(rigid_nu.all, "the plane's nu (0.3) is given for a rigid plane")) << rigid_nu.all;
+  // a / R = 0.56, far beyond Hertz's range (validation/oracles/hertz.hpp): a
+  // warning, and the document says so; the run itself is valid.
+  const CliRun wide = run_all("quasi-rigid hertz --radius 0.01 --E 1e6 --nu 0.45 --load 30");
+  EXPECT_EQ(wide.exit_code, 0) << wide.all;
+  EXPECT_TRUE(contains(wide.all, "warning: a / R = 0.56")) << wide.all;
+  const auto wide_json = nlohmann::json::parse(run("quasi-rigid hertz --radius 0.01 --E 1e6 --nu 0.45 --load 30 --json", false).output);
+  EXPECT_FALSE(wide_json.at("hertz_applies").get<bool>());
 }
 
 // A sphere cap of radius 5 cm over a 0.25 mm lattice within 3.75 mm of its
@@ -170,6 +182,16 @@ TEST(Cli, QuasiRigidContactPressesTwoPointCloudsTogether) {
   const CliRun rigid = run_all("quasi-rigid contact " + cap + " " + plane + " --E 0");
   EXPECT_EQ(rigid.exit_code, 2);
   EXPECT_TRUE(contains(rigid.all, "are both rigid")) << rigid.all;
+  // B's material given and bad is refused, not replaced by A's (which gave
+  // 49.4 N with exit 0); a width without the kernel that has one too.
+  for (const char* option : {"--E-b -3e9", "--E-b nan", "--nu-b -0.1", "--nu-b nan", "--nu-b 0.5"}) {
+    const CliRun bad_b = run_all("quasi-rigid contact " + cap + " " + plane + " --pose-b 0,0,4.5e-5,0,0,0 " + option);
+    EXPECT_EQ(bad_b.exit_code, 2) << option;
+    EXPECT_TRUE(contains(bad_b.all, "--E-b / --nu-b")) << option << ": " << bad_b.all;
+  }
+  const CliRun sigma = run_all("quasi-rigid contact " + cap + " " + plane + " --sigma -5");
+  EXPECT_EQ(sigma.exit_code, 2);
+  EXPECT_TRUE(contains(sigma.all, "--sigma: only the volume-preserving kernel")) << sigma.all;
 }
 
 TEST(Cli, ValidateWritesTheDocumentToTheOutputFolder) {

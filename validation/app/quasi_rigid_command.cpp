@@ -2,6 +2,7 @@
 // quasi-rigid model (reference/quasi_rigid/sphere_press.hpp: Boussinesq
 // response, elastic LCP by block pivoting (Lemke where that fails), load control) beside Hertz's closed form
 // (validation/oracles/hertz.hpp). SI units throughout.
+#include <cmath>
 #include <fmt/format.h>
 
 #include <iostream>
@@ -39,6 +40,8 @@ int run_hertz(const HertzOptions& options) {
       {"analytic_contact_radius", h.contact_radius},
       {"analytic_peak_pressure", h.peak_pressure},
       {"analytic_approach", h.approach},
+      {"contact_ratio", h.contact_radius / p.radius},
+      {"hertz_applies", h.contact_radius / p.radius <= oracles::kHertzLargestContactRatio},
       {"sampling",
        {{"nodes_per_contact_radius", p.nodes_per_radius},
         {"spacing", m.spacing},
@@ -49,6 +52,14 @@ int run_hertz(const HertzOptions& options) {
         {"lcp_solves", m.lcp_solves},
         {"lcp_iterations", m.pivots}}}};
   require_finite(out, "quasi-rigid hertz");
+  if (!out["hertz_applies"].get<bool>()) {
+    std::cerr << fmt::format(
+        "warning: a / R = {:.3g} is above {} (validation/oracles/hertz.hpp): Hertz's parabolic gap is short of the "
+        "sphere's by {:.2g}% at the contact edge, so the differences from Hertz below measure Hertz's approximation, "
+        "not the model\n",
+        h.contact_radius / p.radius, oracles::kHertzLargestContactRatio,
+        100 * std::pow(h.contact_radius / p.radius, 2) / 4);
+  }
   if (options.json) {
     std::cout << out.dump(2) << "\n";
     return 0;

@@ -79,11 +79,15 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   } else if (options.kernel != "boussinesq") {
     throw InputError("--kernel: must be boussinesq or volume-preserving, got '" + options.kernel + "'");
   }
-  contact_options.sigma = options.sigma;
+  if (options.sigma && contact_options.kernel != qr::ResponseKernel::Kind::kVolumePreserving)
+    throw InputError("--sigma: only the volume-preserving kernel has a width (give --kernel volume-preserving)");
+  contact_options.sigma = options.sigma.value_or(0.0);
   contact_options.iterations = options.iterations;
   contact_options.active_range = options.active_range;
   const qr::Material material_a{options.E, options.nu};
-  const qr::Material material_b{options.E_b >= 0 ? options.E_b : options.E, options.nu_b >= 0 ? options.nu_b : options.nu};
+  material_a.check("--E / --nu");
+  const qr::Material material_b{options.E_b.value_or(options.E), options.nu_b.value_or(options.nu)};
+  material_b.check("--E-b / --nu-b");
   const qr::QuasiRigidBody A(qr::surface_samples(read_point_cloud(options.a)), material_a);
   const qr::QuasiRigidBody B(qr::surface_samples(read_point_cloud(options.b)), material_b);
   const RigidPose<double> E_a_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");

@@ -11,6 +11,7 @@
 // --json adds every active sample (index, position, gap, traction,
 // displacement, separation, area). SI units.
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 namespace contactref::cli {
@@ -18,8 +19,8 @@ namespace contactref::cli {
 struct QuasiRigidContactCommandOptions {
   std::string a, b, pose_b, kernel = "boussinesq";
   double E = 1e6, nu = 0.45;          // both bodies, unless B's is given
-  double E_b = -1, nu_b = -1;         // < 0: as A's
-  double sigma = 0;
+  std::optional<double> E_b, nu_b;    // not given: as A's
+  std::optional<double> sigma;        // the volume-preserving kernel's only
   int iterations = 3;
   double active_range = 3;
   bool json = false;

@@ -7,8 +7,11 @@
 // elastic bodies of different materials; bad options.
 #include <gtest/gtest.h>
 
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 #include <iostream>
+#include <limits>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/sphere_press.hpp"
@@ -76,6 +79,40 @@ TEST(Hertz, TwoMaterialsCombineIntoHertzsCompositeModulus) {
   EXPECT_LT(e.pressure, 0.04);
 }
 
+// Hertz's problem is scale-free but for a / R: at a / R from 1e-9 to 1e-5
+// the errors against Hertz are those at R = 1 m. The gap R - sqrt(R^2 - r^2)
+// computed as a difference put R = 200 m at +11% in radius and R = 1000 m at
+// +65% in peak pressure, and an unscaled fit failed at R = 0.01 m, 3e-11 N.
+TEST(Hertz, ErrorsDoNotDependOnTheScaleAtExtremeRadiiAndLoads) {
+  SpherePressOptions o;
+  o.E = 2e11, o.nu = 0.3, o.radius = 1, o.load = 1e-6;
+  const Errors unit = errors_of(o);
+  EXPECT_LT(unit.radius, 0.02);
+  EXPECT_LT(unit.pressure, 0.04);
+  for (const auto& [radius, load] : {std::pair{200.0, 1e-6}, std::pair{1000.0, 1e-6}, std::pair{0.01, 3e-11}}) {
+    o.radius = radius, o.load = load;
+    const Errors e = errors_of(o);
+    EXPECT_NEAR(e.radius, unit.radius, 1e-4) << "R = " << radius << " m, F = " << load << " N";
+    EXPECT_NEAR(e.pressure, unit.pressure, 1e-4) << "R = " << radius << " m, F = " << load << " N";
+    EXPECT_NEAR(e.approach, unit.approach, 1e-4) << "R = " << radius << " m, F = " << load << " N";
+  }
+}
+
+// The cancellation-free gap against the difference in 50 digits, from
+// r / R = 1e-12 (where the double difference is 0) to 0.99.
+TEST(Hertz, SphereGapIsExactToRoundOffAgainstFiftyDigits) {
+  using Real50 = boost::multiprecision::cpp_bin_float_50;
+  for (const double R : {1e-3, 1.0, 1e3}) {
+    for (const double ratio : {1e-12, 1e-8, 1e-4, 0.1, 0.5, 0.99}) {
+      const double r_squared = (ratio * R) * (ratio * R);
+      const Real50 R50(R), exact = R50 - sqrt(R50 * R50 - Real50(r_squared));
+      const double gap = sphere_gap(R, r_squared);
+      EXPECT_LE(abs(Real50(gap) - exact) / exact, Real50(4 * std::numeric_limits<double>::epsilon()))
+          << "R = " << R << ", r / R = " << ratio;
+    }
+  }
+}
+
 TEST(Hertz, BadOptionsAreNamed) {
   using test::contains;
   using test::message_of;
@@ -98,6 +135,9 @@ TEST(Hertz, BadOptionsAreNamed) {
   EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "does not fit on the sphere"));
   o.load /= 1.01;
   EXPECT_GT(press_sphere(o).approach, 0);
+  o = soft_sphere();
+  o.plane_nu = 0.3;  // without plane_E: the plane is rigid and has no nu
+  EXPECT_TRUE(contains(message_of<InputError>([&] { press_sphere(o); }), "the plane's nu (0.3) is given for a rigid plane"));
 }
 
 }  // namespace
