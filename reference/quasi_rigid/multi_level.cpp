@@ -76,6 +76,27 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
   return traction;
 }
 
+namespace {
+
+// The centre of pressure of a body's contact, from the body frame's origin
+// (world axes): its loaded samples' centroid weighted by their loads p_i a_i,
+// at the displaced positions that BodyContact's torque uses; 0 without load.
+Eigen::Vector3d centre_of_pressure(const QuasiRigidBody& body, const BodyContact& contact, const RigidPose<double>& E_w_body) {
+  const SurfaceSamples& samples = body.surface().samples();
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  double load = 0;
+  for (std::size_t k = 0; k < contact.active.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    const auto s = static_cast<std::size_t>(contact.active[k]);
+    const double w = contact.traction(i) * contact.area(i);
+    moment += w * (samples.points[s] - contact.displacement(i) * samples.normals[s]);
+    load += w;
+  }
+  return load > 0 ? Eigen::Vector3d(E_w_body.rotation() * moment / load) : Eigen::Vector3d::Zero();
+}
+
+}  // namespace
+
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
                                       const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options,
                                       int max_levels) {
@@ -103,13 +124,17 @@ MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<d
     if (level == 0) continue;
     const BodyContact& now = result.levels.back().a;
     const BodyContact& before = result.levels[level - 1].a;
-    // |dF| / |F| + |dT| / (|F| rho): the force's change, and the torque's as
-    // the shift of the centre of pressure over the contact's radius
-    // rho = sqrt(area / pi).
+    // |dF| / |F| + |dT_c| / (|F| rho): the force's change, and the torque's
+    // about the previous level's centre of pressure c as the shift of the
+    // centre of pressure over the contact's radius rho = sqrt(area / pi).
+    // The torques are about the body frame's origin o (BodyContact), and
+    // T_c = T_o - (c - o) x F: about c the measure does not depend on where
+    // the body frame's origin is.
     const double force = before.force_w.norm();
     const double rho = std::sqrt(before.contact_area / std::numbers::pi);
-    const double relative = force > 0 && rho > 0 ? (now.force_w - before.force_w).norm() / force +
-                                                       (now.torque_w - before.torque_w).norm() / (force * rho)
+    const Eigen::Vector3d dF = now.force_w - before.force_w;
+    const Eigen::Vector3d dT_c = now.torque_w - before.torque_w - centre_of_pressure(A.levels()[level - 1], before, E_w_a).cross(dF);
+    const double relative = force > 0 && rho > 0 ? dF.norm() / force + dT_c.norm() / (force * rho)
                                                  : (now.force_w.norm() > 0 ? 1.0 : 0.0);
     result.wrench_change.push_back(relative);
     if (relative <= tolerance) {

@@ -8,7 +8,9 @@
 // solve stops at the first level whose wrench on A differs from the previous
 // level's by at most the tolerance, |dF| / |F| + |dT| / (|F| rho) (the force's
 // change, and the centre of pressure's shift over the contact radius
-// rho = sqrt(area / pi)): "as soon as the desired accuracy is obtained".
+// rho = sqrt(area / pi), the torques taken about the previous level's centre
+// of pressure: independent of where the body frame's origin is): "as soon as
+// the desired accuracy is obtained".
 #include <vector>
 
 #include "reference/quasi_rigid/point_contact.hpp"

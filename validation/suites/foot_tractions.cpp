@@ -207,7 +207,7 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
                            "block-pivoting iterations of both bodies' LCPs"));
     if (level > 0) {
       result.add(information(at + ".wrench_change", run.contact.wrench_change[level - 1], std::nullopt,
-                             "|dF| / |F| + |dT| / (|F| rho) from the level before (Section 4.3's accuracy)"));
+                             "|dF| / |F| + |dT_c| / (|F| rho) from the level before, torques about its centre of pressure (Section 4.3's accuracy)"));
     }
   }
 

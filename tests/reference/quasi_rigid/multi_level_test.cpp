@@ -131,6 +131,39 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
   EXPECT_TRUE(early.converged);
 }
 
+// The same contact with the sphere's body frame origin 0.13 m or -0.5 m
+// away (its samples moved by -d, its pose by +d): the stopping rule's
+// measure takes the torques about the centre of pressure, so it is the same
+// (about the origin it was 4.43, 1.36 or 16.2 on the foot for the same
+// contact).
+TEST(MultiLevel, WrenchChangeDoesNotDependOnTheBodyFramesOrigin) {
+  const Press press;
+  const MultiLevelBody ground(press.ground, {16, 4});
+  std::vector<double> changes;
+  for (const double shift : {0.0, 0.13, -0.5}) {
+    const Eigen::Vector3d d(shift, 0.3 * shift, 0);
+    // The lattice turned 0.3 rad about the sphere's axis: no two samples
+    // share a coordinate, so that round-off in the moved coordinates breaks
+    // no tie in the clustering (a level built otherwise would differ).
+    SurfaceSamples cap = fixtures::lattice_sphere_cap(kRadius, press.h, 2.5 * press.a / press.h);
+    const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    for (Eigen::Vector3d& x : cap.points) x = turn * x - d;
+    for (Eigen::Vector3d& n : cap.normals) n = turn * n;
+    const MultiLevelBody sphere(QuasiRigidBody(cap, {kE, kNu}), {16, 4});
+    const RigidPose<double> E_w_sphere = RigidPose<double>::from_translation(Eigen::Vector3d(0, 0, -press.approach) + d);
+    const MultiLevelContact all = resolve_multi_level(sphere, E_w_sphere, ground, RigidPose<double>(), 0.0);
+    ASSERT_EQ(all.wrench_change.size(), 2u);
+    std::cout << "origin moved by " << shift << " m: loads " << all.levels[0].a.load << " " << all.levels[1].a.load << " " << all.levels[2].a.load << " active " << all.levels[0].a.active.size() << " " << all.levels[1].a.active.size() << "; wrench changes " << all.wrench_change[0] << ", "
+              << all.wrench_change[1] << "\n";
+    if (!changes.empty()) {
+      EXPECT_NEAR(all.wrench_change[0], changes[0], 1e-6 * changes[0]) << shift;
+      EXPECT_NEAR(all.wrench_change[1], changes[1], 1e-6 * changes[1]) << shift;
+    } else {
+      changes = all.wrench_change;
+    }
+  }
+}
+
 TEST(MultiLevel, RefusesBadLevelsAndTolerances) {
   const Press press;
   EXPECT_TRUE(contains(error_of([&] { MultiLevelBody b(press.sphere, {4, 16}); }), "must decrease"));
