@@ -6,8 +6,15 @@
 // surface variation lambda_0 / (lambda_0 + lambda_1 + lambda_2) is at most
 // max_variation. Each cluster has a bounding sphere, centred at its centroid
 // (not the minimal sphere: at most twice its radius), which culls collision
-// queries (Section 4.1) and whose radius is the kernel radius of the
-// cluster's level in the multi-level solve (Section 4.3).
+// queries (Section 4.1). Section 4.3 also makes that radius the kernel radius
+// of the cluster's level in the multi-level solve ("The radius of the
+// bounding sphere determines the radius of the kernel function"). Here a
+// coarse level's kernels take their spacing h from its own samples, as every
+// body's do (SampledShepard::spacing_neighbours, multi_level.hpp); their
+// Gaussian's width h / 2 is then about the clusters' radius (0.90 and 1.02
+// times their mean on the sampled sphere at clusters of 16 and 4,
+// multi_level_test), the paper's rule if its kernel radius is the
+// Gaussian's width (its support, 2 h, is then about four radii).
 #include <Eigen/Core>
 #include <array>
 #include <vector>

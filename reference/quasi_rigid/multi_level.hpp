@@ -2,7 +2,11 @@
 // The multi-level contact of Pauly et al. Section 4.3: each body's
 // clustering hierarchy gives coarser surfaces (one sample per cluster of a
 // level: the cluster's centre projected onto the MLS surface, with its MLS
-// normal), the contact is solved from the coarsest level to the finest, each
+// normal; its Shepard kernels take their spacing from its own samples, the
+// mean distance to the six nearest, which makes their Gaussian's width about
+// the cluster's bounding radius, the paper's kernel radius:
+// cluster_hierarchy.hpp), the contact is solved from the
+// coarsest level to the finest, each
 // level warm-started by the tractions of the one before, interpolated onto
 // its samples by the coarse level's own Shepard functions (Eq. 5), and the
 // solve stops at the first level whose wrench on A differs from the previous

@@ -50,6 +50,19 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
     }
   }
   EXPECT_LT(sphere.levels()[0].surface().samples().points.size(), sphere.levels()[1].surface().samples().points.size());
+  // Section 4.3: the bounding sphere's radius is the kernel's radius. A
+  // coarse level's kernels take their spacing h from its own samples; their
+  // Gaussian's width s = h / 2 is within 30% of its clusters' mean bounding
+  // radius (measured: 0.90 and 1.02 times it at clusters of 16 and 4).
+  for (std::size_t level = 0; level < 2; ++level) {
+    double radius = 0;
+    const std::vector<int>& clusters = press.sphere.hierarchy().level(level == 0 ? 16 : 4);
+    for (int c : clusters) radius += press.sphere.hierarchy().clusters()[static_cast<std::size_t>(c)].radius;
+    radius /= static_cast<double>(clusters.size());
+    const double width = sphere.levels()[level].sampling().shepard().width * sphere.levels()[level].sampling().spacing().mean();
+    EXPECT_GT(width, 0.7 * radius) << "level " << level;
+    EXPECT_LT(width, 1.3 * radius) << "level " << level;
+  }
 
   const MultiLevelContact all = resolve_multi_level(sphere, press.E_w_sphere, ground, RigidPose<double>(), 0.0);
   ASSERT_EQ(all.levels.size(), 3u);
