@@ -76,27 +76,6 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
   return traction;
 }
 
-namespace {
-
-// The centre of pressure of a body's contact, from the body frame's origin
-// (world axes): its loaded samples' centroid weighted by their loads p_i a_i,
-// at the displaced positions that BodyContact's torque uses; 0 without load.
-Eigen::Vector3d centre_of_pressure(const QuasiRigidBody& body, const BodyContact& contact, const RigidPose<double>& E_w_body) {
-  const SurfaceSamples& samples = body.surface().samples();
-  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
-  double load = 0;
-  for (std::size_t k = 0; k < contact.active.size(); ++k) {
-    const auto i = static_cast<Eigen::Index>(k);
-    const auto s = static_cast<std::size_t>(contact.active[k]);
-    const double w = contact.traction(i) * contact.area(i);
-    moment += w * (samples.points[s] - contact.displacement(i) * samples.normals[s]);
-    load += w;
-  }
-  return load > 0 ? Eigen::Vector3d(E_w_body.rotation() * moment / load) : Eigen::Vector3d::Zero();
-}
-
-}  // namespace
-
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
                                       const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options,
                                       int max_levels) {
@@ -133,7 +112,7 @@ MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<d
     const double force = before.force_w.norm();
     const double rho = std::sqrt(before.contact_area / std::numbers::pi);
     const Eigen::Vector3d dF = now.force_w - before.force_w;
-    const Eigen::Vector3d dT_c = now.torque_w - before.torque_w - centre_of_pressure(A.levels()[level - 1], before, E_w_a).cross(dF);
+    const Eigen::Vector3d dT_c = now.torque_w - before.torque_w - before.pressure_centre_w.cross(dF);
     const double relative = force > 0 && rho > 0 ? dF.norm() / force + dT_c.norm() / (force * rho)
                                                  : (now.force_w.norm() > 0 ? 1.0 : 0.0);
     result.wrench_change.push_back(relative);

@@ -193,8 +193,10 @@ void wrench(const QuasiRigidBody& body, const RigidPose<double>& E_w_body, BodyC
     const Eigen::Vector3d f_w = -out.traction(i) * out.area(i) * (Theta_w_body * samples.normals[s]);
     out.force_w += f_w;
     out.torque_w += (Theta_w_body * x_body).cross(f_w);
+    out.pressure_centre_w += out.traction(i) * out.area(i) * (Theta_w_body * x_body);
     if (out.traction(i) > 0) out.contact_area += out.area(i);
   }
+  if (out.load > 0) out.pressure_centre_w /= out.load;
 }
 
 }  // namespace

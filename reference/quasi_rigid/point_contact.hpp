@@ -84,6 +84,10 @@ struct BodyContact {
   double contact_area = 0;        // m^2: sum of a_i where p_i > 0
   Eigen::Vector3d force_w = Eigen::Vector3d::Zero();   // N, on the body, world frame
   Eigen::Vector3d torque_w = Eigen::Vector3d::Zero();  // N m, about the body frame's origin, world frame
+  // m: the centre of pressure from the body frame's origin, world axes: the
+  // active samples' displaced positions weighted by their loads p_i a_i (0
+  // without load).
+  Eigen::Vector3d pressure_centre_w = Eigen::Vector3d::Zero();
   int pivots = 0;                 // of all its LCP solves
   int lemke_solves = 0;           // LCPs that block pivoting could not solve
   // Every sample the tractions displace: the active ones and, for the

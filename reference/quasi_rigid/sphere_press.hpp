@@ -6,7 +6,8 @@
 // Boussinesq response (response_matrix.hpp) and load control
 // (indentation.hpp). The gaps are the sphere's exact ones,
 // R - sqrt(R^2 - r^2) (sphere_gap). The spacing is the Hertz radius over
-// nodes_per_radius: Hertz's a places the nodes, nothing else of Hertz is used.
+// nodes_per_radius: Hertz's a places the nodes, and Hertz's a and p0 are the
+// fit's units (below); nothing else of Hertz is used.
 //
 // What it reports (SI units): the approach (the solver's), and the contact
 // radius and peak pressure read from the pressure field at the loaded nodes
