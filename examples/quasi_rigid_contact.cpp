@@ -1,11 +1,11 @@
 // Quasi-rigid contact (Pauly, Pai & Guibas; reference/quasi_rigid): a
 // point-sampled elastic ball (radius 5 cm, E = 10 MPa, nu = 0.45, Poisson-disk
 // samples 1 mm apart) pressed 0.5 mm into a rigid floor sampled from a
-// two-triangle mesh, resolved by the paper's split scheme (one LCP per body,
-// three iterations).
+// two-triangle mesh: one LCP, on the ball (Eq. 10 with R_B = 0), three
+// iterations, the floor's tractions interpolated from the ball's.
 // Checks (Hertz, Johnson ch. 4, with a Boussinesq half-space): the ball's and
 // the floor's loads are 4/3 E* sqrt(R) delta^(3/2) within 3%, the two forces
-// cancel within 2% (Newton's third law, which the split scheme does not
+// cancel within 2% (Newton's third law, which the interpolation does not
 // impose), and the ball's force points up. Exit 1 if one fails.
 #include <cmath>
 #include <cstdio>

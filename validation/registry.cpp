@@ -49,7 +49,7 @@ const std::vector<SuiteSpec>& suites() {
        brep_contact_suite},
       {"hertz-convergence",
        "Pauly et al.'s quasi-rigid model against Hertz at four samplings: a sphere on rigid and elastic half-spaces "
-       "(grid, load control), and a point-sampled sphere on a sampled plane (the split scheme)",
+       "(grid, load control), and a point-sampled sphere on a rigid sampled plane (one LCP)",
        hertz_convergence_suite},
       {"foot-tractions",
        "Pauly et al. Fig. 9: a synthetic foot pressed onto a rigid ground with the volume-preserving kernel under "

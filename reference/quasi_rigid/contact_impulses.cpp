@@ -8,7 +8,7 @@ namespace contactref::quasi_rigid {
 namespace {
 
 // A loaded sample: where it pushes, the direction of its force on A and
-// half of its normal force (N).
+// its share of its normal force (N).
 struct LoadedSample {
   Eigen::Vector3d x_w;
   Eigen::Vector3d nu_w;
@@ -16,7 +16,8 @@ struct LoadedSample {
 };
 
 void collect(const QuasiRigidBody& body, const BodyState& state, const BodyContact& side, double sign_on_a,
-             std::vector<LoadedSample>& out) {
+             double share, std::vector<LoadedSample>& out) {
+  if (share == 0) return;
   const SurfaceSamples& samples = body.surface().samples();
   const RigidPose<double> E_w_x = state.E_w_b();
   const Eigen::Matrix3d Theta_w_x = E_w_x.rotation();
@@ -25,7 +26,7 @@ void collect(const QuasiRigidBody& body, const BodyState& state, const BodyConta
     if (!(side.traction(i) > 0)) continue;
     const auto s = static_cast<std::size_t>(side.active[k]);
     const Eigen::Vector3d x_b = samples.points[s] - side.displacement(i) * samples.normals[s];
-    out.push_back({E_w_x * x_b, sign_on_a * (Theta_w_x * samples.normals[s]), 0.5 * side.traction(i) * side.area(i)});
+    out.push_back({E_w_x * x_b, sign_on_a * (Theta_w_x * samples.normals[s]), share * side.traction(i) * side.area(i)});
   }
 }
 
@@ -68,13 +69,24 @@ void energy_slope(const ContactParty& party, const PartyImpulse& impulse, double
   b += party.mass->mass * dv_w.squaredNorm() + domega_w.dot(I_w * domega_w);
 }
 
+// The share of a side's forces that pushes: halves of both sides; beside a
+// rigid body, the side that solved the one LCP, whole (the other's tractions
+// are interpolated from it).
+double share(const BodyContact& side, const BodyContact& other) {
+  return side.interpolated ? 0.0 : (other.interpolated ? 1.0 : 0.5);
+}
+
 }  // namespace
+
+Eigen::Vector3d normal_force_on_a(const QuasiRigidContact& contact) {
+  return share(contact.a, contact.b) * contact.a.force_w - share(contact.b, contact.a) * contact.b.force_w;
+}
 
 ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
                                        double mu, double damping, double dt, DampingRate rate) {
   std::vector<LoadedSample> loaded;
-  collect(*a.body, *a.state, contact.a, -1, loaded);
-  collect(*b.body, *b.state, contact.b, +1, loaded);
+  collect(*a.body, *a.state, contact.a, -1, share(contact.a, contact.b), loaded);
+  collect(*b.body, *b.state, contact.b, +1, share(contact.b, contact.a), loaded);
   ContactImpulses out;
   out.loaded = static_cast<int>(loaded.size());
 
@@ -117,12 +129,14 @@ ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const C
 
   // Friction impulses against the slip after the normal ones (Section 5.1).
   PartyImpulse friction_a, friction_b;
+  Eigen::Vector3d friction_on_a_w = Eigen::Vector3d::Zero();
   for (const LoadedSample& s : loaded) {
     const Eigen::Vector3d v_rel = velocity_at(a, s.x_w) - velocity_at(b, s.x_w);
     const Eigen::Vector3d slip_w = v_rel - v_rel.dot(s.nu_w) * s.nu_w;
     const double slip = slip_w.norm();
     if (!(slip > 0) || mu == 0) continue;
     const Eigen::Vector3d J_w = -mu * s.f_n * dt / slip * slip_w;
+    friction_on_a_w += J_w;
     add(a, +1, s.x_w, J_w, friction_a);
     add(b, -1, s.x_w, J_w, friction_b);
   }
@@ -130,6 +144,7 @@ ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const C
   energy_slope(a, friction_a, slope, curvature);
   energy_slope(b, friction_b, slope, curvature);
   out.friction_scale = curvature > -slope ? std::max(0.0, -slope / curvature) : 1.0;
+  out.friction_impulse_w = out.friction_scale * friction_on_a_w;
   apply(a, friction_a, out.friction_scale);
   apply(b, friction_b, out.friction_scale);
   out.friction_work = kinetic_energy(a, b) - K1;

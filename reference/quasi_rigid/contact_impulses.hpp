@@ -11,7 +11,9 @@
 // (Newton's third law is not imposed by it); here each sample of either side
 // carries half of its force, applied to both bodies, equal and opposite at
 // the same point, so that the contact conserves the total linear and angular
-// momentum. nu_i is the direction of the force on A (-n_i on A's samples,
+// momentum. Beside a rigid body there is one LCP, and the samples of the
+// side that solved it carry their whole force (the other side's tractions
+// are interpolated from them: point_contact.hpp). nu_i is the direction of the force on A (-n_i on A's samples,
 // +n_i on B's).
 // Damping (none by default: the paper has none): Hunt and Crossley's
 // f_i (1 - d (v_rel . nu_i)), clipped at 0, with v_rel the velocity of the
@@ -52,9 +54,14 @@ struct ContactImpulses {
   double friction_work = 0;  // J: that friction added (<= 0 but for round-off)
   double friction_scale = 1; // s above (1: no sample's slip stopped)
   double load = 0;           // N: sum of f_i over both sides' halves, damping included
-  int loaded = 0;            // samples with p_i > 0, both sides
+  int loaded = 0;            // samples with p_i > 0 that push (both sides, or the deformable one)
   Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
+  Eigen::Vector3d friction_impulse_w = Eigen::Vector3d::Zero();  // N s: on A, scaled (B takes the opposite)
 };
+
+// N, world: the normal force on A that the impulses push with, undamped
+// (the sides' shares above).
+Eigen::Vector3d normal_force_on_a(const QuasiRigidContact& contact);
 
 // Where the damping reads v_rel (above).
 enum class DampingRate { kBefore, kAfterElastic };

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/shepard_interpolant.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -59,19 +60,9 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
     fine.surface().index().within(coarse.surface().samples().points[static_cast<std::size_t>(nodes[k])], reach, near);
     for (const Neighbour& n : near) reached[static_cast<std::size_t>(n.index)] = 1;
   }
+  const ShepardInterpolant interpolant(coarse.surface().index(), coarse.sampling().spacing(), shepard);
   for (std::size_t i = 0; i < at.points.size(); ++i) {
-    if (!reached[i]) continue;
-    coarse.surface().index().within(at.points[i], reach, near);
-    double sum = 0, weighted = 0;
-    for (const Neighbour& n : near) {
-      const double h = coarse.sampling().spacing()(n.index);
-      const double s = shepard.width * h, rho = shepard.support * h;
-      if (n.distance_sq >= rho * rho) continue;
-      const double omega = std::exp(-n.distance_sq / (2 * s * s));
-      sum += omega;
-      weighted += omega * by_sample(n.index);
-    }
-    if (sum > 0) traction(static_cast<Eigen::Index>(i)) = weighted / sum;
+    if (reached[i]) traction(static_cast<Eigen::Index>(i)) = interpolant(by_sample, at.points[i], near);
   }
   return traction;
 }

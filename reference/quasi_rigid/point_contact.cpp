@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/elastic_lcp.hpp"
 #include "reference/quasi_rigid/point_index.hpp"
+#include "reference/quasi_rigid/shepard_interpolant.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -47,6 +48,7 @@ struct Side {
   const QuasiRigidBody& other;
   RigidPose<double> E_other_here;  // X's frame in Y's
   BodyContact& out;
+  bool solves = true;  // Eq. 10 on X's samples (else X's tractions are interpolated from Y's)
 };
 
 // The leaf clusters of each body whose bounding spheres come within `margin`
@@ -137,8 +139,14 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
 }
 
 // The other body's samples about the contact, with its active samples moved
-// inward by their displacements, as an MLS surface in its own frame.
-MlsSurface deformed_patch(const Side& side, const BodyContact& other_contact) {
+// inward by their displacements, as an MLS surface in its own frame, and
+// the sample of the other body behind each of its points.
+struct DeformedPatch {
+  MlsSurface surface;
+  std::vector<int> source;
+};
+
+DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact) {
   const SurfaceSamples& other = side.other.surface().samples();
   const SurfaceSamples& here = side.body.surface().samples();
   // The ball about the active samples (in the other's frame), grown by the
@@ -160,12 +168,41 @@ MlsSurface deformed_patch(const Side& side, const BodyContact& other_contact) {
   }
   SurfaceSamples patch;
   patch.name = other.name + " (deformed, about the contact)";
+  std::vector<int> source;
   for (const Neighbour& n : reach) {
     const auto s = static_cast<std::size_t>(n.index);
     patch.points.push_back(other.points[s] - moved[s] * other.normals[s]);
     patch.normals.push_back(other.normals[s]);
+    source.push_back(n.index);
   }
-  return MlsSurface(std::move(patch), side.other.surface().options());
+  return {MlsSurface(std::move(patch), side.other.surface().options()), std::move(source)};
+}
+
+// Eq. 10 with R_B = 0: a rigid body's tractions are its deformable
+// partner's where they touch (p_A = p_B), the partner's tractions
+// interpolated (Eq. 5) at the rigid body's active samples from the
+// partner's deformed samples about the contact.
+Eigen::VectorXd partner_tractions(const Side& side, const DeformedPatch& patch, const BodyContact& other_contact) {
+  Eigen::VectorXd spacing(static_cast<Eigen::Index>(patch.source.size()));
+  Eigen::VectorXd traction = Eigen::VectorXd::Zero(spacing.size());
+  std::vector<Eigen::Index> position(side.other.surface().samples().points.size(), -1);
+  for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
+    position[static_cast<std::size_t>(other_contact.active[k])] = static_cast<Eigen::Index>(k);
+  }
+  for (std::size_t k = 0; k < patch.source.size(); ++k) {
+    spacing(static_cast<Eigen::Index>(k)) = side.other.sampling().spacing()(patch.source[k]);
+    const Eigen::Index at = position[static_cast<std::size_t>(patch.source[k])];
+    if (at >= 0) traction(static_cast<Eigen::Index>(k)) = other_contact.traction(at);
+  }
+  const ShepardInterpolant interpolant(patch.surface.index(), spacing, side.other.sampling().shepard());
+  const SurfaceSamples& here = side.body.surface().samples();
+  Eigen::VectorXd p(static_cast<Eigen::Index>(side.out.active.size()));
+  std::vector<Neighbour> near;
+  for (std::size_t k = 0; k < side.out.active.size(); ++k) {
+    p(static_cast<Eigen::Index>(k)) =
+        interpolant(traction, side.E_other_here * here.points[static_cast<std::size_t>(side.out.active[k])], near);
+  }
+  return p;
 }
 
 // The separation of each active sample, moved by its own displacement, from
@@ -293,7 +330,20 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       result.b.active.clear();
       return result;
     }
-
+    // R_B = 0 beside a rigid body: one LCP, on the deformable body's
+    // samples; on the rigid body's where the deformable body has none
+    // active (a contact between its samples, as where a sphere's lowest
+    // point lies between its samples and only the plane's samples meet it:
+    // Eq. 10 with R_A represented on the rigid body's samples, as the split
+    // scheme does).
+    for (Side* side : {&a, &b}) {
+      if (side->body.material().E > 0 && side->other.material().E == 0) {
+        side->solves = !side->out.active.empty();
+        (side == &a ? b : a).solves = !side->solves;
+      }
+    }
+    result.a.interpolated = !a.solves;
+    result.b.interpolated = !b.solves;
     Eigen::MatrixXd R_a, R_b;
     for (Side* side : {&a, &b}) {
       BodyContact& out = side->out;
@@ -304,13 +354,15 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       out.separation = out.gap;
       out.traction = Eigen::VectorXd::Zero(n);
       out.displacement = Eigen::VectorXd::Zero(n);
-      (side == &a ? R_a : R_b) = side->body.sampling().response(out.active, kernel, options.near);
+      if (side->solves) {
+        (side == &a ? R_a : R_b) = side->body.sampling().response(out.active, kernel, options.near);
+      }
     }
 
     for (int iteration = 0; iteration < options.iterations; ++iteration) {
       for (Side* side : {&a, &b}) {
         BodyContact& out = side->out;
-        if (out.active.empty()) continue;
+        if (out.active.empty() || !side->solves) continue;
         const Eigen::MatrixXd& R = side == &a ? R_a : R_b;
         const Eigen::VectorXd undeformed_gap = out.separation - R * out.traction;
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
@@ -335,26 +387,38 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         out.traction = solved.lcp.z;
         out.pivots += solved.lcp.pivots;
         out.lemke_solves += solved.lemke ? 1 : 0;
-        const double share = (side == &a ? c_a : c_b) / c;
+        // Its share of the approach; all of it when the other body does not
+        // solve (a rigid body solving carries its partner's deformation in
+        // the separations it measures, and displaces nothing in the end).
+        const bool both = a.solves && b.solves;
+        const double share = both ? (side == &a ? c_a : c_b) / c : 1.0;
         out.displacement = share * (R * out.traction);
       }
       ContactIteration stats;
       for (Side* side : {&a, &b}) {
         if (side->out.active.empty()) continue;
         const BodyContact& other = side == &a ? result.b : result.a;
-        const bool other_moves = side->other.material().E > 0 && !other.active.empty();
-        side->out.separation = other_moves ? measure(*side, deformed_patch(*side, other))
-                                           : measure(*side, side->other.surface());
+        if (side->other.material().E > 0 && !other.active.empty()) {
+          const DeformedPatch patch = deformed_patch(*side, other);
+          if (!side->solves) side->out.traction = partner_tractions(*side, patch, other);
+          side->out.separation = measure(*side, patch.surface);
+        } else {
+          side->out.separation = measure(*side, side->other.surface());
+        }
         (side == &a ? stats.min_separation_a : stats.min_separation_b) = side->out.separation.minCoeff();
         (side == &a ? stats.load_a : stats.load_b) = side->out.traction.dot(side->out.area);
       }
       result.iterations.push_back(stats);
     }
-    const bool loaded = rim_loaded(A, result.a) || rim_loaded(B, result.b);
+    // Only a body that solved Eq. 10 can lack room: interpolated tractions
+    // reach a Shepard kernel past the partner's loaded samples, and nothing
+    // on their samples is solved.
+    const bool loaded = (a.solves && rim_loaded(A, result.a)) || (b.solves && rim_loaded(B, result.b));
     if (options.grow_active && loaded && growth < options.max_growth) continue;
     result.rim_loaded = loaded;
     for (Side* side : {&a, &b}) {
       // A rigid body (E = 0: no share of the approach) displaces nothing.
+      if (side->body.material().E == 0) side->out.displacement.setZero();
       if (side->out.active.empty() || side->body.material().E == 0) continue;
       displaced_field(side->body, kernel, (side == &a ? c_a : c_b) / c, options.near, side->out);
     }

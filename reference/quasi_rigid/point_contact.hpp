@@ -24,10 +24,20 @@
 // 2. Active samples: the penetrating ones and every sample within
 //    active_range spacings of one (the paper's range query).
 // 3. Gaps: each active sample's MLS signed distance to the other surface.
-// 4. On each body, Eq. 10, s = R p + g, with R the response of its own
+// 4. On each deformable body, Eq. 10, s = R p + g, with R the response of its own
 //    active samples (sampled_response.hpp) under the composite compliance
 //    c = c_A + c_B (= 1 / (pi E*), so that a rigid partner works: notes A.1.7
 //    (i)). Each body takes the share c_X / c of the approach R p.
+//    When one body is rigid (E = 0), R_B = 0 in Eq. 10's R = R_A + R_B:
+//    one LCP, on the deformable body A, with the whole approach its own;
+//    the rigid body's tractions are A's where they touch (p_A = p_B),
+//    interpolated (Eq. 5) at its active samples from A's deformed samples.
+//    (A second LCP on the rigid body's samples, as the split scheme would
+//    solve, feeds nothing back: a rigid body does not move.) Where A has no
+//    active sample but the rigid body has (the contact lies between A's
+//    samples: a sphere's lowest point between its samples), the one LCP is
+//    on the rigid body's samples, with R_A represented there as the split
+//    scheme does.
 // 5. The iteration (notes A.1.7 (ii)): after each solve both bodies deform by
 //    their shares along their normals, each active sample's separation s from
 //    the other deformed surface is measured (MLS of the other body's samples
@@ -88,7 +98,10 @@ struct BodyContact {
   // active samples' displaced positions weighted by their loads p_i a_i (0
   // without load).
   Eigen::Vector3d pressure_centre_w = Eigen::Vector3d::Zero();
-  int pivots = 0;                 // of all its LCP solves
+  // The tractions are interpolated from the other body's (beside a rigid
+  // body, only one body solves Eq. 10: step 4), not solved on these samples.
+  bool interpolated = false;
+  int pivots = 0;                 // of all its LCP solves (none when interpolated)
   int lemke_solves = 0;           // LCPs that block pivoting could not solve
   // Every sample the tractions displace: the active ones and, for the
   // volume-preserving kernel, those within 5 sigma of a loaded one; their

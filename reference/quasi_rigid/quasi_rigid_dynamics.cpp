@@ -193,6 +193,8 @@ void kick(const std::vector<DynamicBody>& bodies, const std::vector<Contact>& co
     step.friction_scale = std::min(step.friction_scale, impulses.friction_scale);
     step.normal_impulse_w[p.a] += impulses.normal_impulse_w;
     step.normal_impulse_w[p.b] -= impulses.normal_impulse_w;
+    step.friction_impulse_w[p.a] += impulses.friction_impulse_w;
+    step.friction_impulse_w[p.b] -= impulses.friction_impulse_w;
   }
 }
 
@@ -280,6 +282,7 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
     }
     StepRecord step;
     step.normal_impulse_w.assign(bodies.size(), Eigen::Vector3d::Zero());
+    step.friction_impulse_w.assign(bodies.size(), Eigen::Vector3d::Zero());
     std::vector<Contact> contacts;
     try {
       contacts = resolved ? std::move(*resolved) : resolve_all(bodies, states, pairs, options.contact);

@@ -110,8 +110,9 @@ struct StepRecord {
   double friction_scale = 1;     // the smallest of the pairs' in both kicks (contact_impulses.hpp)
   double rule_step = 0;          // s: step_fraction sqrt(m / k), or an unloaded contact's
                                  // contact_tolerance step (contact steps; else 0)
-  // The normal contact impulse on each body (input order; zero in flight), N s.
-  std::vector<Eigen::Vector3d> normal_impulse_w;
+  // The normal and the friction contact impulses on each body (input order;
+  // zero in flight), N s.
+  std::vector<Eigen::Vector3d> normal_impulse_w, friction_impulse_w;
 };
 
 struct DynamicsSample {

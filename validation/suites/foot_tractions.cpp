@@ -206,7 +206,7 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
                            "the ground's active samples"));
     result.add(information(at + ".foot_load", c.a.load, kLoad, "N"));
     result.add(information(at + ".pivots", c.a.pivots + c.b.pivots, std::nullopt,
-                           "block-pivoting iterations of both bodies' LCPs"));
+                           "block-pivoting iterations of the LCPs (the foot's alone: the ground is rigid)"));
     if (level > 0) {
       result.add(information(at + ".wrench_change", run.contact.wrench_change[level - 1], std::nullopt,
                              "|dF| / |F| + |dT_c| / (|F| rho) from the level before, torques about its centre of pressure (Section 4.3's accuracy)"));
@@ -252,11 +252,12 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
   result.add(information("load_error_estimate", std::abs(w3 / extrapolated - 1), std::nullopt,
                          "the finest sampling's relative error in the load against the extrapolation"));
 
-  // Equilibrium and complementarity of the split scheme.
+  // Equilibrium and complementarity.
   const double newton = (solved.a.force_w + solved.b.force_w).norm() / solved.a.force_w.norm();
   result.add(check("newton_third_law", newton, 0.0,
-                   "|F_foot + F_ground| / |F_foot| <= 2%: the split scheme's two LCPs, on different samples, agree "
-                   "(the hertz-convergence suite's bound; nothing imposes it)",
+                   "|F_foot + F_ground| / |F_foot| <= 2%: the rigid ground's tractions, interpolated at its own "
+                   "samples from the foot's (one LCP, Eq. 10 with R_B = 0), carry the same force (the "
+                   "hertz-convergence suite's bound; nothing imposes it)",
                    newton <= 0.02));
   const qr::ContactIteration& last = solved.iterations.back();
   result.add(check("foot_min_separation_over_approach", last.min_separation_a / run.approach, 0.0,

@@ -147,12 +147,13 @@ SuiteResult hertz_convergence_suite(const SuiteOptions& options) {
                      "within 3% of Hertz's load at Hertz's approach, W = 4/3 E* sqrt(R) delta^1.5 (the grid case's "
                      "approach bound, 2%, plus the sampled sphere's curvature and the nodal areas, 1%)",
                      std::abs(load_a / c.hertz_load - 1) <= 0.03));
-    result.add(check(at + ".ground_load", load_b, c.hertz_load, "within 3% of Hertz's load (the same bound)",
+    result.add(check(at + ".ground_load", load_b, c.hertz_load, "within 3% of Hertz's load (the same bound): the rigid ground's tractions, interpolated "
+                     "from the sphere's (one LCP, Eq. 10 with R_B = 0: p_A = p_B)",
                      std::abs(load_b / c.hertz_load - 1) <= 0.03));
     const double newton = (c.contact.a.force_w + c.contact.b.force_w).norm() / c.hertz_load;
     result.add(check(at + ".newton_third_law", newton, 0.0,
-                     "|F_sphere + F_ground| / W <= 2%: the split scheme's two LCPs, on different samples, agree (its "
-                     "own measure: nothing imposes it)",
+                     "|F_sphere + F_ground| / W <= 2%: the ground's tractions, interpolated at its own samples "
+                     "from the sphere's, carry the same force (its own measure: nothing imposes it)",
                      newton <= 0.02));
     for (std::size_t k = 0; k < c.contact.iterations.size(); ++k) {
       const qr::ContactIteration& it = c.contact.iterations[k];

@@ -1,7 +1,8 @@
 // Quasi-rigid contact of point-sampled bodies (point_contact.hpp) against
 // Hertz (Johnson, Contact Mechanics, Sec. 4.2; validation/oracles/hertz.hpp):
 // a sampled sphere pressed by a given approach onto a rigid sampled plane,
-// and two spheres of different materials; the split scheme's own measures
+// (one LCP, the plane's tractions interpolated), and two spheres of
+// different materials (the split scheme); the model's own measures
 // (the two bodies' loads agree, Newton's third law; the separations after
 // the iterations; complementarity); nothing found where nothing touches;
 // bad input.
@@ -16,6 +17,7 @@
 #include "core/mesh_io.hpp"
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "reference/quasi_rigid/point_samples.hpp"
+#include "reference/quasi_rigid/sphere_press.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
@@ -56,6 +58,84 @@ TEST(PointContact, SampledSphereOnARigidPlaneCarriesHertzsLoadAtItsApproach) {
   EXPECT_GT(contact.iterations.back().min_separation_a, -1e-3 * approach);
   EXPECT_GT(contact.iterations.back().min_separation_b, -0.02 * approach);
   EXPECT_GE(contact.a.traction.minCoeff(), 0);
+}
+
+TEST(PointContact, BesideARigidPlaneOneLcpOnTheSphereAndThePlanesTractionsAreHertzsPressure) {
+  // Eq. 10 with R_B = 0: only the sphere solves an LCP; the plane's
+  // tractions are the sphere's, interpolated at the plane's samples (lattice
+  // nodes offset by half a spacing from the sphere's, so that no sample
+  // coincides). Against Hertz's pressure p0 sqrt(1 - r^2 / a^2) at the
+  // plane's samples inside 0.8 a (the edge's square-root profile is not
+  // resolved by kernels 2 h wide): within 6% of p0, the grid case's 4% peak
+  // bound plus the interpolation's smoothing over a kernel (p'' h^2 / 8 at
+  // r = 0.8 a: 2% of p0 at a / h = 6). Either body may be A.
+  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 6;
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  SurfaceSamples plane_samples = fixtures::lattice_plane(h, 2.5 * a / h);
+  for (Eigen::Vector3d& p : plane_samples.points) p += Eigen::Vector3d(h / 2, h / 2, 0);
+  const QuasiRigidBody ground(plane_samples, {0, 0});
+  const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
+  const double E_star = kE / (1 - kNu * kNu);
+  const oracles::HertzContact hertz =
+      oracles::hertz_sphere_on_half_space(kRadius, E_star, oracles::hertz_load_at_approach(kRadius, E_star, approach));
+  for (const bool sphere_first : {true, false}) {
+    const QuasiRigidContact c = sphere_first ? resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>())
+                                             : resolve_contact(ground, RigidPose<double>(), sphere, E_w_sphere);
+    const BodyContact& on_sphere = sphere_first ? c.a : c.b;
+    const BodyContact& on_ground = sphere_first ? c.b : c.a;
+    EXPECT_FALSE(on_sphere.interpolated);
+    EXPECT_TRUE(on_ground.interpolated);
+    EXPECT_GT(on_sphere.pivots, 0);
+    EXPECT_EQ(on_ground.pivots, 0);
+    EXPECT_EQ(on_ground.displacement.cwiseAbs().maxCoeff(), 0);  // a rigid body displaces nothing
+    double worst = 0;
+    int inside = 0;
+    for (std::size_t k = 0; k < on_ground.active.size(); ++k) {
+      const Eigen::Vector3d& q = plane_samples.points[static_cast<std::size_t>(on_ground.active[k])];
+      const double r = std::hypot(q.x(), q.y());
+      if (r > 0.8 * hertz.contact_radius) continue;
+      ++inside;
+      const double p_hertz = hertz.peak_pressure * std::sqrt(1 - r * r / (hertz.contact_radius * hertz.contact_radius));
+      worst = std::max(worst, std::abs(on_ground.traction(static_cast<Eigen::Index>(k)) - p_hertz));
+    }
+    std::cout << (sphere_first ? "sphere first" : "ground first") << ": plane's traction within " << worst / hertz.peak_pressure
+              << " p0 of Hertz's at " << inside << " samples inside 0.8 a; loads " << on_sphere.load << " / "
+              << on_ground.load << "\n";
+    EXPECT_GT(inside, 50);
+    EXPECT_LT(worst, 0.06 * hertz.peak_pressure);
+    EXPECT_LT((c.a.force_w + c.b.force_w).norm(), 0.02 * on_sphere.load);
+  }
+}
+
+TEST(PointContact, AContactBetweenTheSpheresSamplesIsSolvedOnTheRigidPlanesSamples) {
+  // A sphere sampled 4 mm apart with no sample at its lowest point (the
+  // lattice offset by half a spacing: the lowest samples 2.8 mm off the
+  // axis, 0.08 mm above the pole), pressed 0.05 mm past the plane: only the
+  // plane's samples meet it. The one LCP is then the plane's (R_A
+  // represented on its samples): a load near Hertz's at the MLS surface's
+  // approach.
+  const double R = 0.05, h = 0.004;
+  SurfaceSamples cap = fixtures::lattice_sphere_cap(R, h, 5);
+  for (Eigen::Vector3d& p : cap.points) {
+    const Eigen::Vector2d xy = p.head<2>() + Eigen::Vector2d(h / 2, h / 2);
+    p = Eigen::Vector3d(xy.x(), xy.y(), sphere_gap(R, xy.squaredNorm()));
+  }
+  for (std::size_t k = 0; k < cap.points.size(); ++k) cap.normals[k] = (cap.points[k] - Eigen::Vector3d(0, 0, R)) / R;
+  const QuasiRigidBody sphere(cap, {1e6, 0.3});
+  const QuasiRigidBody plane(fixtures::lattice_plane(h / 4, 8), {0, 0});
+  const QuasiRigidContact c =
+      resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -5e-5}), plane, RigidPose<double>());
+  std::cout << "sphere active " << c.a.active.size() << ", plane active " << c.b.active.size() << " ("
+            << c.b.penetrating << " penetrating), plane load " << c.b.load << " N\n";
+  EXPECT_EQ(c.a.penetrating, 0);
+  EXPECT_GT(c.b.penetrating, 0);
+  EXPECT_TRUE(c.a.interpolated);
+  EXPECT_FALSE(c.b.interpolated);
+  // Hertz at the sphere's approach (0.12 N): the load goes as the approach
+  // to the 3/2, so 20% allows the MLS surface's lowest point 6 um (one eighth
+  // of the approach) off the sphere's, fitted to samples 4 mm apart.
+  const double hertz = oracles::hertz_load_at_approach(R, 1e6 / (1 - 0.09), 5e-5);
+  EXPECT_NEAR(c.b.load, hertz, 0.2 * hertz);
 }
 
 TEST(PointContact, TwoSpheresOfDifferentMaterialsMeetHertzAndShareTheApproachByCompliance) {
