@@ -100,6 +100,16 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
 
 }  // namespace
 
+void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const {
+  auto x = r2.array();
+  if (kind == Kind::kBoussinesq) {
+    x = compliance * x.rsqrt();
+    return;
+  }
+  const double beta = std::sqrt(std::numbers::pi / 2) / sigma, exponent = -1 / (2 * sigma * sigma);
+  x = compliance * (1 - beta * x.sqrt()) * (exponent * x).exp() * x.rsqrt();
+}
+
 void ResponseKernel::check(const std::string& where) const {
   if (!(compliance > 0 && std::isfinite(compliance)) ||
       (kind == Kind::kVolumePreserving && !(sigma > 0 && std::isfinite(sigma)))) {

@@ -41,6 +41,9 @@ struct ResponseKernel {
     const double beta = std::sqrt(std::numbers::pi / 2) / sigma;
     return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
   }
+  // f(r) = times_r(r) / r for many distances at once, from their squares,
+  // in place (vectorised: Eigen's exp and sqrt; the far fields' pairs).
+  void f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const;
   // InputError ("WHERE: ...") unless the compliance is finite and > 0 and,
   // for the volume-preserving kernel, sigma is finite and > 0.
   void check(const std::string& where) const;

@@ -179,8 +179,9 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& nodes, const R
   return response(nodes, nodes, kernel, near);
 }
 
-std::vector<Eigen::Index> SurfaceSampling::checked_columns(const std::vector<int>& rows, const std::vector<int>& nodes,
-                                                           const ResponseKernel& kernel, double near) const {
+SurfaceSampling::Positions SurfaceSampling::checked_positions(const std::vector<int>& rows,
+                                                              const std::vector<int>& nodes,
+                                                              const ResponseKernel& kernel, double near) const {
   kernel.check("sampled response");
   if (!(std::isfinite(near) && near >= shepard_.support)) {
     throw InputError("sampled response: the near field's radius (" + std::to_string(near) +
@@ -188,23 +189,25 @@ std::vector<Eigen::Index> SurfaceSampling::checked_columns(const std::vector<int
                      std::to_string(shepard_.support) + ")");
   }
   const int sample_count = surface_->index().size();
-  std::vector<Eigen::Index> column(static_cast<std::size_t>(sample_count), -1);
-  for (std::size_t c = 0; c < nodes.size(); ++c) {
-    if (nodes[c] < 0 || nodes[c] >= sample_count) {
-      throw InputError("sampled response: node " + std::to_string(nodes[c]) + " is not a sample (0.." +
-                       std::to_string(sample_count - 1) + ")");
+  Positions positions{std::vector<Eigen::Index>(static_cast<std::size_t>(sample_count), -1),
+                      std::vector<Eigen::Index>(static_cast<std::size_t>(sample_count), -1)};
+  const auto place = [&](const std::vector<int>& samples, const char* what, std::vector<Eigen::Index>& position) {
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+      if (samples[k] < 0 || samples[k] >= sample_count) {
+        throw InputError(std::string("sampled response: ") + what + " " + std::to_string(samples[k]) +
+                         " is not a sample (0.." + std::to_string(sample_count - 1) + ")");
+      }
+      Eigen::Index& at = position[static_cast<std::size_t>(samples[k])];
+      if (at >= 0) {
+        throw InputError(std::string("sampled response: sample ") + std::to_string(samples[k]) + " is named twice (" +
+                         what + "s)");
+      }
+      at = static_cast<Eigen::Index>(k);
     }
-    Eigen::Index& position = column[static_cast<std::size_t>(nodes[c])];
-    if (position >= 0) throw InputError("sampled response: sample " + std::to_string(nodes[c]) + " is named twice");
-    position = static_cast<Eigen::Index>(c);
-  }
-  for (int i : rows) {
-    if (i < 0 || i >= sample_count) {
-      throw InputError("sampled response: row " + std::to_string(i) + " is not a sample (0.." +
-                       std::to_string(sample_count - 1) + ")");
-    }
-  }
-  return column;
+  };
+  place(nodes, "node", positions.column);
+  place(rows, "row", positions.row);
+  return positions;
 }
 
 Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const {
@@ -215,21 +218,12 @@ Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const 
   return at;
 }
 
-Eigen::ArrayXd SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
-                                           const ResponseKernel& kernel) const {
-  const Eigen::Vector3d q_j = surface_->samples().points[static_cast<std::size_t>(j)];
-  const ResponseKernel f_r = kernel;  // a local copy: the writes to f cannot alias its constants
-  const auto n = static_cast<Eigen::Index>(rows.size());
-  // The distances first (|q_i - q_j| as Vector3d::norm adds the squares),
-  // then the kernel: the square roots stay out of the loop around exp.
-  const Eigen::ArrayXd r =
-      ((at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square()).sqrt();
-  Eigen::ArrayXd f(n);
-  for (Eigen::Index k = 0; k < n; ++k) f(k) = f_r.times_r(r(k)) / r(k);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    if (rows[static_cast<std::size_t>(k)] == j) f(k) = 0;
-  }
-  return f;
+void SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, Eigen::Index self, int j, const ResponseKernel& kernel,
+                                 Eigen::Ref<Eigen::VectorXd> f) const {
+  const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(j)];
+  f.array() = (at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square();
+  kernel.f_of_squared(f);
+  if (self >= 0) f(self) = 0;
 }
 
 template <class Visit>
@@ -265,13 +259,15 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
 
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
-  const std::vector<Eigen::Index> column = checked_columns(rows, nodes, kernel, near);
+  const Positions positions = checked_positions(rows, nodes, kernel, near);
   Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
   const Eigen::ArrayX3d at = row_points(rows);
   for (std::size_t c = 0; c < nodes.size(); ++c) {
-    R.col(static_cast<Eigen::Index>(c)) = areas_(nodes[c]) * far_kernel(at, rows, nodes[c], kernel);
+    const int j = nodes[c];
+    far_kernel(at, positions.row[static_cast<std::size_t>(j)], j, kernel, R.col(static_cast<Eigen::Index>(c)));
+    R.col(static_cast<Eigen::Index>(c)) *= areas_(j);
   }
-  near_field(rows, nodes, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+  near_field(rows, nodes, positions.column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     R(static_cast<Eigen::Index>(row), c) = near_value + far;
   });
   return R;
@@ -284,7 +280,7 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
     throw InputError("sampled response: " + std::to_string(traction.size()) + " tractions for " +
                      std::to_string(nodes.size()) + " nodes");
   }
-  checked_columns(rows, nodes, kernel, near);
+  const Positions positions = checked_positions(rows, nodes, kernel, near);
   // Only the loaded nodes move anything.
   std::vector<int> loaded;
   std::vector<double> p;
@@ -297,7 +293,11 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   for (std::size_t c = 0; c < loaded.size(); ++c) column[static_cast<std::size_t>(loaded[c])] = static_cast<Eigen::Index>(c);
   Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
   const Eigen::ArrayX3d at = row_points(rows);
-  for (std::size_t c = 0; c < loaded.size(); ++c) u += p[c] * areas_(loaded[c]) * far_kernel(at, rows, loaded[c], kernel);
+  Eigen::VectorXd f(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t c = 0; c < loaded.size(); ++c) {
+    far_kernel(at, positions.row[static_cast<std::size_t>(loaded[c])], loaded[c], kernel, f);
+    u += p[c] * areas_(loaded[c]) * f.array();
+  }
   // The near field replaces the midpoint rule's f(r) / r a_j there.
   near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];

@@ -96,15 +96,20 @@ class SurfaceSampling {
   };
   using NearRow = std::vector<NearEntry>;
   std::shared_ptr<const NearRow> near_row(int i, const ResponseKernel& kernel, double near) const;
-  // InputError for a bad kernel, near radius, row or column; the columns'
-  // positions by sample (-1: not a column).
-  std::vector<Eigen::Index> checked_columns(const std::vector<int>& rows, const std::vector<int>& columns,
-                                                        const ResponseKernel& kernel, double near) const;
-  // The midpoint rule's f(r) / r from every row's sample to sample j (zero
-  // where the row is j itself): times a_j, R's column for j where the near
-  // field does not cover it (near_field); by columns, as R is column-major.
-  Eigen::ArrayXd far_kernel(const Eigen::ArrayX3d& at, const std::vector<int>& rows, int j,
-                            const ResponseKernel& kernel) const;
+  // The rows' and the columns' positions by sample (-1: none).
+  struct Positions {
+    std::vector<Eigen::Index> row, column;
+  };
+  // InputError for a bad kernel, near radius, row or column (out of range,
+  // or named twice).
+  Positions checked_positions(const std::vector<int>& rows, const std::vector<int>& columns,
+                              const ResponseKernel& kernel, double near) const;
+  // The midpoint rule's f(r) / r from every row's sample (`at`) to sample j,
+  // zero in the row `self` (j's own, or -1), into f: times a_j, R's column
+  // for j where the near field does not cover it (near_field); by columns,
+  // as R is column-major.
+  void far_kernel(const Eigen::ArrayX3d& at, Eigen::Index self, int j, const ResponseKernel& kernel,
+                  Eigen::Ref<Eigen::VectorXd> f) const;
   // The rows' samples, one coordinate a column (far_kernel's `at`).
   Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
   // The near field of every row that a column's kernel reaches:

@@ -16,6 +16,7 @@
 #include <boost/math/special_functions/ellint_2.hpp>
 #include <Eigen/LU>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/errors.hpp"
@@ -125,6 +126,27 @@ TEST(ResponseMatrix, FlatPunchLoadConvergesToTheClosedForm) {
   const double order = std::log(errors[0] / errors[1]) / std::log(10.0 / 6.0);
   std::cout << "[response] flat punch: observed order " << order << "\n";
   EXPECT_GE(order, 0.5);
+}
+
+TEST(ResponseMatrix, VectorisedKernelIsTheScalarOnesToRoundOff) {
+  // f_of_squared (Eigen's vectorised exp and sqrt, the far fields') against
+  // times_r(r) / r (the standard library's, the quadratures'), for distances
+  // from 1e-3 sigma to 12 sigma (past the Gaussian's underflow to subnormal
+  // nothing happens before r^2 / (2 sigma^2) = 708): within 8 ulp of the
+  // larger term, 1 / r's or the Gaussian's (the difference 1 / r - beta loses
+  // relative accuracy near r = 1 / beta, where both are exact to round-off).
+  for (const ResponseKernel kernel : {ResponseKernel{ResponseKernel::Kind::kBoussinesq, 2e-7, 0},
+                                      ResponseKernel{ResponseKernel::Kind::kVolumePreserving, 2e-7, 0.01}}) {
+    Eigen::VectorXd r(241), f(241);
+    for (Eigen::Index k = 0; k < r.size(); ++k) r(k) = 1e-5 * std::pow(10.0, 4.08 * static_cast<double>(k) / 240);
+    f = r.array().square();
+    kernel.f_of_squared(f);
+    for (Eigen::Index k = 0; k < r.size(); ++k) {
+      const double scalar = kernel.times_r(r(k)) / r(k);
+      const double scale = kernel.compliance / r(k);  // the larger of the terms' sizes
+      EXPECT_NEAR(f(k), scalar, 8 * std::numeric_limits<double>::epsilon() * scale) << "r = " << r(k);
+    }
+  }
 }
 
 TEST(ResponseMatrix, BadInputIsNamed) {

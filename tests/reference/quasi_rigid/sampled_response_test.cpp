@@ -178,6 +178,10 @@ TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
   const ResponseKernel boussinesq{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0, 1, 0}, boussinesq); }), "sample 0 is named twice"));
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0, 100000}, boussinesq); }), "node 100000 is not a sample"));
+  EXPECT_TRUE(contains(error_of([&] { sampling.response({2, 3, 2}, {0, 1}, boussinesq); }),
+                       "sample 2 is named twice (rows)"));
+  EXPECT_TRUE(contains(error_of([&] { sampling.displacement({-1}, {0}, Eigen::VectorXd::Ones(1), boussinesq); }),
+                       "row -1 is not a sample"));
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0}, boussinesq, 1.0); }), "near field's radius"));
   EXPECT_TRUE(contains(error_of([&] { sampling.response({0}, {ResponseKernel::Kind::kBoussinesq, -1, 0}); }),
                        "need a finite compliance > 0"));
