@@ -301,6 +301,11 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
 
 }  // namespace
 
+double ContactIteration::min_separation() const {
+  if (min_separation_a && min_separation_b) return std::min(*min_separation_a, *min_separation_b);
+  return min_separation_a.value_or(min_separation_b.value_or(0.0));
+}
+
 QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,
                                   const RigidPose<double>& E_w_b, const ContactOptions& options) {
   check_options(options, A, B);
@@ -395,8 +400,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         out.displacement = share * (R * out.traction);
       }
       ContactIteration stats;
+      const bool last = iteration + 1 == options.iterations;
       for (Side* side : {&a, &b}) {
-        if (side->out.active.empty()) continue;
+        if (side->out.active.empty() || (!side->solves && !last)) continue;
         const BodyContact& other = side == &a ? result.b : result.a;
         if (side->other.material().E > 0 && !other.active.empty()) {
           const DeformedPatch patch = deformed_patch(*side, other);

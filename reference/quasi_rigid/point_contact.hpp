@@ -53,6 +53,7 @@
 //    imposed by the split scheme: it measures it). The displacement field
 //    reaches beyond the active samples for the volume-preserving kernel.
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,8 +115,14 @@ struct BodyContact {
 };
 
 struct ContactIteration {
-  double min_separation_a = 0, min_separation_b = 0;  // m: measured; negative: penetration left
-  double load_a = 0, load_b = 0;                      // N
+  // m: measured; negative: penetration left. N: the loads. Absent for a
+  // body without active samples, and for a body whose tractions are
+  // interpolated before the last iteration (nothing iterates on it: it is
+  // measured once, after the last).
+  std::optional<double> min_separation_a, min_separation_b;
+  std::optional<double> load_a, load_b;
+  // The smaller of the measured separations (m; 0 when neither is).
+  double min_separation() const;
 };
 
 struct QuasiRigidContact {

@@ -94,11 +94,13 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   const qr::QuasiRigidContact contact = qr::resolve_contact(A, RigidPose<double>(), B, E_a_b, contact_options);
 
   nlohmann::ordered_json iterations = nlohmann::ordered_json::array();
+  // Not measured in an iteration (ContactIteration): null.
+  const auto measured = [](const std::optional<double>& x) { return x ? nlohmann::ordered_json(*x) : nullptr; };
   for (const qr::ContactIteration& it : contact.iterations) {
-    iterations.push_back({{"min_separation_a", it.min_separation_a},
-                          {"min_separation_b", it.min_separation_b},
-                          {"load_a", it.load_a},
-                          {"load_b", it.load_b}});
+    iterations.push_back({{"min_separation_a", measured(it.min_separation_a)},
+                          {"min_separation_b", measured(it.min_separation_b)},
+                          {"load_a", measured(it.load_a)},
+                          {"load_b", measured(it.load_b)}});
   }
   const nlohmann::ordered_json out{
       {"kernel", options.kernel},
@@ -126,8 +128,12 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   }
   for (std::size_t k = 0; k < contact.iterations.size(); ++k) {
     const qr::ContactIteration& it = contact.iterations[k];
-    std::cout << fmt::format("iteration {}: min separation {:.3e} m (A) {:.3e} m (B); load {:.6g} N (A) {:.6g} N (B)\n",
-                             k + 1, it.min_separation_a, it.min_separation_b, it.load_a, it.load_b);
+    const auto shown = [](const std::optional<double>& x, const char* format) {
+      return x ? fmt::format(fmt::runtime(format), *x) : std::string("-");
+    };
+    std::cout << fmt::format("iteration {}: min separation {} m (A) {} m (B); load {} N (A) {} N (B)\n", k + 1,
+                             shown(it.min_separation_a, "{:.3e}"), shown(it.min_separation_b, "{:.3e}"),
+                             shown(it.load_a, "{:.6g}"), shown(it.load_b, "{:.6g}"));
   }
   return 0;
 }

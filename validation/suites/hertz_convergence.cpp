@@ -155,20 +155,25 @@ SuiteResult hertz_convergence_suite(const SuiteOptions& options) {
                      "|F_sphere + F_ground| / W <= 2%: the ground's tractions, interpolated at its own samples "
                      "from the sphere's, carry the same force (its own measure: nothing imposes it)",
                      newton <= 0.02));
+    // The sphere's separations, each iteration's (its LCP is the one the
+    // iteration refines); the ground's, measured once after the last.
+    const double approach =
+        oracles::hertz_sphere_on_half_space(kRadius, oracles::composite_modulus(kE, kNu), kLoad).approach;
     for (std::size_t k = 0; k < c.contact.iterations.size(); ++k) {
-      const qr::ContactIteration& it = c.contact.iterations[k];
-      result.add(information(fmt::format("{}.iteration_{}.min_separation_over_approach", at, k + 1),
-                             std::min(it.min_separation_a, it.min_separation_b) /
-                                 oracles::hertz_sphere_on_half_space(kRadius, oracles::composite_modulus(kE, kNu), kLoad)
-                                     .approach,
-                             std::nullopt, "the smallest measured separation over the approach (negative: penetration left)"));
+      result.add(information(fmt::format("{}.iteration_{}.sphere_min_separation_over_approach", at, k + 1),
+                             c.contact.iterations[k].min_separation_a.value() / approach, std::nullopt,
+                             "the sphere's smallest measured separation over the approach (negative: penetration "
+                             "left)"));
     }
-    const auto penetration = [](const qr::ContactIteration& it) {
-      return std::max(0.0, -std::min(it.min_separation_a, it.min_separation_b));
-    };
+    result.add(information(at + ".ground_min_separation_over_approach", c.contact.b.separation.minCoeff() / approach,
+                           std::nullopt,
+                           "the ground's smallest measured separation from the deformed sphere after the last "
+                           "iteration, over the approach"));
+    const auto penetration = [](const qr::ContactIteration& it) { return std::max(0.0, -it.min_separation_a.value()); };
     const double first = penetration(c.contact.iterations.front()), last = penetration(c.contact.iterations.back());
     result.add(check(at + ".iterations_reduce_penetration", last, first,
-                     "the last iteration's penetration <= the first's: the split scheme's iteration does not diverge",
+                     "the sphere's penetration after the last iteration <= after the first: the iteration does not "
+                     "diverge",
                      last <= first));
     result.add(information(at + ".active_samples", static_cast<double>(c.contact.a.active.size()), std::nullopt,
                            "the sphere's active samples"));
