@@ -36,6 +36,8 @@ void check_options(const ContactOptions& options, const QuasiRigidBody& A, const
     bad << "quasi-rigid contact: an initial traction needs one value per sample of its body";
   } else if (options.max_growth < 0) {
     bad << "quasi-rigid contact: max_growth must be >= 0, got " << options.max_growth;
+  } else if (!(std::isfinite(options.load_tolerance) && options.load_tolerance > 0)) {
+    bad << "quasi-rigid contact: load_tolerance must be finite and > 0, got " << options.load_tolerance;
   } else if (options.max_active < 1) {
     bad << "quasi-rigid contact: max_active must be >= 1, got " << options.max_active;
   }
@@ -301,6 +303,30 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
 
 }  // namespace
 
+namespace {
+
+// QuasiRigidContact's consistency from the iterations' loads of the solving
+// bodies.
+void settle(QuasiRigidContact& result, double tolerance) {
+  if (result.iterations.size() < 2) return;
+  const ContactIteration& now = result.iterations.back();
+  const ContactIteration& before = result.iterations[result.iterations.size() - 2];
+  double change = 0;
+  for (const auto& [load, previous] : {std::pair{now.load_a, before.load_a}, std::pair{now.load_b, before.load_b}}) {
+    if (!load || !previous) continue;
+    const double difference = std::abs(*load - *previous);
+    if (difference > 0) change = std::max(change, difference / std::max(std::abs(*load), std::abs(*previous)));
+  }
+  result.load_change = change;
+  if (now.load_a && now.load_b && result.a.interpolated == result.b.interpolated) {
+    const double larger = std::max(std::abs(*now.load_a), std::abs(*now.load_b));
+    result.load_mismatch = larger > 0 ? std::abs(*now.load_a - *now.load_b) / larger : 0.0;
+  }
+  result.settled = change <= tolerance && result.load_mismatch.value_or(0.0) <= tolerance;
+}
+
+}  // namespace
+
 double ContactIteration::min_separation() const {
   if (min_separation_a && min_separation_b) return std::min(*min_separation_a, *min_separation_b);
   return min_separation_a.value_or(min_separation_b.value_or(0.0));
@@ -422,6 +448,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     const bool loaded = (a.solves && rim_loaded(A, result.a)) || (b.solves && rim_loaded(B, result.b));
     if (options.grow_active && loaded && growth < options.max_growth) continue;
     result.rim_loaded = loaded;
+    settle(result, options.load_tolerance);
     for (Side* side : {&a, &b}) {
       // A rigid body (E = 0: no share of the approach) displaces nothing.
       if (side->body.material().E == 0) side->out.displacement.setZero();

@@ -72,6 +72,11 @@ struct ContactOptions {
   double sigma = 0;          // m: the volume-preserving kernel's width
   double active_range = 3;   // spacings about each penetrating sample
   int iterations = 3;        // LCP solves per body, in [1, kMaxSplitIterations]
+  // The contact is consistent when the last iteration changed each solving
+  // body's load, and the two loads differ when both bodies solve, by at most
+  // this fraction (QuasiRigidContact::settled; the suites' bound on Newton's
+  // third law).
+  double load_tolerance = 0.02;
   double near = 4;           // the response's near field, in spacings
   int max_active = 6000;     // active samples per body (the response is dense)
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
@@ -130,13 +135,25 @@ struct QuasiRigidContact {
   std::vector<ContactIteration> iterations;  // of the last round; empty when nothing penetrates
   double composite_compliance = 0;           // c = c_A + c_B (m^2/N)
   int growth_rounds = 0;                     // Section 6.1's widenings of the active sets
+  // The split scheme's consistency (Pauly et al. impose neither): the
+  // largest relative change of a solving body's load in the last iteration,
+  // |L_k - L_(k-1)| / max(|L_k|, |L_(k-1)|) (absent with one iteration), and
+  // with two deformable bodies the relative difference of their loads,
+  // |L_A - L_B| / max(L_A, L_B) (absent beside a rigid body: one LCP);
+  // settled: both within options.load_tolerance. Two deformable bodies whose
+  // sampled surfaces disagree (a coarse foot's MLS bulge on a deformable
+  // ground: loads 226 and 187 N, drifting apart by 1-2% an iteration) do not
+  // settle: not an answer to print (the contact command exits 1 on it).
+  std::optional<double> load_change, load_mismatch;
+  bool settled = true;
   bool rim_loaded = false;                   // an active set's rim carries traction at the end (growth
                                              // off, or max_growth rounds were not enough)
 };
 
 // E_w_a, E_w_b: the bodies' poses in the world. InputError: both bodies rigid,
 // sigma not finite and > 0 for the volume-preserving kernel, active_range not
-// finite and > 0, iterations outside [1, kMaxSplitIterations], near below
+// finite and > 0, iterations outside [1, kMaxSplitIterations], load_tolerance
+// not finite and > 0, near below
 // the kernels' support, max_active below 1, an initial traction of another
 // size than the body's samples. ComputationError: more than max_active active samples
 // on a body (naming it and the count), a body whose samples inside or on the
@@ -145,5 +162,6 @@ struct QuasiRigidContact {
 // projection that fails, an LCP that neither solver solves.
 QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<double>& E_w_a, const QuasiRigidBody& B,
                                   const RigidPose<double>& E_w_b, const ContactOptions& options = {});
+
 
 }  // namespace contactref::quasi_rigid

@@ -92,6 +92,14 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   const qr::QuasiRigidBody B(qr::surface_samples(read_point_cloud(options.b)), material_b);
   const RigidPose<double> E_a_b = options.pose_b.empty() ? RigidPose<double>() : parse_pose(options.pose_b, "--pose-b");
   const qr::QuasiRigidContact contact = qr::resolve_contact(A, RigidPose<double>(), B, E_a_b, contact_options);
+  if (!contact.settled) {
+    throw ComputationError(fmt::format(
+        "quasi-rigid contact: the split iterations did not settle: the last of {} changed a body's load by {:.3g}% "
+        "and the bodies' loads differ by {:.3g}% (each at most {:.3g}%): the bodies' surfaces disagree about the "
+        "contact; sample them more finely, or raise --iterations",
+        contact.iterations.size(), 100 * contact.load_change.value_or(0.0), 100 * contact.load_mismatch.value_or(0.0),
+        100 * contact_options.load_tolerance));
+  }
 
   nlohmann::ordered_json iterations = nlohmann::ordered_json::array();
   // Not measured in an iteration (ContactIteration): null.
@@ -108,6 +116,8 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
       {"a", body_json(A, contact.a, RigidPose<double>(), options.json)},
       {"b", body_json(B, contact.b, E_a_b, options.json)},
       {"newton_third_law_residual", (contact.a.force_w + contact.b.force_w).norm()},
+      {"load_change", measured(contact.load_change)},
+      {"load_mismatch", measured(contact.load_mismatch)},
       {"iterations", iterations}};
   require_finite(out, "quasi-rigid contact");
   if (options.json) {

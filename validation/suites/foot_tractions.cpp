@@ -259,6 +259,9 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
                    "samples from the foot's (one LCP, Eq. 10 with R_B = 0), carry the same force (the "
                    "hertz-convergence suite's bound; nothing imposes it)",
                    newton <= 0.02));
+  result.add(check("foot_load_change", solved.load_change.value_or(0.0), 0.0,
+                   "<= 2% (load_tolerance): the last iteration changed the foot's load by at most this: settled",
+                   solved.settled));
   const double foot_separation = solved.a.separation.minCoeff();
   result.add(check("foot_min_separation_over_approach", foot_separation / run.approach, 0.0,
                    ">= -1%: after the iterations the foot penetrates the ground by at most 1% of the approach",

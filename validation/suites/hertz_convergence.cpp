@@ -155,6 +155,9 @@ SuiteResult hertz_convergence_suite(const SuiteOptions& options) {
                      "|F_sphere + F_ground| / W <= 2%: the ground's tractions, interpolated at its own samples "
                      "from the sphere's, carry the same force (its own measure: nothing imposes it)",
                      newton <= 0.02));
+    result.add(check(at + ".load_change", c.contact.load_change.value_or(0.0), 0.0,
+                     "<= 2% (load_tolerance): the last iteration changed the sphere's load by at most this: settled",
+                     c.contact.settled));
     // The sphere's separations, each iteration's (its LCP is the one the
     // iteration refines); the ground's, measured once after the last.
     const double approach =
