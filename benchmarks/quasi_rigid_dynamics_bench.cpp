@@ -2,7 +2,7 @@
 // quasi_rigid_dynamics.hpp), the cost of one contact step of the tests' ball
 // (R = 5 cm, E = 1 MPa, 1000 kg/m^3) pressed 0.6 mm (Hertz's approach at its
 // weight) into a rigid lattice plane, both sampled `spacing` apart:
-//  - BM_ContactStep/spacing_um: resolve_contact (detection, the two LCPs,
+//  - BM_ContactStep/spacing_um: resolve_contact (detection, the ball's LCP,
 //    three iterations) and the contact impulses with friction;
 //  - BM_ContactImpulses/spacing_um: the impulses alone, on a solved contact.
 // Counter: the active samples of both bodies.

@@ -1,12 +1,15 @@
 // Quasi-rigid dynamics (Pauly, Pai & Guibas Section 5; reference/quasi_rigid/
 // quasi_rigid_dynamics.hpp): a rubber-like ball (radius 5 cm, 1000 kg/m^3,
-// E = 1 MPa, Poisson-disk samples 8 mm apart) sliding at 1 m/s without spin on
-// a rigid floor sampled from a square, with Coulomb friction mu = 0.5
+// E = 1 MPa, Poisson-disk samples 5 mm apart) sliding at 1 m/s without spin on
+// a rigid floor sampled from a square 8 mm apart, with Coulomb friction mu = 0.5
 // (Section 5.1). A rigid ball would slide for 2 v0 / (7 mu g) = 58 ms and then
 // roll at 5/7 v0 (its angular momentum about the contact point is conserved).
 // Checks: the run completes, the final speed is 5/7 v0 within 3% (the
 // contact's compliance and sampling), it rolls (slip below 1% of the speed),
-// and friction's total work is negative. Exit 1 if one fails.
+// and friction's total work is negative. Exit 1 if one fails. (Beside the
+// rigid floor only the ball's samples solve the contact: at 8 mm, two or three
+// of them within Hertz's 5.5 mm contact radius, it ends slipping by 1.7% of
+// its speed.)
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -18,7 +21,7 @@
 namespace qr = contactref::quasi_rigid;
 
 int main() {
-  const double R = 0.05, density = 1000, spacing = 0.008, v0 = 1;
+  const double R = 0.05, density = 1000, spacing = 0.005, floor_spacing = 0.008, v0 = 1;
   const double mass = 4.0 / 3 * std::numbers::pi * R * R * R * density;
   qr::DynamicBody ball{qr::QuasiRigidBody(qr::sample_sphere(Eigen::Vector3d::Zero(), R, spacing), {1e6, 0.3}),
                        false, {mass, 0.4 * mass * R * R * Eigen::Matrix3d::Identity()}, {}};
@@ -30,7 +33,7 @@ int main() {
       qr::QuasiRigidBody(qr::sample_mesh(contactref::polygon_soup("floor",
                                                                   {{-0.2, -0.2, 0}, {0.3, -0.2, 0}, {0.3, 0.2, 0}, {-0.2, 0.2, 0}},
                                                                   {{0, 1, 2, 3}}),
-                                         spacing),
+                                         floor_spacing),
                          {0, 0}),  // E = 0: rigid
       true, {}, {}};
   qr::DynamicsOptions options;
