@@ -46,21 +46,21 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
     throw InputError("interpolate_field: need one value per node, each node a sample of " + coarse.name());
   }
   const SurfaceSamples& at = fine.surface().samples();
-  const SampledShepard& shepard = coarse.sampling().shepard();
   Eigen::VectorXd traction = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(at.points.size()));
   Eigen::VectorXd by_sample = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(coarse.surface().samples().points.size()));
   for (std::size_t k = 0; k < nodes.size(); ++k) by_sample(nodes[k]) = values(static_cast<Eigen::Index>(k));
-  const double reach = shepard.support * coarse.sampling().spacing().maxCoeff();
+  const ShepardInterpolant interpolant(coarse.surface().index(), coarse.sampling().spacing(),
+                                       coarse.sampling().shepard());
   std::vector<Neighbour> near;
   // The field vanishes where no node with a value reaches: only the fine
   // samples within reach of one are summed.
   std::vector<char> reached(at.points.size(), 0);
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     if (values(static_cast<Eigen::Index>(k)) == 0) continue;
-    fine.surface().index().within(coarse.surface().samples().points[static_cast<std::size_t>(nodes[k])], reach, near);
+    fine.surface().index().within(coarse.surface().samples().points[static_cast<std::size_t>(nodes[k])],
+                                  interpolant.reach(), near);
     for (const Neighbour& n : near) reached[static_cast<std::size_t>(n.index)] = 1;
   }
-  const ShepardInterpolant interpolant(coarse.surface().index(), coarse.sampling().spacing(), shepard);
   for (std::size_t i = 0; i < at.points.size(); ++i) {
     if (reached[i]) traction(static_cast<Eigen::Index>(i)) = interpolant(by_sample, at.points[i], near);
   }

@@ -141,11 +141,13 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
 }
 
 // The other body's samples about the contact, with its active samples moved
-// inward by their displacements, as an MLS surface in its own frame, and
-// the sample of the other body behind each of its points.
+// inward by their displacements, as an MLS surface in its own frame; behind
+// each of its points, the other body's sample and its position among the
+// other's active samples (-1: not active).
 struct DeformedPatch {
   MlsSurface surface;
   std::vector<int> source;
+  std::vector<Eigen::Index> active;
 };
 
 DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact) {
@@ -164,20 +166,24 @@ DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact)
   const double mls_reach = 4 * side.other.sampling().spacing().maxCoeff() *
                            std::sqrt(static_cast<double>(side.other.surface().options().neighbours));
   side.other.surface().index().within(centre, radius + mls_reach, reach);
-  std::vector<double> moved(other.points.size(), 0.0);
+  std::vector<Eigen::Index> position(other.points.size(), -1);
   for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
-    moved[static_cast<std::size_t>(other_contact.active[k])] = other_contact.displacement(static_cast<Eigen::Index>(k));
+    position[static_cast<std::size_t>(other_contact.active[k])] = static_cast<Eigen::Index>(k);
   }
   SurfaceSamples patch;
   patch.name = other.name + " (deformed, about the contact)";
   std::vector<int> source;
+  std::vector<Eigen::Index> active;
   for (const Neighbour& n : reach) {
     const auto s = static_cast<std::size_t>(n.index);
-    patch.points.push_back(other.points[s] - moved[s] * other.normals[s]);
+    const Eigen::Index k = position[s];
+    const double moved = k >= 0 ? other_contact.displacement(k) : 0.0;
+    patch.points.push_back(other.points[s] - moved * other.normals[s]);
     patch.normals.push_back(other.normals[s]);
     source.push_back(n.index);
+    active.push_back(k);
   }
-  return {MlsSurface(std::move(patch), side.other.surface().options()), std::move(source)};
+  return {MlsSurface(std::move(patch), side.other.surface().options()), std::move(source), std::move(active)};
 }
 
 // Eq. 10 with R_B = 0: a rigid body's tractions are its deformable
@@ -187,14 +193,9 @@ DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact)
 Eigen::VectorXd partner_tractions(const Side& side, const DeformedPatch& patch, const BodyContact& other_contact) {
   Eigen::VectorXd spacing(static_cast<Eigen::Index>(patch.source.size()));
   Eigen::VectorXd traction = Eigen::VectorXd::Zero(spacing.size());
-  std::vector<Eigen::Index> position(side.other.surface().samples().points.size(), -1);
-  for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
-    position[static_cast<std::size_t>(other_contact.active[k])] = static_cast<Eigen::Index>(k);
-  }
   for (std::size_t k = 0; k < patch.source.size(); ++k) {
     spacing(static_cast<Eigen::Index>(k)) = side.other.sampling().spacing()(patch.source[k]);
-    const Eigen::Index at = position[static_cast<std::size_t>(patch.source[k])];
-    if (at >= 0) traction(static_cast<Eigen::Index>(k)) = other_contact.traction(at);
+    if (patch.active[k] >= 0) traction(static_cast<Eigen::Index>(k)) = other_contact.traction(patch.active[k]);
   }
   const ShepardInterpolant interpolant(patch.surface.index(), spacing, side.other.sampling().shepard());
   const SurfaceSamples& here = side.body.surface().samples();
@@ -300,10 +301,6 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
     out.displaced_absolute_volume += std::abs(a_u);
   }
 }
-
-}  // namespace
-
-namespace {
 
 // QuasiRigidContact's consistency from the iterations' loads of the solving
 // bodies.

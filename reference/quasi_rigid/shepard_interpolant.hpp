@@ -22,12 +22,14 @@ class ShepardInterpolant {
   // v(x) for values v_j by point, 0 where no kernel reaches x. `near`:
   // scratch space for the range query.
   double operator()(const Eigen::VectorXd& values, const Eigen::Vector3d& x, std::vector<Neighbour>& near) const;
+  // The largest support rho_j (m): no kernel reaches farther.
+  double reach() const { return reach_; }
 
  private:
   const PointIndex& index_;
   const Eigen::VectorXd& spacing_;
   SampledShepard shepard_;
-  double reach_;  // the largest support rho_j (m)
+  double reach_;
 };
 
 }  // namespace contactref::quasi_rigid
