@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -435,6 +436,14 @@ TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   options = {};
   options.near = 1;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }), "near must be"));
+  for (const double tolerance : {0.0, -0.01, std::numeric_limits<double>::quiet_NaN(),
+                                 std::numeric_limits<double>::infinity()}) {
+    options = {};
+    options.load_tolerance = tolerance;
+    EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, I, ground, I, options); }),
+                         "load_tolerance must be finite and > 0"))
+        << tolerance;
+  }
   options = {};
   options.max_active = 5;
   EXPECT_TRUE(contains(error_of([&] {
