@@ -10,11 +10,13 @@
 //    3.2: "pre-computed for fixed sampling distributions"), as in a root-find
 //    or a simulation;
 //  counters: the samples, the finest level's active samples on the foot and
-//  the ground, the foot's load;
+//  the ground, the foot's load, the LCPs' work on every level in dense
+//  products of the finest foot active set's order (LcpSolution::work);
 //  - BM_FootResponse/spacing_um: the dense response of the foot's active
 //    samples (warm), for how assembly grows with the active set.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -58,6 +60,9 @@ void set_counters(benchmark::State& state, const FootScene& s, const qr::MultiLe
   state.counters["foot_active"] = static_cast<double>(contact.levels.back().a.active.size());
   state.counters["ground_active"] = static_cast<double>(contact.levels.back().b.active.size());
   state.counters["load_N"] = contact.levels.back().a.load;
+  double lcp_work = 0;
+  for (const qr::QuasiRigidContact& level : contact.levels) lcp_work += level.a.lcp_work + level.b.lcp_work;
+  state.counters["lcp_products"] = lcp_work / std::pow(static_cast<double>(contact.levels.back().a.active.size()), 2);
 }
 
 void BM_FootContactCold(benchmark::State& state) {

@@ -19,14 +19,19 @@ constexpr double kFullTolerance = 1e-13;
 
 // M_FF z = b by BiCGSTAB with a block-Jacobi preconditioner, from `guess`,
 // to the relative residual `tolerance`; nothing when it does not get within
-// ten times that (the LU takes over).
+// ten times that (the LU takes over). Adds its work (LcpSolution::work) to
+// `work`: the preconditioner's grouping (a pass over M_FF) and block LUs,
+// and per iteration two products and two block solves, then the initial
+// residual and the check's.
 std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
-                                               const Eigen::VectorXd& guess, double tolerance) {
+                                               const Eigen::VectorXd& guess, double tolerance, double& work) {
   Eigen::BiCGSTAB<Eigen::MatrixXd, BlockJacobi> solver;
   solver.setTolerance(tolerance);
   solver.setMaxIterations(std::max<Eigen::Index>(200, M_FF.rows() / 4));
   solver.compute(M_FF);
   const Eigen::VectorXd z = solver.solveWithGuess(b, guess);
+  const double m = double(M_FF.rows()), block = double(BlockJacobi::kBlock);
+  work += m * m + 2.0 / 3.0 * m * block * block + double(solver.iterations()) * (2 * m * m + 2 * m * block) + 2 * m * m;
   if (solver.info() != Eigen::Success || !z.allFinite() || !((M_FF * z - b).norm() <= 10 * tolerance * b.norm())) {
     return std::nullopt;
   }
@@ -77,13 +82,15 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       for (int b = 0; b < m; ++b) {  // column by column: M is column-major
         for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
       }
+      solution.work += double(m) * double(m);
       std::optional<VectorX<T>> z_F;
       if constexpr (std::is_same_v<T, double>) {
         if (m >= options.iterative_from) {
           // The last iterate's values on F start the iterative solve.
           VectorX<T> guess(m);
           for (int a = 0; a < m; ++a) guess(a) = previous(F[std::size_t(a)]);
-          z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, screening ? options.screening : kFullTolerance);
+          z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, screening ? options.screening : kFullTolerance,
+                                solution.work);
           screened = screening && z_F;
         }
       }
@@ -98,12 +105,14 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
           throw ComputationError(os.str());
         }
         z_F = lu.solve(VectorX<T>(-q_F));
+        solution.work += 2.0 / 3.0 * double(m) * double(m) * double(m) + double(m) * double(m);
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
     // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
     solution.w = q;
     for (int b : F) solution.w += solution.z(b) * M.col(b);
+    solution.work += double(n) * double(m);
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so
     // there only beyond 100 times the screening tolerance (the full solve
@@ -118,7 +127,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       if (bad) infeasible.push_back(i);
     }
     if (infeasible.empty()) {
-      if (!screened) break;
+      if (!screened || !options.full_final_solve) break;
       screening = false;  // the same F again, solved in full
       continue;
     }

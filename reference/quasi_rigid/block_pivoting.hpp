@@ -33,6 +33,10 @@ struct BlockPivotingOptions {
   // if it is not feasible at that accuracy: a screened set only chooses the
   // next F, the solution is always the full solve of a feasible F.
   double screening = 1e-6;
+  // False: the first feasible screened F ends the solve, its z to the
+  // screening tolerance (within 100 screening of z's scale of feasible), for
+  // a solve that only starts another (a split iteration before the last).
+  bool full_final_solve = true;
 };
 
 // InputError as solve_lcp_lemke, and an initial_free of another size than q.

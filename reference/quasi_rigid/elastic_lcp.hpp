@@ -17,8 +17,10 @@ struct ElasticLcpSolution {
 // InputError as check_lcp_input; ComputationError where neither solves it.
 // initial_free: block pivoting's first free set (a warm start), or empty;
 // initial_p: a guess of p, where its iterative solves start, or empty.
+// full: false where the solution only starts another solve (block
+// pivoting's full_final_solve).
 ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
                                      const std::vector<bool>& initial_free = {},
-                                     const Eigen::VectorXd& initial_p = {});
+                                     const Eigen::VectorXd& initial_p = {}, bool full = true);
 
 }  // namespace contactref::quasi_rigid

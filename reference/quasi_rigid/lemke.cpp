@@ -130,6 +130,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
     }
     const int leaving = tableau.pivot(leave_row, entering);
     ++solution.pivots;
+    solution.work += double(n) * double(2 * n + 2);
     if (leaving == tableau.z0()) break;
     entering = tableau.complement(leaving);
   }
@@ -138,6 +139,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
     if (variable >= n && variable < 2 * n) solution.z(variable - n) = std::max(T(0), T(tableau.rhs(i) * q_scale / m_scale));
   }
   solution.w = M * solution.z + q;
+  solution.work += 3.0 * double(n) * double(n);  // the tableau's set-up and w
   return solution;
 }
 

@@ -108,6 +108,7 @@ struct BodyContact {
   // body, only one body solves Eq. 10: step 4), not solved on these samples.
   bool interpolated = false;
   int pivots = 0;                 // of all its LCP solves (none when interpolated)
+  double lcp_work = 0;            // of all its LCP solves: LcpSolution::work (Lemke's alone where it took over)
   int lemke_solves = 0;           // LCPs that block pivoting could not solve
   // Every sample the tractions displace: the active ones and, for the
   // volume-preserving kernel, those within 5 sigma of a loaded one; their

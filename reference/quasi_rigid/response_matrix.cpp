@@ -1,6 +1,7 @@
 #include "reference/quasi_rigid/response_matrix.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
@@ -108,6 +109,10 @@ void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const {
   }
   const double beta = std::sqrt(std::numbers::pi / 2) / sigma, exponent = -1 / (2 * sigma * sigma);
   x = compliance * (1 - beta * x.sqrt()) * (exponent * x).exp() * x.rsqrt();
+}
+
+double ResponseKernel::far_reach() const {
+  return kind == Kind::kBoussinesq ? std::numeric_limits<double>::infinity() : 7.5 * sigma;
 }
 
 void ResponseKernel::check(const std::string& where) const {

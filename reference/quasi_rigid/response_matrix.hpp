@@ -44,6 +44,14 @@ struct ResponseKernel {
   // f(r) = times_r(r) / r for many distances at once, from their squares,
   // in place (vectorised: Eigen's exp and sqrt; the far fields' pairs).
   void f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const;
+  // The distance beyond which the far fields leave f out (m): infinite for
+  // Boussinesq; 7.5 sigma for the volume-preserving kernel, where, as
+  // beta r > 1, |f(r)| < c beta exp(-r^2 / (2 sigma^2)): the pairs left out
+  // change a displacement by less than c beta exp(-28.125) W
+  // = 7.7e-13 c W / sigma under nonnegative tractions of load
+  // W = sum_j p_j a_j (c W / sigma: that load's displacement spread over
+  // sigma), and a response entry by less than 7.7e-13 c a_j / sigma.
+  double far_reach() const;
   // InputError ("WHERE: ...") unless the compliance is finite and > 0 and,
   // for the volume-preserving kernel, sigma is finite and > 0.
   void check(const std::string& where) const;

@@ -1,6 +1,8 @@
 #include "reference/quasi_rigid/sampled_response.hpp"
 
 #include <Eigen/Geometry>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -30,26 +32,31 @@ SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard
   if (!bad.str().empty()) throw InputError(bad.str());
 
   spacing_.resize(n);
-  std::vector<Neighbour> near;
+  tbb::parallel_for(tbb::blocked_range<int>(0, n), [&](const tbb::blocked_range<int>& samples) {
+    std::vector<Neighbour> near;
+    for (int k = samples.begin(); k != samples.end(); ++k) {
+      surface.index().nearest(surface.samples().points[static_cast<std::size_t>(k)], shepard.spacing_neighbours + 1, near);
+      double sum = 0;
+      for (std::size_t m = 1; m < near.size(); ++m) sum += std::sqrt(near[m].distance_sq);  // near[0] is k itself
+      spacing_(k) = sum / shepard.spacing_neighbours;
+    }
+  });
   for (int k = 0; k < n; ++k) {
-    surface.index().nearest(surface.samples().points[static_cast<std::size_t>(k)], shepard.spacing_neighbours + 1, near);
-    double sum = 0;
-    for (std::size_t m = 1; m < near.size(); ++m) sum += std::sqrt(near[m].distance_sq);  // near[0] is k itself
-    spacing_(k) = sum / shepard.spacing_neighbours;
     if (!(spacing_(k) > 0)) {
       throw InputError(surface.samples().name + ": sample " + std::to_string(k) + " coincides with its " +
                        std::to_string(shepard.spacing_neighbours) + " nearest samples (no spacing)");
     }
   }
   largest_support_ = shepard.support * spacing_.maxCoeff();
-  areas_.resize(n);
-  for (int k = 0; k < n; ++k) {
-    areas_(k) = 0;
-    integrate_about(k, shepard.support * spacing_(k), [](double) { return 0.0; },
-                    [&](int j, double, double mass) {
-                      if (j == k) areas_(k) = mass;
-                    });
-  }
+  areas_ = Eigen::VectorXd::Zero(n);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n), [&](const tbb::blocked_range<int>& samples) {
+    for (int k = samples.begin(); k != samples.end(); ++k) {
+      integrate_about(k, shepard.support * spacing_(k), [](double) { return 0.0; },
+                      [&](int j, double, double mass) {
+                        if (j == k) areas_(k) = mass;
+                      });
+    }
+  });
 }
 
 template <class G, class Visit>
@@ -218,12 +225,17 @@ Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const 
   return at;
 }
 
-void SurfaceSampling::far_kernel(const Eigen::ArrayX3d& at, Eigen::Index self, int j, const ResponseKernel& kernel,
-                                 Eigen::Ref<Eigen::VectorXd> f) const {
+bool SurfaceSampling::far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen::Index self, int j,
+                                 const ResponseKernel& kernel, Eigen::Ref<Eigen::VectorXd> f) const {
   const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(j)];
+  const double reach = kernel.far_reach();
+  if (blocks.distance_sq(b, q_j) > reach * reach) return false;
+  const auto at = blocks.sorted().middleRows(blocks.first(b), blocks.size(b));
   f.array() = (at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square();
   kernel.f_of_squared(f);
-  if (self >= 0) f(self) = 0;
+  const Eigen::Index own = self - blocks.first(b);
+  if (self >= 0 && own >= 0 && own < f.size()) f(own) = 0;
+  return true;
 }
 
 template <class Visit>
@@ -235,38 +247,52 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
   std::vector<Eigen::Vector3d> node_points;
   for (int j : nodes) node_points.push_back(points[static_cast<std::size_t>(j)]);
   const PointIndex node_index(std::move(node_points));
-  for (std::size_t row = 0; row < rows.size(); ++row) {
-    const int i = rows[row];
-    const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
-    // The quadrature only where a column's kernel reaches the disk
-    // (near_field_radius is at most near h_i): a row far from every column
-    // is the midpoint rule alone.
-    const double reach = near * spacing_(i) + largest_support_;
-    if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
-    for (const NearEntry& entry : *near_row(i, kernel, near)) {
-      const Eigen::Index c = column[static_cast<std::size_t>(entry.j)];
-      if (c < 0) continue;
-      // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
-      double far = 0;
-      if (entry.j != i) {
-        const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
-        far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
+  // Row by row, each on one thread (visit writes the row's entries only).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows.size()), [&](const tbb::blocked_range<std::size_t>& range) {
+    for (std::size_t row = range.begin(); row != range.end(); ++row) {
+      const int i = rows[row];
+      const Eigen::Vector3d& q_i = points[static_cast<std::size_t>(i)];
+      // The quadrature only where a column's kernel reaches the disk
+      // (near_field_radius is at most near h_i): a row far from every column
+      // is the midpoint rule alone.
+      const double reach = near * spacing_(i) + largest_support_;
+      if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
+      for (const NearEntry& entry : *near_row(i, kernel, near)) {
+        const Eigen::Index c = column[static_cast<std::size_t>(entry.j)];
+        if (c < 0) continue;
+        // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
+        double far = 0;
+        if (entry.j != i) {
+          const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
+          far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
+        }
+        visit(row, c, kernel.compliance * entry.integral, far);
       }
-      visit(row, c, kernel.compliance * entry.integral, far);
     }
-  }
+  });
 }
 
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
   const Positions positions = checked_positions(rows, nodes, kernel, near);
-  Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
-  const Eigen::ArrayX3d at = row_points(rows);
-  for (std::size_t c = 0; c < nodes.size(); ++c) {
-    const int j = nodes[c];
-    far_kernel(at, positions.row[static_cast<std::size_t>(j)], j, kernel, R.col(static_cast<Eigen::Index>(c)));
-    R.col(static_cast<Eigen::Index>(c)) *= areas_(j);
-  }
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  const RowBlocks blocks(row_points(rows));
+  // Column by column (R is column-major), each on one thread.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nodes.size()), [&](const tbb::blocked_range<std::size_t>& columns) {
+    Eigen::VectorXd f(RowBlocks::kRows);
+    for (std::size_t c = columns.begin(); c != columns.end(); ++c) {
+      const int j = nodes[c];
+      const Eigen::Index own = positions.row[static_cast<std::size_t>(j)];
+      const Eigen::Index self = own >= 0 ? blocks.position()[static_cast<std::size_t>(own)] : -1;
+      for (Eigen::Index b = 0; b < blocks.count(); ++b) {
+        auto f_b = f.head(blocks.size(b));
+        if (!far_kernel(blocks, b, self, j, kernel, f_b)) continue;
+        for (Eigen::Index k = 0; k < f_b.size(); ++k) {
+          R(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)], static_cast<Eigen::Index>(c)) = areas_(j) * f_b(k);
+        }
+      }
+    }
+  });
   near_field(rows, nodes, positions.column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     R(static_cast<Eigen::Index>(row), c) = near_value + far;
   });
@@ -291,13 +317,27 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   }
   std::vector<Eigen::Index> column(surface_->samples().points.size(), -1);
   for (std::size_t c = 0; c < loaded.size(); ++c) column[static_cast<std::size_t>(loaded[c])] = static_cast<Eigen::Index>(c);
-  Eigen::ArrayXd u = Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(rows.size()));
-  const Eigen::ArrayX3d at = row_points(rows);
-  Eigen::VectorXd f(static_cast<Eigen::Index>(rows.size()));
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size()));
+  const RowBlocks blocks(row_points(rows));
+  std::vector<Eigen::Index> self(loaded.size(), -1);  // each loaded sample's sorted row position, or -1
   for (std::size_t c = 0; c < loaded.size(); ++c) {
-    far_kernel(at, positions.row[static_cast<std::size_t>(loaded[c])], loaded[c], kernel, f);
-    u += p[c] * areas_(loaded[c]) * f.array();
+    const Eigen::Index own = positions.row[static_cast<std::size_t>(loaded[c])];
+    if (own >= 0) self[c] = blocks.position()[static_cast<std::size_t>(own)];
   }
+  // Block by block, each on one thread, its rows summed over the loaded
+  // columns in their order.
+  tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, blocks.count()), [&](const tbb::blocked_range<Eigen::Index>& range) {
+    Eigen::VectorXd f(RowBlocks::kRows), u_b(RowBlocks::kRows);
+    for (Eigen::Index b = range.begin(); b != range.end(); ++b) {
+      auto f_b = f.head(blocks.size(b));
+      auto sum = u_b.head(blocks.size(b));
+      sum.setZero();
+      for (std::size_t c = 0; c < loaded.size(); ++c) {
+        if (far_kernel(blocks, b, self[c], loaded[c], kernel, f_b)) sum += p[c] * areas_(loaded[c]) * f_b;
+      }
+      for (Eigen::Index k = 0; k < sum.size(); ++k) u(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)]) = sum(k);
+    }
+  });
   // The near field replaces the midpoint rule's f(r) / r a_j there.
   near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];
@@ -306,7 +346,7 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
     const double whole = i == j ? 0.0 : kernel.times_r(r) / r * areas_(j);
     u(static_cast<Eigen::Index>(row)) += p[static_cast<std::size_t>(c)] * (near_value + far - whole);
   });
-  return u.matrix();
+  return u;
 }
 
 }  // namespace contactref::quasi_rigid

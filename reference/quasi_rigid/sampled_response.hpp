@@ -35,6 +35,7 @@
 
 #include "reference/quasi_rigid/mls_surface.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
+#include "reference/quasi_rigid/row_blocks.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -104,13 +105,14 @@ class SurfaceSampling {
   // or named twice).
   Positions checked_positions(const std::vector<int>& rows, const std::vector<int>& columns,
                               const ResponseKernel& kernel, double near) const;
-  // The midpoint rule's f(r) / r from every row's sample (`at`) to sample j,
-  // zero in the row `self` (j's own, or -1), into f: times a_j, R's column
-  // for j where the near field does not cover it (near_field); by columns,
-  // as R is column-major.
-  void far_kernel(const Eigen::ArrayX3d& at, Eigen::Index self, int j, const ResponseKernel& kernel,
+  // The midpoint rule's f(r) / r from block b's rows to sample j, into f
+  // (the block's size), zero at j's own row (its sorted position `self`, or
+  // -1): times a_j, R's entries there where the near field does not cover
+  // them (near_field). False, f untouched, where j is beyond the kernel's
+  // far_reach of the whole block.
+  bool far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen::Index self, int j, const ResponseKernel& kernel,
                   Eigen::Ref<Eigen::VectorXd> f) const;
-  // The rows' samples, one coordinate a column (far_kernel's `at`).
+  // The rows' samples, one coordinate a column.
   Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
   // The near field of every row that a column's kernel reaches:
   // visit(row, column, near, far), R's entry there being

@@ -33,9 +33,10 @@ struct CliRun {
   std::string all;     // stdout and stderr
 };
 
-CliRun run(const std::string& arguments, bool merge_stderr) {
-  const std::string command =
-      std::string("'") + CONTACTREF_BINARY + "' " + arguments + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+// environment: assignments for the command ("NAME=value ..."), or empty.
+CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment = "") {
+  const std::string command = environment + (environment.empty() ? "'" : " '") + CONTACTREF_BINARY + "' " + arguments +
+                              (merge_stderr ? " 2>&1" : " 2>/dev/null");
   CliRun result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -194,6 +195,23 @@ TEST(Cli, QuasiRigidContactPressesTwoPointCloudsTogether) {
   const CliRun sigma = run_all("quasi-rigid contact " + cap + " " + plane + " --sigma -5");
   EXPECT_EQ(sigma.exit_code, 2);
   EXPECT_TRUE(contains(sigma.all, "--sigma: only the volume-preserving kernel")) << sigma.all;
+}
+
+// CONTACTREF_THREADS (core/threads.hpp): the same bytes on one thread or
+// two; a bad count is refused naming the variable, before any work.
+TEST(Cli, TheThreadCountChangesNoByteAndABadOneIsRefused) {
+  const std::string cap = lattice_cloud("contactref_cap.xyz", true), plane = lattice_cloud("contactref_plane.xyz", false);
+  const std::string contact = "quasi-rigid contact " + cap + " " + plane +
+                              " --pose-b 0,0,4.5e-5,0,0,0 --E 1e9 --nu 0.3 --E-b 0 --kernel volume-preserving --sigma 5e-4 --json";
+  const CliRun one = run(contact, false, "CONTACTREF_THREADS=1"), two = run(contact, false, "CONTACTREF_THREADS=2");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(one.output, two.output);
+  for (const char* bad : {"0", "many"}) {
+    const CliRun refused = run(contact, true, std::string("CONTACTREF_THREADS=") + bad);
+    EXPECT_EQ(refused.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(refused.all, "CONTACTREF_THREADS: need an integer in [1, 1024], got '" + std::string(bad) + "'"))
+        << refused.all;
+  }
 }
 
 // Samples as XYZ with normals (six columns).

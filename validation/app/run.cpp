@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 #include "core/errors.hpp"
+#include "core/threads.hpp"
 #include "validation/build_info.hpp"
 #include "validation/app/subcommands.hpp"
 
@@ -69,6 +71,8 @@ int run(int argc, const char* const* argv) {
     return 2;
   }
   try {
+    std::optional<ThreadLimit> limit;  // CONTACTREF_THREADS (core/threads.hpp)
+    if (const std::optional<int> threads = threads_from_environment()) limit.emplace(*threads);
     for (auto& [sub, action] : actions) {
       if (sub->parsed()) return action();
     }

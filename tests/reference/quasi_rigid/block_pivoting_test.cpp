@@ -100,6 +100,63 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
             << (fast.z - reference.z).cwiseAbs().maxCoeff() / reference.z.maxCoeff() << "\n";
 }
 
+// LcpSolution::work counts what the solves touch, on cases whose solves are
+// known: every index free at once (one LU of order n: its copy n^2, the LU
+// 2 n^3 / 3 and its solve n^2, then w from n columns, n^2), and the same with
+// BiCGSTAB (its iterations unknown in advance, but at least one: beyond the
+// copy, the preconditioner and three products); Lemke's pivots n (2 n + 2)
+// each beside its set-up and w, 3 n^2.
+TEST(BlockPivotingWork, CountsTheCopiesProductsAndFactorisationsOfTheSolves) {
+  const int n = 40;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n) * 4;
+  for (int i = 0; i + 1 < n; ++i) M(i, i + 1) = M(i + 1, i) = -1;
+  const Eigen::VectorXd q = -Eigen::VectorXd::LinSpaced(n, 1, 2);  // M z = -q with z > 0: all free
+  BlockPivotingOptions options;
+  options.initial_free.assign(n, true);
+  options.iterative_from = n + 1;
+  const LcpSolution<double> lu = solve_lcp_block_pivoting<double>(M, q, options);
+  ASSERT_EQ(lu.pivots, 0);
+  const double n2 = double(n) * n;
+  EXPECT_DOUBLE_EQ(lu.work, n2 + 2.0 / 3.0 * n2 * n + n2 + n2);
+  options.iterative_from = 1;
+  options.screening = 0;
+  const LcpSolution<double> iterative = solve_lcp_block_pivoting<double>(M, q, options);
+  EXPECT_GE(iterative.work, n2 + 2.0 / 3.0 * n * 64.0 * 64.0 + 2 * n2 + 2 * n2 + n2);
+  const LcpSolution<double> lemke = solve_lcp_lemke<double>(M, q);
+  EXPECT_DOUBLE_EQ(lemke.work, lemke.pivots * double(n) * (2 * n + 2) + 3 * n2);
+  EXPECT_GE(lemke.pivots, n);  // every z_i enters
+}
+
+// full_final_solve = false ends at the first feasible screened free set
+// (a split iteration before the last): z within 100 screening tolerances of
+// the LU's solution (block_pivoting.hpp), for less work; true solves that
+// set again to the LU's round-off.
+TEST(BlockPivotingWork, AScreenedSolveEndsNearTheLusSolutionForLessWork) {
+  const int n = 300;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n) * 4;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (i != j) M(i, j) = 1.0 / (1.0 + 2.0 * std::abs(i - j));  // a decaying, diagonally dominant coupling
+    }
+  }
+  Eigen::VectorXd q(n);
+  for (int i = 0; i < n; ++i) q(i) = std::sin(0.05 * i) - 0.3;  // some indices free, some not
+  BlockPivotingOptions exact;
+  exact.iterative_from = n + 1;
+  const LcpSolution<double> lu = solve_lcp_block_pivoting<double>(M, q, exact);
+  BlockPivotingOptions full;
+  full.iterative_from = 1;
+  BlockPivotingOptions screened = full;
+  screened.full_final_solve = false;
+  const LcpSolution<double> in_full = solve_lcp_block_pivoting<double>(M, q, full);
+  const LcpSolution<double> lean = solve_lcp_block_pivoting<double>(M, q, screened);
+  const double scale = lu.z.cwiseAbs().maxCoeff();
+  EXPECT_LE((in_full.z - lu.z).cwiseAbs().maxCoeff(), 1e-11 * scale);
+  EXPECT_LE((lean.z - lu.z).cwiseAbs().maxCoeff(), 100 * screened.screening * scale);
+  EXPECT_GT((lean.z - lu.z).cwiseAbs().maxCoeff(), 1e-11 * scale);  // not solved in full
+  EXPECT_LT(lean.work, in_full.work);
+}
+
 TEST(BlockPivotingErrors, ANonPMatrixIsRefused) {
   // M = [[0, 1], [1, 0]] has zero principal minors of order 1; with q = (-1,
   // 1) the first iteration frees index 0 alone and meets M_00 = 0.

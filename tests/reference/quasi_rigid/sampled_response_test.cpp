@@ -17,9 +17,11 @@
 #include <cmath>
 #include <iostream>
 #include <numbers>
+#include <tuple>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/threads.hpp"
 #include "reference/quasi_rigid/sampled_response.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
@@ -164,6 +166,72 @@ TEST(SampledResponse, ABlockInAnyOrderIsTheWholeResponsesEntries) {
     }
   }
   EXPECT_LE(largest, 1e-14 * whole.cwiseAbs().maxCoeff());  // the same sums, in the same order
+}
+
+// The far field leaves out pairs beyond ResponseKernel::far_reach (7.5
+// sigma), block by block (row_blocks.hpp). Against the sum over every pair,
+// f from times_r (the scalar form): rows beyond every column's near field,
+// so that u_i = sum_j p_j a_j f(r_ij) exactly. Rows with every column within
+// reach lose nothing; the others lose less than the stated bound,
+// 7.7e-13 c W / sigma; a pair within reach that a block skipped would cost
+// at least f(7.5 sigma) p_j a_j, far above it.
+TEST(SampledResponse, TheFarFieldLeavesOutOnlyPairsBeyondItsReachWithinTheStatedBound) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 20));
+  const SurfaceSampling sampling(plane);
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+  const double reach = kernel.far_reach();
+  ASSERT_EQ(reach, 0.15);
+  const std::vector<int> columns = within(plane.samples(), 0.025);
+  std::vector<int> rows;  // clear of the near fields (4 h + rho = 0.06 m) of every column
+  for (int k : within(plane.samples(), 0.19)) {
+    if (plane.samples().points[static_cast<std::size_t>(k)].norm() > 0.09) rows.push_back(k);
+  }
+  Eigen::VectorXd p(static_cast<Eigen::Index>(columns.size()));
+  for (Eigen::Index k = 0; k < p.size(); ++k) p(k) = 1e5 * (1 + 0.1 * static_cast<double>(k % 7));
+  const Eigen::VectorXd u = sampling.displacement(rows, columns, p, kernel);
+  const double load = p.dot(sampling.areas()(columns));
+  int inside = 0, straddling = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const Eigen::Vector3d& x = plane.samples().points[static_cast<std::size_t>(rows[r])];
+    double every = 0, scale = 0;
+    bool all_within = true;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const double d = (plane.samples().points[static_cast<std::size_t>(columns[c])] - x).norm();
+      const double term = p(static_cast<Eigen::Index>(c)) * sampling.areas()(columns[c]) * kernel.times_r(d) / d;
+      every += term;
+      scale += std::abs(term);
+      all_within = all_within && d <= reach;
+    }
+    const double error = std::abs(u(static_cast<Eigen::Index>(r)) - every);
+    if (all_within) {
+      ++inside;
+      EXPECT_LE(error, 1e-13 * scale) << "row " << rows[r];
+    } else {
+      ++straddling;
+      EXPECT_LE(error, 7.7e-13 * kCompliance * load / kernel.sigma) << "row " << rows[r];
+    }
+  }
+  EXPECT_GT(inside, 100);
+  EXPECT_GT(straddling, 100);
+}
+
+// The loops run on oneTBB's threads, each result summed by one thread in a
+// fixed order (core/threads.hpp): one thread or two give the same bits.
+TEST(SampledResponse, OneThreadOrTwoGiveTheSameBits) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 12));
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+  const auto compute = [&](int threads) {
+    const ThreadLimit limit(threads);
+    const SurfaceSampling sampling(plane);
+    const std::vector<int> nodes = within(plane.samples(), 0.06), rows = within(plane.samples(), 0.12);
+    Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(static_cast<Eigen::Index>(nodes.size()), 1e4, 2e5);
+    return std::tuple{sampling.areas(), sampling.response(nodes, kernel), sampling.displacement(rows, nodes, p, kernel)};
+  };
+  const auto [areas_1, R_1, u_1] = compute(1);
+  const auto [areas_2, R_2, u_2] = compute(2);
+  EXPECT_TRUE(areas_1 == areas_2);
+  EXPECT_TRUE(R_1 == R_2);
+  EXPECT_TRUE(u_1 == u_2);
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
