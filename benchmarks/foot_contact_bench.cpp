@@ -6,20 +6,23 @@
 //  - BM_FootContactCold/spacing_um: on bodies that have computed no near
 //    field yet (their construction, the MLS, nodal areas and hierarchy that
 //    the paper precomputes, is outside the timing);
-//  - BM_FootContactWarm/spacing_um: again, with the near fields kept (Section
-//    3.2: "pre-computed for fixed sampling distributions"), as in a root-find
-//    or a simulation;
+//  - BM_FootContactWarm/spacing_um/threads: again, with the near fields kept
+//    (Section 3.2: "pre-computed for fixed sampling distributions"), as in a
+//    root-find or a simulation, on one thread or two (core/threads.hpp; wall
+//    time);
 //  counters: the samples, the finest level's active samples on the foot and
 //  the ground, the foot's load, the LCPs' work on every level in dense
 //  products of the finest foot active set's order (LcpSolution::work);
 //  - BM_FootResponse/spacing_um: the dense response of the foot's active
 //    samples (warm), for how assembly grows with the active set.
+// Cold and Response use every core (wall time).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <map>
 #include <memory>
 
+#include "core/threads.hpp"
 #include "reference/quasi_rigid/multi_level.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/fixtures/synthetic_foot.hpp"
@@ -78,6 +81,7 @@ void BM_FootContactCold(benchmark::State& state) {
 }
 
 void BM_FootContactWarm(benchmark::State& state) {
+  const contactref::ThreadLimit limit(static_cast<int>(state.range(1)));
   const FootScene& s = scene(state.range(0));
   qr::MultiLevelContact contact = qr::resolve_multi_level(*s.foot, s.E_w_foot, *s.ground, RigidPose<double>(), 0.0, s.options);
   for (auto _ : state) {
@@ -102,6 +106,13 @@ void BM_FootResponse(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_FootContactCold)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(BM_FootContactWarm)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
-BENCHMARK(BM_FootResponse)->Arg(2600)->Arg(1500)->Arg(880)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_FootContactCold)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_FootContactWarm)
+    ->Args({2600, 1})
+    ->Args({1500, 1})
+    ->Args({880, 1})
+    ->Args({880, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
+BENCHMARK(BM_FootResponse)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(2);

@@ -2,13 +2,16 @@
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/LU>
+#include <algorithm>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <optional>
 #include <type_traits>
 #include <sstream>
 #include <vector>
 
 #include "core/errors.hpp"
-#include "reference/quasi_rigid/block_jacobi.hpp"
+#include "reference/quasi_rigid/parallel_dense_operator.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -25,10 +28,11 @@ constexpr double kFullTolerance = 1e-13;
 // residual and the check's.
 std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
                                                const Eigen::VectorXd& guess, double tolerance, double& work) {
-  Eigen::BiCGSTAB<Eigen::MatrixXd, BlockJacobi> solver;
+  const ParallelDenseOperator A(M_FF);
+  Eigen::BiCGSTAB<ParallelDenseOperator, OperatorBlockJacobi> solver;
   solver.setTolerance(tolerance);
   solver.setMaxIterations(std::max<Eigen::Index>(200, M_FF.rows() / 4));
-  solver.compute(M_FF);
+  solver.compute(A);
   const Eigen::VectorXd z = solver.solveWithGuess(b, guess);
   const double m = double(M_FF.rows()), block = double(BlockJacobi::kBlock);
   work += m * m + 2.0 / 3.0 * m * block * block + double(solver.iterations()) * (2 * m * m + 2 * m * block) + 2 * m * m;
@@ -79,9 +83,12 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       Eigen::Map<MatrixX<T>> M_FF(M_FF_storage.data(), m, m);
       VectorX<T> q_F(m);
       for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
-      for (int b = 0; b < m; ++b) {  // column by column: M is column-major
-        for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
-      }
+      // Column by column (M is column-major), on oneTBB's threads.
+      tbb::parallel_for(tbb::blocked_range<int>(0, m), [&](const tbb::blocked_range<int>& columns) {
+        for (int b = columns.begin(); b != columns.end(); ++b) {
+          for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
+        }
+      });
       solution.work += double(m) * double(m);
       std::optional<VectorX<T>> z_F;
       if constexpr (std::is_same_v<T, double>) {
@@ -109,9 +116,21 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
+    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2; F in
+    // fixed chunks of columns on oneTBB's threads (each a stream of whole
+    // columns), their sums added in chunk order.
+    constexpr int kChunk = 256;
+    const int chunks = (m + kChunk - 1) / kChunk;
+    MatrixX<T> partial = MatrixX<T>::Zero(n, chunks);
+    tbb::parallel_for(tbb::blocked_range<int>(0, chunks), [&](const tbb::blocked_range<int>& range) {
+      for (int c = range.begin(); c != range.end(); ++c) {
+        for (int a = c * kChunk; a < std::min(m, (c + 1) * kChunk); ++a) {
+          partial.col(c) += solution.z(F[std::size_t(a)]) * M.col(F[std::size_t(a)]);
+        }
+      }
+    });
     solution.w = q;
-    for (int b : F) solution.w += solution.z(b) * M.col(b);
+    for (int c = 0; c < chunks; ++c) solution.w += partial.col(c);
     solution.work += double(n) * double(m);
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so

@@ -107,8 +107,9 @@ void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const {
     x = compliance * x.rsqrt();
     return;
   }
+  // One square root and one division: c (1 / r - beta) exp(-r^2 / (2 sigma^2)).
   const double beta = std::sqrt(std::numbers::pi / 2) / sigma, exponent = -1 / (2 * sigma * sigma);
-  x = compliance * (1 - beta * x.sqrt()) * (exponent * x).exp() * x.rsqrt();
+  x = compliance * (x.sqrt().inverse() - beta) * (exponent * x).exp();
 }
 
 double ResponseKernel::far_reach() const {

@@ -11,7 +11,9 @@
 #include <numbers>
 
 #include "core/errors.hpp"
+#include "core/threads.hpp"
 #include "reference/quasi_rigid/block_pivoting.hpp"
+#include "reference/quasi_rigid/parallel_dense_operator.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/random.hpp"
@@ -155,6 +157,36 @@ TEST(BlockPivotingWork, AScreenedSolveEndsNearTheLusSolutionForLessWork) {
   EXPECT_LE((lean.z - lu.z).cwiseAbs().maxCoeff(), 100 * screened.screening * scale);
   EXPECT_GT((lean.z - lu.z).cwiseAbs().maxCoeff(), 1e-11 * scale);  // not solved in full
   EXPECT_LT(lean.work, in_full.work);
+}
+
+// parallel_dense_operator.hpp: its products are M x to round-off (against
+// Eigen's own), and block pivoting's results (its gathers, products and w
+// on oneTBB's threads) are the same bits on one thread or two.
+TEST(ParallelDenseOperator, ProductsAreTheMatrixsAndSolvesTheSameBitsOnAnyThreadCount) {
+  const int n = 700;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n) * 4;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (i != j) M(i, j) = 1.0 / (1.0 + 2.0 * std::abs(i - j));
+    }
+  }
+  const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(n, -1, 2);
+  const Eigen::VectorXd eigen = M * x;
+  const ParallelDenseOperator A(M);
+  const Eigen::VectorXd ours = A * x;
+  EXPECT_LE((ours - eigen).cwiseAbs().maxCoeff(), 1e-14 * n * M.cwiseAbs().maxCoeff() * x.cwiseAbs().maxCoeff());
+  Eigen::VectorXd q(n);
+  for (int i = 0; i < n; ++i) q(i) = std::sin(0.05 * i) - 0.3;
+  BlockPivotingOptions options;
+  options.iterative_from = 1;
+  const auto solve = [&](int threads) {
+    const ThreadLimit limit(threads);
+    return solve_lcp_block_pivoting<double>(M, q, options);
+  };
+  const LcpSolution<double> one = solve(1), two = solve(2);
+  EXPECT_TRUE(one.z == two.z);
+  EXPECT_TRUE(one.w == two.w);
+  EXPECT_EQ(one.work, two.work);
 }
 
 TEST(BlockPivotingErrors, ANonPMatrixIsRefused) {

@@ -1,0 +1,92 @@
+#pragma once
+// A dense square matrix as an operator for Eigen's iterative solvers whose
+// products run on oneTBB's threads (Eigen's own are single-threaded without
+// OpenMP): the columns in fixed chunks of kChunkColumns (contiguous in the
+// column-major matrix, read as one stream: chunks of rows read a short piece
+// of every column, and were 6% slower on one thread), each chunk's product
+// one Eigen GEMV on one thread, the partial products summed in chunk order,
+// so the result does not depend on the thread count. Eigen's matrix-free pattern ("Matrix-free solvers" in its
+// documentation): an EigenBase with the traits of a sparse matrix, and the
+// product's scaleAndAddTo; block_pivoting.cpp's BiCGSTAB uses it, with
+// BlockJacobi on the wrapped matrix.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <algorithm>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include "reference/quasi_rigid/block_jacobi.hpp"
+
+namespace contactref::quasi_rigid {
+class ParallelDenseOperator;
+}
+
+namespace Eigen::internal {
+template <>
+struct traits<contactref::quasi_rigid::ParallelDenseOperator> : public traits<SparseMatrix<double>> {};
+}  // namespace Eigen::internal
+
+namespace contactref::quasi_rigid {
+
+class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
+ public:
+  using Scalar = double;
+  using RealScalar = double;
+  using StorageIndex = int;
+  enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
+  static constexpr Eigen::Index kChunkColumns = 256;
+
+  explicit ParallelDenseOperator(const Eigen::Ref<const Eigen::MatrixXd>& M) : M_(M) {}
+  Eigen::Index rows() const { return M_.rows(); }
+  Eigen::Index cols() const { return M_.cols(); }
+  const Eigen::Ref<const Eigen::MatrixXd>& matrix() const { return M_; }
+
+  template <class Rhs>
+  Eigen::Product<ParallelDenseOperator, Rhs, Eigen::AliasFreeProduct> operator*(const Eigen::MatrixBase<Rhs>& x) const {
+    return Eigen::Product<ParallelDenseOperator, Rhs, Eigen::AliasFreeProduct>(*this, x.derived());
+  }
+
+  // y += alpha M x.
+  template <class Dest>
+  void multiply_add(const Eigen::VectorXd& x, double alpha, Dest& y) const {
+    const Eigen::Index chunks = (cols() + kChunkColumns - 1) / kChunkColumns;
+    Eigen::MatrixXd partial(rows(), chunks);
+    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, chunks), [&](const tbb::blocked_range<Eigen::Index>& range) {
+      for (Eigen::Index c = range.begin(); c != range.end(); ++c) {
+        const Eigen::Index first = c * kChunkColumns, count = std::min(kChunkColumns, cols() - first);
+        partial.col(c).noalias() = M_.middleCols(first, count) * x.segment(first, count);
+      }
+    });
+    y.noalias() += alpha * partial.rowwise().sum();
+  }
+
+ private:
+  Eigen::Ref<const Eigen::MatrixXd> M_;
+};
+
+// BlockJacobi on the operator's matrix (Eigen's solvers hand the
+// preconditioner the operator).
+class OperatorBlockJacobi : public BlockJacobi {
+ public:
+  OperatorBlockJacobi& analyzePattern(const ParallelDenseOperator&) { return *this; }
+  OperatorBlockJacobi& factorize(const ParallelDenseOperator& A) { return compute(A); }
+  OperatorBlockJacobi& compute(const ParallelDenseOperator& A) {
+    BlockJacobi::compute(A.matrix());
+    return *this;
+  }
+};
+
+}  // namespace contactref::quasi_rigid
+
+namespace Eigen::internal {
+template <class Rhs>
+struct generic_product_impl<contactref::quasi_rigid::ParallelDenseOperator, Rhs, SparseShape, DenseShape, GemvProduct>
+    : generic_product_impl_base<contactref::quasi_rigid::ParallelDenseOperator, Rhs,
+                                generic_product_impl<contactref::quasi_rigid::ParallelDenseOperator, Rhs>> {
+  template <class Dest>
+  static void scaleAndAddTo(Dest& dst, const contactref::quasi_rigid::ParallelDenseOperator& lhs, const Rhs& rhs,
+                            const double& alpha) {
+    lhs.multiply_add(Eigen::VectorXd(rhs), alpha, dst);
+  }
+};
+}  // namespace Eigen::internal
