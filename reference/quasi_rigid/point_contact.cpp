@@ -90,27 +90,37 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
   const SurfaceSamples& other = side.other.surface().samples();
   std::vector<char> active(samples.points.size(), 0);
   std::vector<char> off_surface(samples.points.size(), 0);  // below the plane of a sample, past the other's surface
-  std::vector<Neighbour> near;
-  int penetrating = 0, met = 0;  // inside the other surface; inside or on it
-  double facing = 0;             // the sum of n . n_other over the samples met
+  // The flagged leaves' samples, and their distances on oneTBB's threads.
+  std::vector<int> candidates;
   for (std::size_t c = 0; c < leaves.size(); ++c) {
     if (!leaves[c]) continue;
     const Cluster& cluster = hierarchy.clusters()[c];
     for (int k = cluster.first; k < cluster.first + cluster.count; ++k) {
-      const int s = hierarchy.order()[static_cast<std::size_t>(k)];
-      const Eigen::Vector3d& p = samples.points[static_cast<std::size_t>(s)];
-      const SampleDistance d = side.other.nearest_sample_distance(side.E_other_here * p);
-      if (d.off_surface) off_surface[static_cast<std::size_t>(s)] = 1;
-      if (d.distance > 0) continue;
-      ++met;
-      const Eigen::Vector3d n_other_here = side.E_other_here.rotation() * samples.normals[static_cast<std::size_t>(s)];
-      facing += n_other_here.dot(other.normals[static_cast<std::size_t>(d.sample)]);
-      if (d.distance == 0) continue;  // touching
-      ++penetrating;
-      side.body.surface().index().within(p, range * side.body.sampling().spacing()(s), near);
-      active[static_cast<std::size_t>(s)] = 1;
-      for (const Neighbour& n : near) active[static_cast<std::size_t>(n.index)] = 1;
+      candidates.push_back(hierarchy.order()[static_cast<std::size_t>(k)]);
     }
+  }
+  std::vector<SampleDistance> distance(candidates.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, candidates.size()), [&](const tbb::blocked_range<std::size_t>& part) {
+    for (std::size_t k = part.begin(); k != part.end(); ++k) {
+      distance[k] = side.other.nearest_sample_distance(side.E_other_here * samples.points[static_cast<std::size_t>(candidates[k])]);
+    }
+  });
+  std::vector<Neighbour> near;
+  int penetrating = 0, met = 0;  // inside the other surface; inside or on it
+  double facing = 0;             // the sum of n . n_other over the samples met
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    const int s = candidates[k];
+    const SampleDistance& d = distance[k];
+    if (d.off_surface) off_surface[static_cast<std::size_t>(s)] = 1;
+    if (d.distance > 0) continue;
+    ++met;
+    const Eigen::Vector3d n_other_here = side.E_other_here.rotation() * samples.normals[static_cast<std::size_t>(s)];
+    facing += n_other_here.dot(other.normals[static_cast<std::size_t>(d.sample)]);
+    if (d.distance == 0) continue;  // touching
+    ++penetrating;
+    side.body.surface().index().within(samples.points[static_cast<std::size_t>(s)], range * side.body.sampling().spacing()(s), near);
+    active[static_cast<std::size_t>(s)] = 1;
+    for (const Neighbour& n : near) active[static_cast<std::size_t>(n.index)] = 1;
   }
   // A displacement u along -n moves a sample's distance from the other
   // surface by -u n . n_other: deformation resolves penetration where the
@@ -203,11 +213,13 @@ Eigen::VectorXd partner_tractions(const Side& side, const DeformedPatch& patch, 
   const ShepardInterpolant interpolant(patch.surface.index(), spacing, side.other.sampling().shepard());
   const SurfaceSamples& here = side.body.surface().samples();
   Eigen::VectorXd p(static_cast<Eigen::Index>(side.out.active.size()));
-  std::vector<Neighbour> near;
-  for (std::size_t k = 0; k < side.out.active.size(); ++k) {
-    p(static_cast<Eigen::Index>(k)) =
-        interpolant(traction, side.E_other_here * here.points[static_cast<std::size_t>(side.out.active[k])], near);
-  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, side.out.active.size()), [&](const tbb::blocked_range<std::size_t>& range) {
+    std::vector<Neighbour> near;
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
+      p(static_cast<Eigen::Index>(k)) =
+          interpolant(traction, side.E_other_here * here.points[static_cast<std::size_t>(side.out.active[k])], near);
+    }
+  });
   return p;
 }
 
