@@ -338,7 +338,8 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
       for (Eigen::Index k = 0; k < sum.size(); ++k) u(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)]) = sum(k);
     }
   });
-  // The near field replaces the midpoint rule's f(r) / r a_j there.
+  // The near field replaces the midpoint rule's f(r) / r a_j there (where
+  // far_kernel skipped a pair past far_reach, `whole` is below its bound).
   near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
     const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];
     const double r = (surface_->samples().points[static_cast<std::size_t>(j)] -

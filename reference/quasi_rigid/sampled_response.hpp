@@ -19,7 +19,8 @@
 //    that quadrature for every Phi_j at once (the singular self-term
 //    included); beyond it the midpoint rule, f(|q_i - q_j|) (a_j - m_ij), with
 //    m_ij the part of Phi_j's mass inside the disk (so nothing counts twice),
-//    for every j but i.
+//    for every j but i within ResponseKernel::far_reach of i (beyond, the
+//    volume-preserving kernel is below its stated bound: row_blocks.hpp).
 // f is the kernel of response_matrix.hpp (Boussinesq, or our volume-preserving
 // form); distances in the midpoint rule are 3-D (Eq. 8 integrates over S).
 // A sample's near-field integrals depend only on the sampling and the kernel,
