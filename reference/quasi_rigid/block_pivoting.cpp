@@ -116,21 +116,11 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2; F in
-    // fixed chunks of columns on oneTBB's threads (each a stream of whole
-    // columns), their sums added in chunk order.
-    constexpr int kChunk = 256;
-    const int chunks = (m + kChunk - 1) / kChunk;
-    MatrixX<T> partial = MatrixX<T>::Zero(n, chunks);
-    tbb::parallel_for(tbb::blocked_range<int>(0, chunks), [&](const tbb::blocked_range<int>& range) {
-      for (int c = range.begin(); c != range.end(); ++c) {
-        for (int a = c * kChunk; a < std::min(m, (c + 1) * kChunk); ++a) {
-          partial.col(c) += solution.z(F[std::size_t(a)]) * M.col(F[std::size_t(a)]);
-        }
-      }
+    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2; in
+    // fixed chunks of F (each a stream of whole columns), summed in order.
+    solution.w = q + sum_in_column_chunks<T>(n, m, [&](Eigen::Index first, Eigen::Index count, auto& sum) {
+      for (Eigen::Index a = first; a < first + count; ++a) sum += solution.z(F[std::size_t(a)]) * M.col(F[std::size_t(a)]);
     });
-    solution.w = q;
-    for (int c = 0; c < chunks; ++c) solution.w += partial.col(c);
     solution.work += double(n) * double(m);
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so

@@ -67,6 +67,12 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
   return traction;
 }
 
+double MultiLevelContact::lcp_work() const {
+  double work = 0;
+  for (const QuasiRigidContact& level : levels) work += level.a.lcp_work + level.b.lcp_work;
+  return work;
+}
+
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
                                       const RigidPose<double>& E_w_b, double tolerance, const ContactOptions& options,
                                       int max_levels) {

@@ -52,6 +52,8 @@ struct MultiLevelContact {
   std::vector<QuasiRigidContact> levels;  // the levels solved, coarse first
   std::vector<double> wrench_change;      // per level after the first (the measure above)
   bool converged = false;                 // stopped by the tolerance before or at the finest level
+  // The LCPs' work on every level (BodyContact::lcp_work of both bodies).
+  double lcp_work() const;
 };
 
 // max_levels: solve at most this many levels, coarse first (0: all); the

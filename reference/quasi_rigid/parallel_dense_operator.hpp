@@ -1,11 +1,10 @@
 #pragma once
 // A dense square matrix as an operator for Eigen's iterative solvers whose
 // products run on oneTBB's threads (Eigen's own are single-threaded without
-// OpenMP): the columns in fixed chunks of kChunkColumns (contiguous in the
+// OpenMP): sum_in_column_chunks over its columns (contiguous in the
 // column-major matrix, read as one stream: chunks of rows read a short piece
 // of every column, and were 6% slower on one thread), each chunk's product
-// one Eigen GEMV on one thread, the partial products summed in chunk order,
-// so the result does not depend on the thread count. Eigen's matrix-free pattern ("Matrix-free solvers" in its
+// one Eigen GEMV. Eigen's matrix-free pattern ("Matrix-free solvers" in its
 // documentation): an EigenBase with the traits of a sparse matrix, and the
 // product's scaleAndAddTo; block_pivoting.cpp's BiCGSTAB uses it, with
 // BlockJacobi on the wrapped matrix.
@@ -18,8 +17,31 @@
 #include "reference/quasi_rigid/block_jacobi.hpp"
 
 namespace contactref::quasi_rigid {
+
 class ParallelDenseOperator;
+
+// The sum of `count` columns' contributions, rows long: the columns in fixed
+// chunks of kSumChunk, add(first, count, sum) adding a chunk's into its own
+// zeroed sum on one of oneTBB's threads, the chunks' sums then added in
+// order, so the result does not depend on the thread count.
+inline constexpr Eigen::Index kSumChunk = 256;
+template <class T, class Add>
+Eigen::Matrix<T, Eigen::Dynamic, 1> sum_in_column_chunks(Eigen::Index rows, Eigen::Index count, const Add& add) {
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::Index chunks = (count + kSumChunk - 1) / kSumChunk;
+  Matrix partial = Matrix::Zero(rows, chunks);
+  tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, chunks), [&](const tbb::blocked_range<Eigen::Index>& range) {
+    for (Eigen::Index c = range.begin(); c != range.end(); ++c) {
+      auto sum = partial.col(c);
+      add(c * kSumChunk, std::min(kSumChunk, count - c * kSumChunk), sum);
+    }
+  });
+  Eigen::Matrix<T, Eigen::Dynamic, 1> total = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(rows);
+  for (Eigen::Index c = 0; c < chunks; ++c) total += partial.col(c);
+  return total;
 }
+
+}  // namespace contactref::quasi_rigid
 
 namespace Eigen::internal {
 template <>
@@ -34,8 +56,6 @@ class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
   using RealScalar = double;
   using StorageIndex = int;
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
-  static constexpr Eigen::Index kChunkColumns = 256;
-
   explicit ParallelDenseOperator(const Eigen::Ref<const Eigen::MatrixXd>& M) : M_(M) {}
   Eigen::Index rows() const { return M_.rows(); }
   Eigen::Index cols() const { return M_.cols(); }
@@ -49,15 +69,9 @@ class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
   // y += alpha M x.
   template <class Dest>
   void multiply_add(const Eigen::VectorXd& x, double alpha, Dest& y) const {
-    const Eigen::Index chunks = (cols() + kChunkColumns - 1) / kChunkColumns;
-    Eigen::MatrixXd partial(rows(), chunks);
-    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, chunks), [&](const tbb::blocked_range<Eigen::Index>& range) {
-      for (Eigen::Index c = range.begin(); c != range.end(); ++c) {
-        const Eigen::Index first = c * kChunkColumns, count = std::min(kChunkColumns, cols() - first);
-        partial.col(c).noalias() = M_.middleCols(first, count) * x.segment(first, count);
-      }
+    y.noalias() += alpha * sum_in_column_chunks<double>(rows(), cols(), [&](Eigen::Index first, Eigen::Index count, auto& sum) {
+      sum.noalias() = M_.middleCols(first, count) * x.segment(first, count);
     });
-    y.noalias() += alpha * partial.rowwise().sum();
   }
 
  private:

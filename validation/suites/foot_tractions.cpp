@@ -194,10 +194,8 @@ SuiteResult foot_tractions_suite(const SuiteOptions& options) {
                          "the paper's 11,317 of 55,061 'displaced' is not defined further)"));
   result.add(information("displaced_fraction", displaced / sample_count, kPaperDisplaced / kPaperSamples,
                          "the displaced samples' share"));
-  double lcp_work = 0;
-  for (const qr::QuasiRigidContact& c : run.contact.levels) lcp_work += c.a.lcp_work + c.b.lcp_work;
   const auto finest = static_cast<double>(solved.a.active.size());
-  result.add(information("lcp_products", lcp_work / (finest * finest), std::nullopt,
+  result.add(information("lcp_products", run.contact.lcp_work() / (finest * finest), std::nullopt,
                          fmt::format("the LCPs' work on every level (entries of their matrices touched: products, "
                                      "copies, factorisations) in dense products of the finest level's order, {}: "
                                      "a cost no machine changes",
