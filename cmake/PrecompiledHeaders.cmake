@@ -20,8 +20,9 @@ function(contactref_precompile target)
 endfunction()
 
 # contactref_reuse_precompiled(TARGET DONOR): TARGET compiles with DONOR's
-# header, which needs the same compiler flags and definitions (GCC and clang
-# refuse a header built with others: clang with an error, GCC by ignoring it).
+# header, which needs the same compiler flags and definitions: clang refuses a
+# header built with others ("__OPTIMIZE__ predefined macro was enabled in PCH
+# file but is currently disabled"), and GCC would use it without a word.
 function(contactref_reuse_precompiled target donor)
   if(CONTACTREF_PCH)
     target_precompile_headers(${target} REUSE_FROM ${donor})
