@@ -12,9 +12,9 @@ set(CONTACTREF_PCH_HEADERS
     <utility> <variant> <vector>
     <Eigen/Dense> <boost/multiprecision/cpp_bin_float.hpp> <boost/multiprecision/eigen.hpp>)
 
-# clang stamps a precompiled header with its build time, which makes every
-# unit that includes it a ccache miss in a new clone; ccache's manual asks
-# for the stamp off.
+# clang stamps a precompiled header with its build time; ccache's manual asks
+# for the stamp off. (A clone at another path still misses the cache in the
+# clang build, whose header records absolute paths: measured, issue 32.)
 if(CONTACTREF_PCH)
   add_compile_options("$<$<CXX_COMPILER_ID:Clang>:SHELL:-Xclang -fno-pch-timestamp>")
 endif()
