@@ -1,5 +1,6 @@
-# CONTACTREF_FUZZ=ON (preset "asan", clang only): every target is built with
-# libFuzzer's coverage instrumentation (-fsanitize=fuzzer-no-link) and fuzz/
+# CONTACTREF_FUZZ=ON (preset "asan", clang only): every target but the tests
+# (tests/CMakeLists.txt) is built with libFuzzer's coverage instrumentation
+# (-fsanitize=fuzzer-no-link, contactref_fuzz_coverage_options) and fuzz/
 # adds one libFuzzer program per reader (fuzz/README.md). Eigen and
 # Boost.Multiprecision are left uninstrumented (fuzz/coverage-ignorelist.txt).
 option(CONTACTREF_FUZZ "Build the libFuzzer targets under fuzz/ (clang)" OFF)
@@ -17,6 +18,8 @@ if(CONTACTREF_FUZZ)
   # that no compile line holds this clone's path and a clone elsewhere reuses
   # the cached objects.
   file(RELATIVE_PATH ignorelist_from_build "${CMAKE_BINARY_DIR}" "${ignorelist}")
-  add_compile_options(-fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=${ignorelist_from_build})
+  set(contactref_fuzz_coverage_options -fsanitize=fuzzer-no-link
+      -fsanitize-coverage-ignorelist=${ignorelist_from_build})
+  add_compile_options(${contactref_fuzz_coverage_options})
   add_compile_definitions(CONTACTREF_COVERAGE_IGNORELIST_${ignorelist_hash})
 endif()

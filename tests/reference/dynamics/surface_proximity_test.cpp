@@ -405,16 +405,23 @@ Samples sample_square(const su::Patch<double>& patch, const Mat4<double>& E, int
 // The smallest distance between the two sample sets, pruning the first
 // set's samples by height (the second lies below z_max: a sample at height
 // z is at least z - z_max from it).
+// The closest sample pair: the upper samples from the lowest up, until they
+// are higher than the best distance above every lower sample; against each,
+// only the lower samples within the best distance in x (sorted by x).
 double sampled_distance(const Samples& upper, const Samples& lower) {
   double z_max = -1e300;
   for (const Vec3<double>& x : lower.points) z_max = std::max(z_max, x.z());
-  double best = 1e300;
+  std::vector<Vec3<double>> lower_by_x = lower.points;
+  std::sort(lower_by_x.begin(), lower_by_x.end(), [](const auto& a, const auto& b) { return a.x() < b.x(); });
   std::vector<const Vec3<double>*> order;
   for (const Vec3<double>& x : upper.points) order.push_back(&x);
   std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->z() < b->z(); });
+  double best = 1e300;
   for (const Vec3<double>* x : order) {
     if (x->z() - z_max > best) break;
-    for (const Vec3<double>& y : lower.points) best = std::min(best, (*x - y).norm());
+    auto y = std::lower_bound(lower_by_x.begin(), lower_by_x.end(), x->x() - best,
+                              [](const Vec3<double>& a, double value) { return a.x() < value; });
+    for (; y != lower_by_x.end() && y->x() <= x->x() + best; ++y) best = std::min(best, (*x - *y).norm());
   }
   return best;
 }
