@@ -1,5 +1,6 @@
-"""Writes OUT/report.md and OUT/report.html from OUT/validation.json (written
-by `contactref validate --out OUT`) and the figures under OUT/figures/.
+"""Writes OUT/report.md and OUT/report.html from OUT/validation.json and
+OUT/timings.json (written by `contactref validate --out OUT`) and the figures
+under OUT/figures/.
 
 Every number in the report is the one the validation run measured; reference
 numbers are those the suites attach to their metrics (analytic values, or a
@@ -8,7 +9,8 @@ paper's number quoted with its figure or table in the criterion text).
 Each suite's rows are shown in two tables: the checks (a criterion whose
 bound is derived, with a pass or FAIL verdict; they alone decide the suite's
 verdict) and the information (measured numbers without a verdict: "passed"
-is null in validation.json).
+is null in validation.json), with the timing rows of timings.json (wall and
+CPU times, which differ from run to run) among the information.
 
 Usage: report.py OUT
 """
@@ -118,12 +120,23 @@ def html_page(document, out: Path) -> str:
     return "\n".join(parts) + "\n"
 
 
+def with_timings(document, path: Path):
+    """Adds each suite's seconds and timing rows (as information) from timings.json."""
+    timings = {t["name"]: t for t in json.loads(path.read_text())["suites"]} if path.exists() else {}
+    for suite in document["suites"]:
+        t = timings.get(suite["name"], {"seconds": float("nan"), "metrics": {}})
+        suite["seconds"] = t["seconds"]
+        for name, m in t["metrics"].items():
+            suite["metrics"][name] = dict(m, passed=None)
+
+
 def main(out: Path) -> int:
     source = out / "validation.json"
     if not source.exists():
         print(f"report: {source} is missing (run `contactref validate all --out {out}` first)", file=sys.stderr)
         return 2
     document = json.loads(source.read_text())
+    with_timings(document, out / "timings.json")
     (out / "report.md").write_text(markdown(document, out))
     (out / "report.html").write_text(html_page(document, out))
     return 0

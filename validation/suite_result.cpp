@@ -16,6 +16,10 @@ Metric information(std::string name, double value, std::optional<double> referen
   return {std::move(name), value, reference, std::move(description), std::nullopt};
 }
 
+Metric timing(std::string name, double value, std::optional<double> reference, std::string description) {
+  return {std::move(name), value, reference, std::move(description), std::nullopt, true};
+}
+
 bool SuiteResult::passed() const {
   bool any_check = false;
   for (const Metric& m : metrics) {
@@ -26,29 +30,37 @@ bool SuiteResult::passed() const {
   return any_check;
 }
 
-nlohmann::ordered_json to_json(const SuiteResult& result) {
-  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-  for (const Metric& m : result.metrics) {
-    metrics[m.name] = {{"value", m.value},
-                       {"reference", m.reference ? nlohmann::ordered_json(*m.reference) : nullptr},
-                       {"criterion", m.criterion},
-                       {"passed", m.passed ? nlohmann::ordered_json(*m.passed) : nullptr}};
-  }
-  return {{"name", result.name},
-          {"passed", result.passed()},
-          {"seconds", result.seconds},
-          {"metrics", metrics},
-          {"figures", result.figures}};
-}
-
 namespace {
 
+nlohmann::ordered_json optional_json(const std::optional<double>& x) { return x ? nlohmann::ordered_json(*x) : nullptr; }
+
 const char* verdict_of(const Metric& m) {
+  if (m.timing) return "time";
   if (m.is_information()) return "info";
   return *m.passed ? "pass" : "FAIL";
 }
 
 }  // namespace
+
+nlohmann::ordered_json to_json(const SuiteResult& result) {
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (const Metric& m : result.metrics) {
+    if (m.timing) continue;
+    metrics[m.name] = {{"value", m.value},
+                       {"reference", optional_json(m.reference)},
+                       {"criterion", m.criterion},
+                       {"passed", m.passed ? nlohmann::ordered_json(*m.passed) : nullptr}};
+  }
+  return {{"name", result.name}, {"passed", result.passed()}, {"metrics", metrics}, {"figures", result.figures}};
+}
+
+nlohmann::ordered_json timings_json(const SuiteResult& result) {
+  nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+  for (const Metric& m : result.metrics)
+    if (m.timing)
+      metrics[m.name] = {{"value", m.value}, {"reference", optional_json(m.reference)}, {"criterion", m.criterion}};
+  return {{"name", result.name}, {"seconds", result.seconds}, {"metrics", metrics}};
+}
 
 void print_table(std::ostream& os, const SuiteResult& result) {
   os << fmt::format("suite {}: {} ({:.2f} s)\n", result.name, result.passed() ? "PASSED" : "FAILED",

@@ -146,4 +146,12 @@ void write_json(const std::filesystem::path& path, const nlohmann::ordered_json&
   close_output(file, path);
 }
 
+void write_timings(const std::filesystem::path& path, const nlohmann::ordered_json& timings) {
+  nlohmann::ordered_json document = {
+      {"note", "wall and CPU times (s unless the name says otherwise): they differ from run to run and machine to "
+               "machine, so no other output file holds them"}};
+  for (const auto& [key, value] : timings.items()) document[key] = value;
+  write_json(path, document);
+}
+
 }  // namespace contactref::cli

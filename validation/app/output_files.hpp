@@ -103,4 +103,10 @@ nlohmann::ordered_json final_body_json(const std::string& name, bool fixed, doub
 // Writes a JSON document (summary.json), indented by 2, with a final newline.
 void write_json(const std::filesystem::path& path, const nlohmann::ordered_json& document);
 
+// Writes timings.json: the members of `timings` (wall and CPU times, which
+// differ from run to run) after a note that says so. They are kept out of
+// every other file a command writes, which is the same byte for byte for the
+// same command on the same build (README, "Reproducible outputs").
+void write_timings(const std::filesystem::path& path, const nlohmann::ordered_json& timings);
+
 }  // namespace contactref::cli

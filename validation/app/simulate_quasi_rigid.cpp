@@ -67,7 +67,7 @@ class QuasiRigidStepFile final : public spatial::RowSink<qr::StepRecord> {
 
 // last: the last row written (the end's state when the run completed).
 ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, const qr::DynamicsOptions& options,
-                   const qr::DynamicsResult& result, const std::optional<qr::DynamicsSample>& last, double wall) {
+                   const qr::DynamicsResult& result, const std::optional<qr::DynamicsSample>& last) {
   const scenes::QuasiRigidModel& m = scene.quasi_rigid;
   ojson summary;
   summary["status"] = qr::to_string(result.status);
@@ -96,8 +96,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                            {"normal_work", result.normal_work},
                            {"friction_work", result.friction_work},
                            {"rows", result.rows},
-                           {"steps", result.step_count},
-                           {"wall_seconds", wall}};
+                           {"steps", result.step_count}};
   ojson bodies = ojson::array();
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& b = scene.bodies[k];
@@ -105,7 +104,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
     bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
-  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}};
+  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}, {"timings", "timings.json"}};
   return summary;
 }
 
@@ -132,8 +131,9 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   const double wall = progress.seconds();
   body_file.close();
   step_file.close();
-  const ojson summary = summary_json(scene, scene_file, options, result, body_file.last(), wall);
+  const ojson summary = summary_json(scene, scene_file, options, result, body_file.last());
   write_json(out / "summary.json", summary);
+  write_timings(out / "timings.json", {{"wall_seconds", wall}});
   if (json) {
     std::cout << summary.dump(2) << "\n";
   } else {
@@ -144,7 +144,7 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
                              result.contact_steps, result.flight_steps, result.retractions, result.max_active, wall);
     std::cout << fmt::format("work       normal {:.6g} J, friction {:.6g} J\n", result.normal_work,
                              result.friction_work);
-    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, summary.json)\n", out.string());
+    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, summary.json, timings.json)\n", out.string());
   }
   return result.status == qr::RunStatus::kFailed ? 1 : 0;
 }

@@ -13,15 +13,18 @@
 //                 largest distance of a joint's impulse from its own
 //                 projection, zero at the paper's block Gauss-Seidel fixed
 //                 point: block_pgs.hpp), max_volume (m^3, the largest pair
-//                 volume detected), the wall time of detection,
-//                 stabilisation, assembly and solve (s), and the joints in
-//                 each state after the solve (separating, stuck, sliding,
-//                 rolling, rolling_sliding: wrench_projection.hpp)
+//                 volume detected), and the joints in each state after the
+//                 solve (separating, stuck, sliding, rolling,
+//                 rolling_sliding: wrench_projection.hpp)
+//   step_times.csv  one row per step: time, the wall time of detection,
+//                 stabilisation, assembly and solve (s)
 //   summary.json  status (completed or failed) and message, the model's
 //                 fields, statistics (steps, total and mean iterations,
-//                 unconverged steps, the largest projection residual, wall
-//                 time per phase), the final states,
-//                 scene and build
+//                 unconverged steps, the largest projection residual), the
+//                 final states, scene and build
+//   timings.json  the run's wall time and its sum per phase
+// Every file but step_times.csv and timings.json is the same byte for byte
+// for the same command on the same build.
 // Returns the exit code: 0 completed, 1 failed (a ComputationError while
 // stepping); a bad scene is an InputError (exit 2).
 #include <filesystem>

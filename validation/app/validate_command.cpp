@@ -2,10 +2,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "validation/app/output_files.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/registry.hpp"
 
@@ -59,6 +59,7 @@ std::string count_rows(const validation::SuiteResult& result) {
 int run_validate(const ValidateOptions& options) {
   const auto chosen = select_suites(options.names);
   nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json timings = {{"suites", nlohmann::ordered_json::array()}};
   bool all_passed = true;
   int index = 0;
   for (const validation::SuiteSpec* suite : chosen) {
@@ -74,15 +75,14 @@ int run_validate(const ValidateOptions& options) {
                              result.passed() ? "passed" : "FAILED", result.seconds, count_rows(result));
     all_passed = all_passed && result.passed();
     document["suites"].push_back(validation::to_json(result));
+    timings["suites"].push_back(validation::timings_json(result));
     if (!options.json) validation::print_table(std::cout, result);
   }
   if (options.json) std::cout << document.dump(2) << "\n";
   if (!options.out.empty()) {
     std::filesystem::create_directories(options.out);
-    const auto path = std::filesystem::path(options.out) / "validation.json";
-    std::ofstream file(path);
-    file << document.dump(2) << "\n";
-    if (!file) throw std::runtime_error("cannot write " + path.string());
+    write_json(std::filesystem::path(options.out) / "validation.json", document);
+    write_timings(std::filesystem::path(options.out) / "timings.json", timings);
   }
   return all_passed ? 0 : 1;
 }
@@ -93,7 +93,9 @@ Action configure_validate(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
   app.add_option("suites", options->names, "suites to run, or `all`");
   app.add_flag("--quick", options->quick, "run each suite's quick variant");
-  app.add_option("--out", options->out, "also write DIR/validation.json");
+  app.add_option("--out", options->out,
+                 "also write DIR/validation.json (the same byte for byte run to run) and DIR/timings.json (the "
+                 "suites' times and timing rows)");
   app.add_flag("--json", options->json, "print one JSON document on stdout instead of tables");
   app.footer("Each row is a check (pass or FAIL; its criterion says how its bound is derived) or information "
              "(info; \"passed\": null in JSON). A suite passes when it has checks and all pass.\nsuites:" +

@@ -201,7 +201,7 @@ void add_culling(SuiteResult& result, bool quick) {
                                "of two'",
                                samples),
                    test_ratio >= 1.5));
-  result.add(information("culling.time_ratio", time_plain / time_culled, 2.0,
+  result.add(timing("culling.time_ratio", time_plain / time_culled, 2.0,
                          "wall time without / with culling (depends on the machine)"));
   result.add(information("culling.kept_face_fraction", kept_faces, 0.5,
                          "the paper: 'roughly half of each object is always facing in the opposite direction'; "

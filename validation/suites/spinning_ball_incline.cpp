@@ -225,7 +225,7 @@ void add_rows(const Run& r, const std::string& at, bool rolling_checked, SuiteRe
   result.add(information(at + "retractions", d.retractions, std::nullopt, "flight steps retraced to the first contact"));
   result.add(information(at + "most_active_samples", d.max_active, std::nullopt,
                          "active samples of both bodies in one step (the paper: 40 to 100 per model)"));
-  result.add(information(at + "wall_seconds", r.seconds, std::nullopt, "s: the simulation's wall time"));
+  result.add(timing(at + "wall_seconds", r.seconds, std::nullopt, "s: the simulation's wall time"));
 }
 
 }  // namespace

@@ -1,0 +1,25 @@
+#include "tests/validation/cli_run.hpp"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+
+namespace contactref::test {
+
+CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment) {
+  const std::string command = environment + (environment.empty() ? "'" : " '") + CONTACTREF_BINARY + "' " + arguments +
+                              (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  CliRun result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (merge_stderr) result.all = result.output;
+  return result;
+}
+
+}  // namespace contactref::test
