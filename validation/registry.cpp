@@ -2,6 +2,7 @@
 
 #include "validation/audit/dynamics_audit.hpp"
 #include "validation/audit/geometry_audit.hpp"
+#include "validation/audit/quasi_rigid_audit.hpp"
 #include "validation/audit/spatial_audit.hpp"
 #include "validation/audit/surfaces_audit.hpp"
 #include "validation/figures/table_i.hpp"
@@ -150,6 +151,7 @@ const std::vector<AuditEntrySpec>& audit_entries() {
     for (auto& entry : audit::spatial_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::surfaces_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::dynamics_audit_entries()) all.push_back(std::move(entry));
+    for (auto& entry : audit::quasi_rigid_audit_entries()) all.push_back(std::move(entry));
     for (auto& entry : audit::geometry_audit_entries()) all.push_back(std::move(entry));
     return all;
   }();

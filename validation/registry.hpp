@@ -46,9 +46,17 @@ struct AuditEntrySpec {
   double min_digits = 13;
 };
 
+// A module that has no 50-digit instantiation, and why; reason also names
+// the independent checks that hold it instead.
+struct AuditDoubleOnly {
+  std::string module;
+  std::string reason;
+};
+
 const std::vector<SuiteSpec>& suites();
 const std::vector<FigureSpec>& figures();
 const std::vector<AuditEntrySpec>& audit_entries();
+const std::vector<AuditDoubleOnly>& audit_double_only();  // validation/audit/double_only_modules.cpp
 
 // The figure files (PNG) registered for a suite, relative to the output folder.
 std::vector<std::string> figure_files_of(const std::string& suite);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -266,6 +267,22 @@ TEST(Cli, AuditJsonHasTheDocumentedLayout) {
     EXPECT_TRUE(entry.at("passed").get<bool>()) << entry.at("name");
     EXPECT_TRUE(entry.contains("max_rel_diff"));
   }
+  // Per module: the worst entry's digits and the bound that entry is held to;
+  // then the double-only modules with their reasons.
+  std::map<std::string, double> worst;
+  for (const auto& entry : document["entries"]) {
+    const std::string name = entry["name"];
+    const std::string module = name.substr(0, name.find('.'));
+    worst.try_emplace(module, 17.0);
+    worst[module] = std::min(worst[module], entry["digits"].get<double>());
+  }
+  ASSERT_EQ(document.at("modules").size(), worst.size());
+  for (const auto& m : document["modules"]) {
+    EXPECT_EQ(m.at("worst_digits").get<double>(), worst.at(m.at("name").get<std::string>())) << m.at("name");
+    EXPECT_GE(m.at("worst_digits").get<double>(), m.at("min_digits").get<double>()) << m.at("name");
+  }
+  ASSERT_GE(document.at("double_only").size(), 3u);
+  for (const auto& d : document["double_only"]) EXPECT_GT(d.at("reason").get<std::string>().size(), 100u) << d["module"];
 }
 
 const std::string kMeshes = contactref::test::source_dir().string() + "/validation/fixtures/meshes/";

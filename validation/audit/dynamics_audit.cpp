@@ -2,6 +2,7 @@
 
 #include "reference/dynamics/collision_law.hpp"
 #include "reference/dynamics/contact_dynamics.hpp"
+#include "reference/dynamics/contact_modes.hpp"
 #include "reference/spatial/rk4.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/loop_surface.hpp"
@@ -79,6 +80,30 @@ validation::AuditEntrySpec entry(std::string name, std::string summary, std::uin
           [seed, op] { return compare_double_with_50_digits(kSamples, seed, draw_state, op); }, min_digits};
 }
 
+// The friction modes (contact_modes.hpp) on face 0 of the bowl: the state
+// (q, r') of `mode` with r' taken from q' (reduced_velocities), and a law with
+// Coulomb friction and rolling, spinning and viscous resistance (thesis Eqs.
+// 4.27-4.29), so that every term of each mode's r'' is exercised.
+using dynamics::ContactMode;
+
+template <class T>
+dynamics::StateVector<T> mode_state(ContactMode mode, const Vec5<T>& q, const Vec5<T>& qdot) {
+  const auto configuration = kinematics::contact_configuration<T>(bowl<T>().patch(0), ellipsoid<T>(), q);
+  const dynamics::ReducedVector<T> rdot = dynamics::reduced_velocities<T>(mode, configuration.H_1c, qdot);
+  dynamics::StateVector<T> y(5 + rdot.size());
+  y << q, rdot;
+  return y;
+}
+
+// (q', r'') of `mode` at the drawn state.
+auto in_mode(ContactMode mode) {
+  return [mode](const auto& q, const auto& qdot) {
+    using T = typename std::decay_t<decltype(q)>::Scalar;
+    const dynamics::FrictionLaw<T> law{T(0.3), T(2e-3), T(3e-3), T(1e-4)};
+    return dynamics::StateVector<T>(dynamics_on<T>(0).evaluate(mode, mode_state<T>(mode, q, qdot), law).derivative);
+  };
+}
+
 // An impact: a random box (mass, inertia) struck at r (up to 1 m from its
 // centre of mass) along a random unit normal n with an approaching velocity
 // u, and e, e_t in [0, 1] and mu in [0, 2] (sticking and sliding impacts).
@@ -114,6 +139,51 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
               const Vec10<T> y = dynamics::make_state<T>(q, qdot);
               const auto f = [&](const Vec10<T>& x) { return dyn.derivative(x); };
               return spatial::rk4_step_autonomous<T>(f, y, Vec10<T>(f(y)), T(1e-3));
+            }),
+      // 12 digits for sliding and no-roll, from the conditioning of r''
+      // (measured per sample with the terms of Eqs. 24-28): the error stays
+      // within about eps times the condition of F M H_r times the
+      // cancellation in F b (|F_i| |b| / |F_i b|). Sliding: the non-symmetric
+      // solve's condition reaches 52 and, on that sample, the cancellation
+      // 55: 2.9e3 eps = 6.4e-13 (12.2 digits; measured 3.3e-13). No-roll: its
+      // one row is the torque about the contact normal, where gravity's
+      // moment cancels by up to 2.8e3 (a normal close to the line through
+      // the centre of mass); measured within 1.6 eps of that factor: 12.35.
+      entry("dynamics.sliding", "(q', q'') while sliding: Coulomb friction (Eq. 21) with rolling, spinning and "
+            "viscous resistance; needs 12 digits (the solve's condition times its right side's cancellation)", 506,
+            in_mode(ContactMode::kSliding), 12),
+      entry("dynamics.no_slip", "(q', r'') of no-slip (Eqs. 29-34, r' = (u', v', psi')) with rolling and spinning "
+            "resistance", 507, in_mode(ContactMode::kNoSlip)),
+      entry("dynamics.no_spin", "(q', r'') of no-spin (Eqs. 36-39, r' = (u', v')) with rolling resistance", 508,
+            in_mode(ContactMode::kNoSpin)),
+      entry("dynamics.no_roll", "(q', r'') of no-roll (r' = psi': slip and rolling held) with spinning resistance; "
+            "needs 12 digits (the torque about the normal cancels)", 509, in_mode(ContactMode::kNoRoll), 12),
+      entry("dynamics.sliding_no_roll_no_spin", "(q', r'') of a sliding mode that holds rolling and spin (r' the "
+            "free rows of phi_1c, q' = H5^-1 E r')", 510, in_mode(ContactMode::kSlidingNoRollNoSpin)),
+      entry("dynamics.mode_jacobians", "P, Pdot, H_r and Hdot_r of no-slip and no-spin (Hdot_r = Hdot_1 P + H_1 Pdot, "
+            "Ddot and Gdot derived in contact_modes.hpp)", 511,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              const auto configuration = kinematics::contact_configuration<T>(bowl<T>().patch(0), ellipsoid<T>(), q);
+              Eigen::Matrix<T, 22, 5> all;
+              int column = 0;
+              for (const ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin}) {
+                const dynamics::ReducedVector<T> rdot = dynamics::reduced_velocities<T>(mode, configuration.H_1c, qdot);
+                const auto m = dynamics::mode_kinematics<T>(mode, configuration, rdot);
+                const auto n = Eigen::Index(rdot.size());
+                all.block(0, column, 22, n) << m.P, m.Pdot, m.H_r, m.Hdot_r;
+                column += int(n);
+              }
+              return all;
+            }),
+      entry("dynamics.mode_projection", "the plastic projection onto no-slip's and no-spin's velocities (r' = "
+            "(H_r^T M H_r)^-1 H_r^T M phi)", 512,
+            [](const auto& q, const auto& qdot) {
+              using T = typename std::decay_t<decltype(q)>::Scalar;
+              const dynamics::ContactDynamics<T> dyn = dynamics_on<T>(0);
+              Vec5<T> both;
+              both << dyn.project(ContactMode::kNoSlip, q, qdot), dyn.project(ContactMode::kNoSpin, q, qdot);
+              return both;
             }),
       {"dynamics.collision_impulse", "Chatterjee-Ruina impulse with the struck box's K (collision_law.hpp)",
        [] {
