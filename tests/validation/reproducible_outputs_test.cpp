@@ -1,6 +1,7 @@
 // Reproducible outputs (README, "Reproducible outputs"): the same command on
 // the same build writes the same files byte for byte, except timings.json and
-// step_times.csv, which hold the wall times and nothing else. Each command
+// step_times.csv, which hold the wall times and nothing else, and
+// provenance.json (the date, the machine, the command line). Each command
 // runs twice into two folders; the folders must hold the same files, equal
 // but for those two. A wall time, a pointer, an unordered container's order
 // or an uninitialised value in any other file fails it.
@@ -21,9 +22,11 @@
 namespace {
 
 namespace fs = std::filesystem;
-// The timings' files: their existence and layout are checked, not their bytes.
-bool holds_timings(const fs::path& file) {
-  return file.filename() == "timings.json" || file.filename() == "step_times.csv";
+// The files of the run itself (clocks, date, machine): their existence and
+// layout are checked, not their bytes.
+bool run_specific(const fs::path& file) {
+  return file.filename() == "timings.json" || file.filename() == "step_times.csv" ||
+         file.filename() == "provenance.json";
 }
 
 std::string bytes_of(const fs::path& file) {
@@ -57,7 +60,7 @@ nlohmann::json expect_reproducible(const std::string& name, const std::string& a
   EXPECT_TRUE(files.count("timings.json")) << name;
   int compared = 0;
   for (const fs::path& file : files) {
-    if (holds_timings(file)) continue;
+    if (run_specific(file)) continue;
     EXPECT_EQ(bytes_of(first / file), bytes_of(second / file)) << name << ": " << file << " differs between two runs";
     ++compared;
   }
@@ -77,6 +80,7 @@ TEST(ReproducibleOutputs, ValidateWritesTheSameValidationJsonTwice) {
   EXPECT_GT(timings["suites"][0].at("seconds").get<double>(), 0.0);
   EXPECT_TRUE(timings["suites"][0]["metrics"].contains("culling.time_ratio"));
   EXPECT_TRUE(timings.contains("note"));
+  EXPECT_TRUE(fs::exists(contactref::test::scratch_dir() / "reproducible-validate-1" / "provenance.json"));
 }
 
 // The smooth model (trajectory.csv, events.csv), the 6D volume model (whose

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "validation/app/output_files.hpp"
+#include "validation/app/provenance.hpp"
 #include "validation/app/subcommands.hpp"
 #include "validation/registry.hpp"
 
@@ -56,6 +57,15 @@ std::string count_rows(const validation::SuiteResult& result) {
   return fmt::format("{} of {} checks passed, {} information rows", passed, checks, information);
 }
 
+// The command as parsed (provenance.json).
+std::string command_line(const ValidateOptions& options) {
+  std::string line = "contactref validate";
+  for (const std::string& name : options.names) line += " " + name;
+  if (options.quick) line += " --quick";
+  if (options.json) line += " --json";
+  return line + " --out " + options.out;
+}
+
 int run_validate(const ValidateOptions& options) {
   const auto chosen = select_suites(options.names);
   nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
@@ -83,6 +93,7 @@ int run_validate(const ValidateOptions& options) {
     std::filesystem::create_directories(options.out);
     write_json(std::filesystem::path(options.out) / "validation.json", document);
     write_timings(std::filesystem::path(options.out) / "timings.json", timings);
+    write_json(std::filesystem::path(options.out) / "provenance.json", provenance_json(command_line(options)));
   }
   return all_passed ? 0 : 1;
 }
@@ -94,8 +105,8 @@ Action configure_validate(CLI::App& app) {
   app.add_option("suites", options->names, "suites to run, or `all`");
   app.add_flag("--quick", options->quick, "run each suite's quick variant");
   app.add_option("--out", options->out,
-                 "also write DIR/validation.json (the same byte for byte run to run) and DIR/timings.json (the "
-                 "suites' times and timing rows)");
+                 "also write DIR/validation.json (the same byte for byte run to run), DIR/timings.json (the "
+                 "suites' times and timing rows) and DIR/provenance.json (build, machine, date, command)");
   app.add_flag("--json", options->json, "print one JSON document on stdout instead of tables");
   app.footer("Each row is a check (pass or FAIL; its criterion says how its bound is derived) or information "
              "(info; \"passed\": null in JSON). A suite passes when it has checks and all pass.\nsuites:" +
