@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages in scripts/debian-packages.txt that are missing,
-# then configures and builds a CMake preset (default: release).
+# then configures and builds a CMake preset (default: release): every target,
+# or only the TARGETs given (scripts/reproduce.sh builds what its job runs).
 # Idempotent: apt-get runs only when a package is missing, and the build is
-# incremental. Usage: scripts/bootstrap.sh [PRESET]
+# incremental. Usage: scripts/bootstrap.sh [PRESET [TARGET...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 preset=${1:-release}
+shift || true
+targets=()
+if (($#)); then targets=(--target "$@"); fi
 
 mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/debian-packages.txt | grep -v '^$')
 missing=()
@@ -28,4 +32,4 @@ jobs=$(nproc)
 if [[ ! -f build-$preset/CMakeCache.txt && ! ( $preset == release && -f build/CMakeCache.txt ) ]]; then
   cmake --preset "$preset"
 fi
-cmake --build --preset "$preset" -j "$jobs"
+cmake --build --preset "$preset" -j "$jobs" "${targets[@]}"
