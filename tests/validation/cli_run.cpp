@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 namespace contactref::test {
 
@@ -20,6 +22,11 @@ CliRun run(const std::string& arguments, bool merge_stderr, const std::string& e
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (merge_stderr) result.all = result.output;
   return result;
+}
+
+std::string file_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace contactref::test

@@ -2,6 +2,7 @@
 // Runs the `contactref` binary of this build (CONTACTREF_BINARY, set by
 // tests/CMakeLists.txt) with a shell command line, for the tests of its
 // subcommands.
+#include <filesystem>
 #include <string>
 
 namespace contactref::test {
@@ -17,5 +18,8 @@ struct CliRun {
 // command ("NAME=value ..."), or empty.
 CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment = "");
 inline CliRun run_all(const std::string& arguments) { return run(arguments, true); }
+
+// The bytes of a file a command wrote (empty when it cannot be read).
+std::string file_bytes(const std::filesystem::path& file);
 
 }  // namespace contactref::test

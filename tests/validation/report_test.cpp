@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <cstdlib>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,11 +18,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // report.py on `dir`, by the interpreter the figures use (CONTACTREF_PYTHON).
 int run_report(const fs::path& dir) {
@@ -40,13 +34,13 @@ TEST(Report, NamesTheRunAndSummarisesEverySuiteAsValidationJsonDoes) {
   const auto r = contactref::test::run_all("validate brep-contact torque-free-body --quick --out '" + dir.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.all;
   ASSERT_EQ(run_report(dir), 0);
-  const std::string html = text_of(dir / "report.html");
-  const nlohmann::json provenance = nlohmann::json::parse(text_of(dir / "provenance.json"));
+  const std::string html = contactref::test::file_bytes(dir / "report.html");
+  const nlohmann::json provenance = nlohmann::json::parse(contactref::test::file_bytes(dir / "provenance.json"));
   for (const char* field : {"git_revision", "compiler", "build_type"})
     EXPECT_NE(html.find(provenance["contactref"][field].get<std::string>()), std::string::npos) << field;
   EXPECT_NE(html.find(provenance["command"].get<std::string>()), std::string::npos);
   EXPECT_EQ(html.find("id=\"failed\""), std::string::npos) << "no suite failed";
-  const nlohmann::json validation = nlohmann::json::parse(text_of(dir / "validation.json"));
+  const nlohmann::json validation = nlohmann::json::parse(contactref::test::file_bytes(dir / "validation.json"));
   for (const auto& suite : validation["suites"]) {
     int checks = 0, passed = 0;
     for (const auto& [name, m] : suite["metrics"].items()) {
@@ -72,7 +66,7 @@ TEST(Report, NamesTheRunAndSummarisesEverySuiteAsValidationJsonDoes) {
   failed["suites"][1]["passed"] = false;
   std::ofstream(dir / "validation.json") << failed.dump(2);
   ASSERT_EQ(run_report(dir), 0);
-  const std::string html_failed = text_of(dir / "report.html");
+  const std::string html_failed = contactref::test::file_bytes(dir / "report.html");
   const std::size_t banner = html_failed.find("id=\"failed\"");
   ASSERT_NE(banner, std::string::npos);
   EXPECT_LT(banner, html_failed.find("id=\"provenance\""));

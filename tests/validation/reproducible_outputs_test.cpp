@@ -9,8 +9,6 @@
 
 #include <array>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -27,11 +25,6 @@ namespace fs = std::filesystem;
 bool run_specific(const fs::path& file) {
   return file.filename() == "timings.json" || file.filename() == "step_times.csv" ||
          file.filename() == "provenance.json";
-}
-
-std::string bytes_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::set<fs::path> files_under(const fs::path& dir) {
@@ -61,11 +54,11 @@ nlohmann::json expect_reproducible(const std::string& name, const std::string& a
   int compared = 0;
   for (const fs::path& file : files) {
     if (run_specific(file)) continue;
-    EXPECT_EQ(bytes_of(first / file), bytes_of(second / file)) << name << ": " << file << " differs between two runs";
+    EXPECT_EQ(contactref::test::file_bytes(first / file), contactref::test::file_bytes(second / file)) << name << ": " << file << " differs between two runs";
     ++compared;
   }
   EXPECT_GE(compared, 1) << name;
-  return nlohmann::json::parse(bytes_of(first / "timings.json"));
+  return nlohmann::json::parse(contactref::test::file_bytes(first / "timings.json"));
 }
 
 std::string scene(const std::string& file) {

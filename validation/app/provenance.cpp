@@ -23,10 +23,6 @@ std::string cpu_model() {
   return "unknown";
 }
 
-bool ends_with(const std::string& text, const std::string& end) {
-  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
 }  // namespace
 
 nlohmann::ordered_json provenance_json(const std::string& command) {
@@ -35,7 +31,7 @@ nlohmann::ordered_json provenance_json(const std::string& command) {
   return {{"contactref",
            {{"version", build_info::version},
             {"git_revision", revision},
-            {"dirty", ends_with(revision, "-dirty")},
+            {"dirty", revision.ends_with("-dirty")},
             {"build_type", build_info::build_type},
             {"compiler", build_info::compiler},
             {"cxx_flags", build_info::cxx_flags}}},

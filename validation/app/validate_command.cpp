@@ -90,10 +90,11 @@ int run_validate(const ValidateOptions& options) {
   }
   if (options.json) std::cout << document.dump(2) << "\n";
   if (!options.out.empty()) {
-    std::filesystem::create_directories(options.out);
-    write_json(std::filesystem::path(options.out) / "validation.json", document);
-    write_timings(std::filesystem::path(options.out) / "timings.json", timings);
-    write_json(std::filesystem::path(options.out) / "provenance.json", provenance_json(command_line(options)));
+    const std::filesystem::path dir(options.out);
+    std::filesystem::create_directories(dir);
+    write_json(dir / "validation.json", document);
+    write_timings(dir / "timings.json", timings);
+    write_json(dir / "provenance.json", provenance_json(command_line(options)));
   }
   return all_passed ? 0 : 1;
 }
