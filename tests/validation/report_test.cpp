@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -72,6 +73,24 @@ TEST(Report, NamesTheRunAndSummarisesEverySuiteAsValidationJsonDoes) {
   EXPECT_LT(banner, html_failed.find("id=\"provenance\""));
   EXPECT_NE(html_failed.find("href=\"#" + failed["suites"][1]["name"].get<std::string>() + "\"", banner),
             std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Bad input: no validation.json is refused (exit 2) naming the file; a run
+// without provenance.json is reported as unidentified, not shown as if known.
+TEST(Report, AMissingValidationJsonIsRefusedAndAMissingProvenanceIsSaid) {
+  if (std::string(CONTACTREF_PYTHON).empty()) GTEST_SKIP() << "no python3 with matplotlib, numpy and jinja2 (configure)";
+  const fs::path dir = contactref::test::scratch_dir() / "report-bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  EXPECT_EQ(WEXITSTATUS(run_report(dir)), 2);
+  std::ofstream(dir / "validation.json") << R"({"suites": [{"name": "s", "passed": true, "metrics": {"m": )"
+                                         << R"({"value": 1, "reference": 1, "criterion": "c", "passed": true}}, )"
+                                         << R"("figures": []}]})";
+  ASSERT_EQ(run_report(dir), 0);
+  const std::string html = contactref::test::file_bytes(dir / "report.html");
+  EXPECT_NE(html.find("provenance.json is missing"), std::string::npos);
+  EXPECT_NE(html.find("<td>1 of 1</td>"), std::string::npos);
   fs::remove_all(dir);
 }
 
