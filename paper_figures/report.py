@@ -1,20 +1,29 @@
 """Writes OUT/report.md and OUT/report.html from what `contactref validate
---out OUT` wrote (validation.json, timings.json, provenance.json) and the
-figures under OUT/figures/, through the Jinja2 templates in
-paper_figures/templates/ (HTML autoescaped).
+--out OUT` wrote (validation.json, timings.json, provenance.json), the
+figures under OUT/figures/ and the benchmark programs' Google Benchmark JSON
+under OUT/benchmarks/ (if any), through the Jinja2 templates in
+paper_figures/templates/ (HTML autoescaped). The HTML page is a static folder
+with OUT/figures/: it opens from disk and can be copied.
 
-Every number in the report is the one the validation run measured; reference
-numbers are those the suites attach to their metrics (analytic values, or a
-paper's number quoted with its figure or table in the criterion text).
+Every number in the report is the one the run measured; reference numbers are
+those the suites attach to their metrics (analytic values, or a paper's number
+quoted with its figure or table in the criterion text). What belongs to which
+paper, each suite's headline metric, and each figure's paper caption and how
+ours differs, come from paper_figures/catalogue.json.
 
-The page opens with the suites that failed (if any), the provenance of the
-run (build, compiler and flags, machine, date, command) and a summary row per
-suite. Each suite's rows are then shown in two tables: the checks (a
-criterion whose bound is derived, with a pass or FAIL verdict; they alone
-decide the suite's verdict) and the information (measured numbers without a
-verdict: "passed" is null in validation.json), with the timing rows of
-timings.json (wall and CPU times, which differ from run to run) among the
-information.
+The page opens with the suites that failed (if any), the provenance of the run
+(build, compiler and flags, machine, date, command), a summary row per suite
+(verdict, checks passed, the headline number beside its reference, the time)
+and per benchmark program; then one section per paper (anchor paper-ID) with
+its suites (anchor suite-NAME): the checks (a criterion whose bound is
+derived, with a pass or FAIL verdict; they alone decide the suite's verdict),
+the information (measured numbers without a verdict: "passed" is null in
+validation.json, with the timing rows of timings.json among them), the
+figures beside the paper's captions, and the paper's benchmark programs.
+A suite or a benchmark program that the catalogue does not list is shown
+under "Not in the catalogue", never dropped, and the command then exits 1
+(as it does when a suite lacks its headline metric): the page is written,
+but the catalogue is stale.
 
 Usage: report.py OUT
 """
@@ -25,7 +34,9 @@ from pathlib import Path
 
 import jinja2
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+CATALOGUE = HERE / "catalogue.json"
 
 
 def fmt(x):
@@ -42,9 +53,29 @@ def read_json(path: Path):
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def suites_for_report(document, timings, out: Path):
-    """The suites of validation.json with their timings, split rows and figures."""
+def headline(suite, entry):
+    """The catalogue's headline metric of a suite as (name, metric), or None."""
+    name = (entry or {}).get("headline")
+    if name is None:
+        return None
+    metric = suite["metrics"].get(name) or suite["timing_metrics"].get(name)
+    return (name, metric)
+
+
+def figures_of(suite, out: Path, figures_by_name):
+    """The suite's figures: path, whether it was drawn, its catalogue entry."""
+    figures = []
+    for path in suite["figures"]:
+        name = Path(path).stem
+        figures.append(dict(path=path, name=name, exists=(out / path).exists(), entry=figures_by_name.get(name)))
+    return figures
+
+
+def suites_for_report(document, timings, out: Path, catalogue):
+    """The suites of validation.json with their timings, split rows, headline and figures."""
     by_name = {t["name"]: t for t in (timings or {"suites": []})["suites"]}
+    entries = {s["name"]: s for s in catalogue["suites"]}
+    figures_by_name = {f["name"]: f for f in catalogue["figures"]}
     suites = []
     for suite in document["suites"]:
         t = by_name.get(suite["name"], {"seconds": float("nan"), "metrics": {}})
@@ -52,15 +83,53 @@ def suites_for_report(document, timings, out: Path):
         checks = [(name, m) for name, m in rows if m["passed"] is not None]
         information = [(name, m) for name, m in rows if m["passed"] is None]
         information += [(name, dict(m, passed=None)) for name, m in t["metrics"].items()]
-        suites.append(dict(
-            suite,
-            seconds=t["seconds"],
-            checks=checks,
-            checks_passed=sum(1 for _, m in checks if m["passed"]),
-            information=information,
-            figure_files=[(figure, (out / figure).exists()) for figure in suite["figures"]],
-        ))
+        entry = entries.get(suite["name"])
+        row = dict(suite, seconds=t["seconds"], timing_metrics=t["metrics"], checks=checks,
+                   checks_passed=sum(1 for _, m in checks if m["passed"]), information=information,
+                   paper=entry["paper"] if entry else None,
+                   figure_files=figures_of(suite, out, figures_by_name))
+        row["headline"] = headline(row, entry)
+        suites.append(row)
     return suites
+
+
+def benchmark_rows(document):
+    """A Google Benchmark JSON's rows: the medians when it ran repetitions, else every run."""
+    runs = document.get("benchmarks", [])
+    medians = [b for b in runs if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"]
+    return medians or [b for b in runs if b.get("run_type", "iteration") == "iteration"]
+
+
+def benchmarks_for_report(out: Path, catalogue):
+    """Each OUT/benchmarks/PROGRAM.json, in the catalogue's order, then any it does not list."""
+    folder = out / "benchmarks"
+    files = {p.stem: p for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+    listed = [b["program"] for b in catalogue["benchmarks"]]
+    entries = {b["program"]: b for b in catalogue["benchmarks"]}
+    programs = []
+    for program in [p for p in listed if p in files] + [p for p in files if p not in entries]:
+        document = json.loads(files[program].read_text())
+        entry = entries.get(program, {})
+        programs.append(dict(program=program, paper=entry.get("paper"), what=entry.get("what", ""),
+                             context=document.get("context", {}), rows=benchmark_rows(document)))
+    return programs
+
+
+def papers_for_report(catalogue, suites, benchmarks):
+    """One section per paper that has a suite or a benchmark in this run, in the catalogue's order."""
+    known = {p["id"] for p in catalogue["papers"]}
+    sections = []
+    for paper in catalogue["papers"]:
+        mine = [s for s in suites if s["paper"] == paper["id"]]
+        programs = [b for b in benchmarks if b["paper"] == paper["id"]]
+        if mine or programs:
+            sections.append(dict(paper, suites=mine, benchmarks=programs))
+    unlisted = dict(id="not-in-catalogue", title="Not in the catalogue", citation=None, file=None,
+                    suites=[s for s in suites if s["paper"] not in known],
+                    benchmarks=[b for b in benchmarks if b["paper"] not in known])
+    if unlisted["suites"] or unlisted["benchmarks"]:
+        sections.append(unlisted)
+    return sections
 
 
 def totals(suites) -> str:
@@ -72,11 +141,12 @@ def totals(suites) -> str:
             f"{information} information rows (no verdict).")
 
 
-def render(out: Path, document, timings, provenance):
+def render(suites, benchmarks, provenance, catalogue):
     """(markdown, html) of the report."""
-    suites = suites_for_report(document, timings, out)
+    titles = {p["id"]: p["title"] for p in catalogue["papers"]}
     context = dict(suites=suites, failed=[s for s in suites if not s["passed"]], provenance=provenance,
-                   totals=totals(suites), fmt=fmt)
+                   totals=totals(suites), benchmarks=benchmarks,
+                   papers=papers_for_report(catalogue, suites, benchmarks), titles=titles, fmt=fmt)
     loader = jinja2.FileSystemLoader(TEMPLATES)
     html = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     markdown = jinja2.Environment(loader=loader, autoescape=False, undefined=jinja2.StrictUndefined,
@@ -85,16 +155,32 @@ def render(out: Path, document, timings, provenance):
             html.get_template("report.html.j2").render(context))
 
 
+def catalogue_gaps(suites, benchmarks):
+    """What the run has that the catalogue does not describe: the page shows
+    each in red; the command says so and exits 1 (a stale catalogue)."""
+    gaps = [f"suite {s['name']} is not in the catalogue" for s in suites if s["paper"] is None]
+    gaps += [f"suite {s['name']}'s headline metric {s['headline'][0]} is not among its metrics"
+             for s in suites if s["headline"] and s["headline"][1] is None]
+    gaps += [f"figure {f['name']} is not in the catalogue" for s in suites for f in s["figure_files"] if not f["entry"]]
+    gaps += [f"benchmark program {b['program']} is not in the catalogue" for b in benchmarks if b["paper"] is None]
+    return gaps
+
+
 def main(out: Path) -> int:
     source = out / "validation.json"
     if not source.exists():
         print(f"report: {source} is missing (run `contactref validate all --out {out}` first)", file=sys.stderr)
         return 2
-    markdown, html = render(out, read_json(source), read_json(out / "timings.json"),
-                            read_json(out / "provenance.json"))
+    catalogue = read_json(CATALOGUE)
+    suites = suites_for_report(read_json(source), read_json(out / "timings.json"), out, catalogue)
+    benchmarks = benchmarks_for_report(out, catalogue)
+    markdown, html = render(suites, benchmarks, read_json(out / "provenance.json"), catalogue)
     (out / "report.md").write_text(markdown)
     (out / "report.html").write_text(html)
-    return 0
+    gaps = catalogue_gaps(suites, benchmarks)
+    for gap in gaps:
+        print(f"report: {gap} ({CATALOGUE})", file=sys.stderr)
+    return 1 if gaps else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages in scripts/debian-packages.txt that are missing,
+# Installs the Debian packages in scripts/debian-packages.txt that are missing
+# and the browser tests' npm packages (tests/browser),
 # then configures and builds a CMake preset (default: release): every target,
 # or only the TARGETs given (scripts/reproduce.sh builds what its job runs).
 # Idempotent: apt-get runs only when a package is missing, and the build is
@@ -26,6 +27,14 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages of the browser tests (tests/browser/package-lock.json:
+# puppeteer-core, which drives Debian's chromium and downloads no browser).
+browser_lock=tests/browser/node_modules/.package-lock.json
+if [[ ! -f $browser_lock || tests/browser/package-lock.json -nt $browser_lock ]]; then
+  echo "bootstrap: installing the browser tests' npm packages (tests/browser)"
+  npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 fi
 
 jobs=$(nproc)

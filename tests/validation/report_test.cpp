@@ -50,10 +50,11 @@ TEST(Report, NamesTheRunAndSummarisesEverySuiteAsValidationJsonDoes) {
       passed += m["passed"].get<bool>();
     }
     const std::string name = suite["name"];
-    EXPECT_NE(html.find("<td>" + std::to_string(passed) + " of " + std::to_string(checks) + "</td>"), std::string::npos)
+    EXPECT_NE(html.find("<td class=\"checks\">" + std::to_string(passed) + " of " + std::to_string(checks) + "</td>"),
+              std::string::npos)
         << name;
-    EXPECT_NE(html.find("<h2 id=\"" + name + "\">"), std::string::npos) << name;
-    EXPECT_NE(html.find("href=\"#" + name + "\""), std::string::npos) << name;
+    EXPECT_NE(html.find("<h3 id=\"suite-" + name + "\">"), std::string::npos) << name;
+    EXPECT_NE(html.find("href=\"#suite-" + name + "\""), std::string::npos) << name;
   }
 
   // A failed check: the suite is named before anything else on the page.
@@ -71,13 +72,14 @@ TEST(Report, NamesTheRunAndSummarisesEverySuiteAsValidationJsonDoes) {
   const std::size_t banner = html_failed.find("id=\"failed\"");
   ASSERT_NE(banner, std::string::npos);
   EXPECT_LT(banner, html_failed.find("id=\"provenance\""));
-  EXPECT_NE(html_failed.find("href=\"#" + failed["suites"][1]["name"].get<std::string>() + "\"", banner),
+  EXPECT_NE(html_failed.find("href=\"#suite-" + failed["suites"][1]["name"].get<std::string>() + "\"", banner),
             std::string::npos);
   fs::remove_all(dir);
 }
 
 // Bad input: no validation.json is refused (exit 2) naming the file; a run
-// without provenance.json is reported as unidentified, not shown as if known.
+// without provenance.json is reported as unidentified, not shown as if known;
+// a suite the catalogue does not list is shown, and the command exits 1.
 TEST(Report, AMissingValidationJsonIsRefusedAndAMissingProvenanceIsSaid) {
   if (std::string(CONTACTREF_PYTHON).empty()) GTEST_SKIP() << "no python3 with matplotlib, numpy and jinja2 (configure)";
   const fs::path dir = contactref::test::scratch_dir() / "report-bad";
@@ -87,10 +89,13 @@ TEST(Report, AMissingValidationJsonIsRefusedAndAMissingProvenanceIsSaid) {
   std::ofstream(dir / "validation.json") << R"({"suites": [{"name": "s", "passed": true, "metrics": {"m": )"
                                          << R"({"value": 1, "reference": 1, "criterion": "c", "passed": true}}, )"
                                          << R"("figures": []}]})";
-  ASSERT_EQ(run_report(dir), 0);
+  EXPECT_EQ(WEXITSTATUS(run_report(dir)), 1) << "suite s is not in the catalogue";
   const std::string html = contactref::test::file_bytes(dir / "report.html");
   EXPECT_NE(html.find("provenance.json is missing"), std::string::npos);
-  EXPECT_NE(html.find("<td>1 of 1</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"checks\">1 of 1</td>"), std::string::npos);
+  // A suite the catalogue does not list is shown as such, not dropped.
+  EXPECT_NE(html.find("id=\"paper-not-in-catalogue\""), std::string::npos);
+  EXPECT_NE(html.find("<h3 id=\"suite-s\">"), std::string::npos);
   fs::remove_all(dir);
 }
 
