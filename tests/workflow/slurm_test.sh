@@ -5,10 +5,17 @@
 # (workflow/profiles/slurm), checks the same outputs as the local test
 # (tests/workflow/checks.py), checks that the jobs ran as Slurm jobs (the
 # cluster's job-completion log), and stops the cluster.
-#   tests/workflow/slurm_test.sh [BUILD_DIR]     (default: build); needs root
-# KEEP=1 keeps the temporary folder.
+#   tests/workflow/slurm_test.sh [BUILD_DIR]     (default: build)
+# Needs root (slurmd); exits 77 (ctest: skipped) without it. The daemons
+# listen on ports 16817 and 16818, apart from a real cluster's 6817 and 6818
+# (SLURM_CTLD_PORT, SLURM_D_PORT). KEEP=1 keeps the temporary folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+if [[ $(id -u) != 0 ]]; then
+  echo "slurm_test: skipped: needs root (slurmd starts jobs as their submitting user)" >&2
+  exit 77
+fi
+export SLURM_CTLD_PORT=${SLURM_CTLD_PORT:-16817} SLURM_D_PORT=${SLURM_D_PORT:-16818}
 build=$(cd "${1:-$root/build}" && pwd)
 python=$(sed -n 's/^CONTACTREF_PYTHON_FOR_SCRIPTS:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null || true)
 [[ -n $python ]] || python=/usr/bin/python3
@@ -40,11 +47,18 @@ fi
 
 # Every job but the local bookkeeping ones (the Snakefile's localrules) must
 # have run as a Slurm job and completed: the job-completion log names each
-# by Snakemake's job name, snakejob_RULE_N.
+# by Snakemake's job name, snakejob_RULE_N. How many of each rule tiny.yaml has:
 jobcomp=$SLURM_STATE_DIR/log/jobcomp.log
-expected_rules=(suite suite figure benchmark sweep_run sweep_run)
-for rule in suite figure benchmark sweep_run; do
-  wanted=$(printf '%s\n' "${expected_rules[@]}" | grep -cx "$rule")
+expected=$("$python" - "$root/tests/workflow/tiny.yaml" << 'PY'
+import math, sys, yaml
+config = yaml.safe_load(open(sys.argv[1]))
+points = sum(math.prod(len(v) for v in s["set"].values()) for s in config.get("sweeps", {}).values())
+print(f"suite={len(config['suites'])} figure={len(config['figures'])} "
+      f"benchmark={len(config['benchmarks'])} sweep_run={points}")
+PY
+)
+for pair in $expected; do
+  rule=${pair%=*} wanted=${pair#*=}
   found=$(grep -c "Name=snakejob_${rule}_[0-9]* JobState=COMPLETED" "$jobcomp" || true)
   if ((found != wanted)); then
     echo "slurm_test: FAIL: $found completed Slurm jobs of rule $rule in $jobcomp, expected $wanted" >&2
