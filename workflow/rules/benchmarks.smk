@@ -10,5 +10,5 @@ rule benchmark:
     threads: EXCLUSIVE_THREADS
     resources: slurm_extra="--exclusive"
     shell:
-        "{PYTHON:q} {SCRIPTS}/run_step.py --log {log:q} --requires {output:q}"
+        "{PYTHON:q} {RUN_STEP:q} --log {log:q} --requires {output:q}"
         " -- {input.program:q} --benchmark_out={output:q} --benchmark_out_format=json {params.extra:q}"

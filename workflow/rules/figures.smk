@@ -14,6 +14,6 @@ rule figure:
     # Exit 1: the figure was not drawn; `verdict` reports it after the report.
     # --fresh: a figure that fails must not leave a previous run's PNG behind.
     shell:
-        "CONTACTREF_THREADS={threads} {PYTHON:q} {SCRIPTS}/run_step.py --status {output.status:q} --log {log:q}"
+        "CONTACTREF_THREADS={threads} {PYTHON:q} {RUN_STEP:q} --status {output.status:q} --log {log:q}"
         " --allow-exit 1 --fresh {params.dir:q}"
         " -- {input.contactref:q} figures --only {wildcards.figure} --out {OUT:q}"

@@ -19,7 +19,7 @@ rule suite:
     threads: 1
     # Exit 1 is a failed suite: its files are written and the report shows it.
     shell:
-        "CONTACTREF_THREADS={threads} {PYTHON:q} {SCRIPTS}/run_step.py --status {output.status:q} --log {log:q}"
+        "CONTACTREF_THREADS={threads} {PYTHON:q} {RUN_STEP:q} --status {output.status:q} --log {log:q}"
         " --allow-exit 1 --requires {output.validation:q}"
         " -- {input.contactref:q} validate {wildcards.suite} {params.quick} --out {params.dir:q}"
 

@@ -33,7 +33,7 @@ rule sweep_run:
     # Exit 1 is a run that ended failed: a row of the table with its status.
     # Exit 2 (bad input, e.g. a value out of range) fails the sweep.
     shell:
-        "CONTACTREF_THREADS={threads} {PYTHON:q} {SCRIPTS}/run_step.py --status {output.status:q} --log {log:q}"
+        "CONTACTREF_THREADS={threads} {PYTHON:q} {RUN_STEP:q} --status {output.status:q} --log {log:q}"
         " --allow-exit 1 --fresh {params.run:q}"
         " -- {input.contactref:q} simulate {input.scene:q} --out {params.run:q}"
 

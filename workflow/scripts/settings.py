@@ -202,7 +202,7 @@ def read(config: dict, root: Path) -> Settings:
     sweeps = config.get("sweeps") or {}
     if not isinstance(sweeps, dict):
         raise ConfigError(f"sweeps: expected a map from a sweep's name to its scene, set and plot, got {sweeps!r}")
-    return Settings(
+    settings = Settings(
         root=root,
         out=out.rstrip("/") or "/",
         quick=_boolean(config, "quick"),
@@ -216,3 +216,17 @@ def read(config: dict, root: Path) -> Settings:
         report=_boolean(config, "report"),
         sweeps={name: _sweep(name, spec, root) for name, spec in sweeps.items()},
     )
+    _check_programs(settings)
+    return settings
+
+
+def _check_programs(settings: Settings) -> None:
+    """No rule builds the programs: say at once which the build lacks, and what to do."""
+    if (settings.suites or settings.figures or settings.sweeps) and not (settings.build / "contactref").is_file():
+        raise ConfigError(f"build: {settings.build / 'contactref'} is missing: build it (scripts/bootstrap.sh) "
+                          f"or point `build` at a build folder")
+    missing = [p for p in settings.benchmarks if not (settings.build / "benchmarks" / p).is_file()]
+    if missing:
+        raise ConfigError(f"benchmarks: {', '.join(missing)} not in {settings.build / 'benchmarks'}: build them "
+                          f"(scripts/bootstrap.sh with no target builds every one) or choose the programs, "
+                          f"e.g. --config benchmarks=none or benchmarks=[bench_surfaces]")
