@@ -59,7 +59,7 @@ PY
 )
 for pair in $expected; do
   rule=${pair%=*} wanted=${pair#*=}
-  found=$(grep -c "Name=snakejob_${rule}_[0-9]* JobState=COMPLETED" "$jobcomp" || true)
+  found=$(grep -cE "Name=snakejob_${rule}(_first[0-9]+)?_[0-9]+ JobState=COMPLETED" "$jobcomp" || true)
   if ((found != wanted)); then
     echo "slurm_test: FAIL: $found completed Slurm jobs of rule $rule in $jobcomp, expected $wanted" >&2
     cat "$jobcomp" >&2

@@ -2,26 +2,31 @@
 # then one merge into OUT/validation.json, timings.json and provenance.json,
 # as one `contactref validate SUITES --out OUT` would write them.
 
-rule suite:
-    input: contactref=CONTACTREF
-    output:
-        validation=f"{OUT}/suites/{{suite}}/validation.json",
-        timings=f"{OUT}/suites/{{suite}}/timings.json",
-        provenance=f"{OUT}/suites/{{suite}}/provenance.json",
-        status=f"{OUT}/status/suites/{{suite}}.json",
-    params:
-        quick="--quick" if S.quick else "",
-        dir=lambda w: f"{OUT}/suites/{w.suite}",
-    log: f"{OUT}/logs/suites/{{suite}}.log"
-    message: "suite {wildcards.suite}" + (" (quick)" if S.quick else "")
-    # One thread, told to contactref too (its oneTBB loops use every core
-    # otherwise), so that -j N runs N jobs on N cores.
-    threads: 1
-    # Exit 1 is a failed suite: its files are written and the report shows it.
-    shell:
-        "CONTACTREF_THREADS={threads} {PYTHON:q} {RUN_STEP:q} --status {output.status:q} --log {log:q}"
-        " --allow-exit 1 --requires {output.validation:q}"
-        " -- {input.contactref:q} validate {wildcards.suite} {params.quick} --out {params.dir:q}"
+for rule_name, suites, rank in ranked("suite", S.suites):
+
+    rule:
+        name: rule_name
+        input: contactref=CONTACTREF
+        wildcard_constraints: suite=alternatives(suites)
+        priority: rank
+        output:
+            validation=f"{OUT}/suites/{{suite}}/validation.json",
+            timings=f"{OUT}/suites/{{suite}}/timings.json",
+            provenance=f"{OUT}/suites/{{suite}}/provenance.json",
+            status=f"{OUT}/status/suites/{{suite}}.json",
+        params:
+            quick="--quick" if S.quick else "",
+            dir=lambda w: f"{OUT}/suites/{w.suite}",
+        log: f"{OUT}/logs/suites/{{suite}}.log"
+        message: "suite {wildcards.suite}" + (" (quick)" if S.quick else "")
+        # One thread, told to contactref too (its oneTBB loops use every core
+        # otherwise), so that -j N runs N jobs on N cores.
+        threads: 1
+        # Exit 1 is a failed suite: its files are written and the report shows it.
+        shell:
+            "CONTACTREF_THREADS={threads} {PYTHON:q} {RUN_STEP:q} --status {output.status:q} --log {log:q}"
+            " --allow-exit 1 --requires {output.validation:q}"
+            " -- {input.contactref:q} validate {wildcards.suite} {params.quick} --out {params.dir:q}"
 
 
 def merge_command():

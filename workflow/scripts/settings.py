@@ -37,6 +37,7 @@ class Settings:
     suites: list
     figures: list
     exclusive_figures: list
+    first: list                         # suites and figures to start first
     benchmarks: list
     benchmark_args: list
     report: bool
@@ -178,7 +179,7 @@ def _sweep(name: str, spec, root: Path) -> Sweep:
 
 
 def read(config: dict, root: Path) -> Settings:
-    known = {"out", "quick", "build", "python", "suites", "figures", "exclusive_figures", "benchmarks",
+    known = {"out", "quick", "build", "python", "suites", "figures", "exclusive_figures", "first", "benchmarks",
              "benchmark_args", "report", "sweeps"}
     unknown = sorted(set(config) - known)
     if unknown:
@@ -194,6 +195,10 @@ def read(config: dict, root: Path) -> Settings:
     exclusive = config.get("exclusive_figures") or []
     if not isinstance(exclusive, list):
         raise ConfigError(f"exclusive_figures: expected a list of figure names, got {exclusive!r}")
+    first = config.get("first") or []
+    names = {s["name"] for s in catalogue["suites"]} | {f["name"] for f in catalogue["figures"]}
+    if not isinstance(first, list) or any(name not in names for name in first):
+        raise ConfigError(f"first: expected a list of suite or figure names of the catalogue, got {first!r}")
     benchmark_args = config.get("benchmark_args") or []
     if isinstance(benchmark_args, str):
         benchmark_args = benchmark_args.split()
@@ -211,6 +216,7 @@ def read(config: dict, root: Path) -> Settings:
         suites=_selection(config, "suites", [s["name"] for s in catalogue["suites"]]),
         figures=figures,
         exclusive_figures=[f for f in exclusive if f in figures],
+        first=first,
         benchmarks=_selection(config, "benchmarks", [b["program"] for b in catalogue["benchmarks"]]),
         benchmark_args=[str(a) for a in benchmark_args],
         report=_boolean(config, "report"),
