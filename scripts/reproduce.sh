@@ -1,32 +1,44 @@
 #!/usr/bin/env bash
 # The main job: bootstrap, every validation suite, every figure, and the
-# report out/report.md + out/report.html (figures inline).
-#   scripts/reproduce.sh           full suites
-#   scripts/reproduce.sh --quick   each suite's quick variant (smoke run)
+# report out/report.md + out/report.html (figures inline), run by the
+# Snakemake workflow (workflow/Snakefile): one job per suite and per figure,
+# as many at once as the machine has cores.
+#   scripts/reproduce.sh                full suites
+#   scripts/reproduce.sh --quick        each suite's quick variant (smoke run)
+#   scripts/reproduce.sh --benchmarks   also every benchmark program of the
+#                                       catalogue (out/benchmarks/PROGRAM.json)
+# Every run starts afresh (--forceall); for incremental runs, sweeps or a
+# cluster, call snakemake yourself (README, "The workflow").
 # Exit code: 0 when every suite passed and every figure was drawn, else 1.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-quick=()
-case "${1:-}" in
-  --quick) quick=(--quick) ;;
-  "") ;;
-  *) echo "usage: scripts/reproduce.sh [--quick]" >&2; exit 2 ;;
-esac
+usage() { echo "usage: scripts/reproduce.sh [--quick] [--benchmarks]" >&2; exit 2; }
+quick=false
+benchmarks=none
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=true ;;
+    --benchmarks) benchmarks=all ;;
+    *) usage ;;
+  esac
+done
 
 # Only what the job runs: the CLI, and the two benchmark programs behind the
-# table-i figure (validation/figures/table_i.cpp); scripts/test.sh builds the rest.
-scripts/bootstrap.sh release contactref bench_surfaces bench_s_patch || exit 1
-mkdir -p out
+# table-i figure (validation/figures/table_i.cpp); with --benchmarks every
+# target (the benchmark programs among them), as scripts/test.sh builds.
+if [[ $benchmarks == all ]]; then
+  scripts/bootstrap.sh release || exit 1
+else
+  scripts/bootstrap.sh release contactref bench_surfaces bench_s_patch || exit 1
+fi
+cores=$(nproc)
+echo "== workflow: suites, figures$([[ $benchmarks == all ]] && echo ', benchmarks'), report ($cores jobs at once)" >&2
+# --keep-going: a job that fails outright (bad input, a crash) does not stop
+# the others; a failed suite or figure is reported by the last job, verdict.
 status=0
-echo "== validation suites" >&2
-build/contactref validate all "${quick[@]}" --out out || status=1
-echo "== figures" >&2
-build/contactref figures --out out || status=1
-echo "== report" >&2
-python=$(sed -n 's/^CONTACTREF_PYTHON_FOR_SCRIPTS:INTERNAL=//p' build/CMakeCache.txt)
-[[ -n $python ]] || python=/usr/bin/python3
-"$python" paper_figures/report.py out || status=1
-echo "reproduce: report in out/report.md and out/report.html ($([[ $status == 0 ]] && echo 'all passed' || echo 'FAILURES'))" >&2
+snakemake --snakefile workflow/Snakefile --directory "$root" --cores "$cores" --forceall --keep-going \
+  --config out=out quick=$quick benchmarks=$benchmarks || status=1
+echo "reproduce: report in out/report.md and out/report.html ($([[ $status == 0 ]] && echo 'all passed' || echo 'FAILURES: see above'))" >&2
 exit $status
