@@ -17,12 +17,18 @@ def write(path: Path, document) -> None:
     path.write_text(json.dumps(document, indent=2) + "\n")
 
 
+def headline(name: str) -> str:
+    """The suite's headline metric in paper_figures/catalogue.json, which the report requires."""
+    catalogue = json.loads((Path(__file__).resolve().parents[2] / "paper_figures" / "catalogue.json").read_text())
+    return next(s["headline"] for s in catalogue["suites"] if s["name"] == name)
+
+
 def validate(args) -> int:
     out = Path(args[args.index("--out") + 1])
     name = args[0]
     passed = name not in os.environ.get("FAKE_FAILED_SUITES", "").split(",")
     metric = {"value": 1.0, "reference": 1.0, "criterion": "fake", "passed": passed}
-    write(out / "validation.json", {"suites": [{"name": name, "passed": passed, "metrics": {"m": metric},
+    write(out / "validation.json", {"suites": [{"name": name, "passed": passed, "metrics": {headline(name): metric},
                                                 "figures": []}]})
     write(out / "timings.json", {"note": "fake", "suites": [{"name": name, "seconds": 0.0, "metrics": {}}]})
     contactref = {"version": "0", "git_revision": "fake", "dirty": False, "build_type": "Release",
