@@ -119,7 +119,9 @@ start() {
   check_socket_path
   write_config
   if ! pid_alive "$state/munged.pid"; then
-    # --force: munged otherwise refuses to run as root.
+    # --force: munged refuses to start when a folder above its files is
+    # writable by others without the sticky bit (a checkout in a shared
+    # folder); this throwaway cluster does not need that protection.
     munged --force --socket="$munge_socket" --key-file="$state/munge/munge.key" \
       --pid-file="$state/munged.pid" --log-file="$state/log/munged.log" \
       --seed-file="$state/munge/munged.seed" ||
