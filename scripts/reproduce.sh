@@ -38,7 +38,7 @@ echo "== workflow: suites, figures$([[ $benchmarks == all ]] && echo ', benchmar
 # --keep-going: a job that fails outright (bad input, a crash) does not stop
 # the others; a failed suite or figure is reported by the last job, verdict.
 status=0
-snakemake --snakefile workflow/Snakefile --directory "$root" --cores "$cores" --forceall --keep-going \
+snakemake --snakefile workflow/Snakefile --directory "$root" --cores "$cores" --forceall --rerun-incomplete --keep-going \
   --config out=out quick=$quick benchmarks=$benchmarks || status=1
 echo "reproduce: report in out/report.md and out/report.html ($([[ $status == 0 ]] && echo 'all passed' || echo 'FAILURES: see above'))" >&2
 exit $status
