@@ -13,6 +13,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+# Test-only packages (scripts/debian-packages.txt, [tests]): scripts/test.sh installs them.
+for tool in node "${CONTACTREF_CHROMIUM:-chromium}"; do
+  command -v "$tool" > /dev/null || { echo "$tool is not installed: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1; }
+done
+if [[ ! -d $here/node_modules/puppeteer-core ]]; then
+  echo "puppeteer-core is not installed in tests/browser: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1
+fi
 
 "$contactref" validate brep-contact torque-free-body --quick --out "$dir" > /dev/null
 "$contactref" figures --only torque-free-convergence --out "$dir" 2> /dev/null
