@@ -3,23 +3,29 @@
 # and the browser tests' npm packages (tests/browser),
 # then configures and builds a CMake preset (default: release): every target,
 # or only the TARGETs given (scripts/reproduce.sh builds what its job runs).
-# --main-job installs only the packages above the file's [tests] line and no
-# npm package: what the main job needs (scripts/reproduce.sh).
+# The file's packages above its first [section] line build contactref and run
+# its main job; --sections "LIST" names the sections installed besides them
+# (default "tests": scripts/test.sh; scripts/reproduce.sh gives "",
+# scripts/bench.sh "bench"). The npm packages come with the tests.
 # Idempotent: apt-get runs only when a package is missing, and the build is
-# incremental. Usage: scripts/bootstrap.sh [--main-job] [PRESET [TARGET...]]
+# incremental. Usage: scripts/bootstrap.sh [--sections "LIST"] [PRESET [TARGET...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-main_job=false
-if [[ ${1:-} == --main-job ]]; then main_job=true; shift; fi
+sections=tests
+if [[ ${1:-} == --sections ]]; then sections=${2?--sections needs a list}; shift 2; fi
 preset=${1:-release}
 shift || true
 targets=()
 if (($#)); then targets=(--target "$@"); fi
 
-package_lines=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/debian-packages.txt | grep -v '^$')
-if $main_job; then package_lines=$(sed -e '/^\[tests\]$/,$d' <<< "$package_lines"); fi
-mapfile -t wanted < <(grep -v '^\[tests\]$' <<< "$package_lines")
+# The packages of the main part and of the sections asked for.
+wanted=()
+section=""
+while read -r line; do
+  if [[ $line =~ ^\[([a-z]+)\]$ ]]; then section=${BASH_REMATCH[1]}; continue; fi
+  if [[ -z $section || " $sections " == *" $section "* ]]; then wanted+=("$line"); fi
+done < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' scripts/debian-packages.txt | grep -v '^$')
 missing=()
 for pkg in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
@@ -38,7 +44,7 @@ fi
 # npm packages of the browser tests (tests/browser/package-lock.json:
 # puppeteer-core, which drives Debian's chromium and downloads no browser).
 browser_lock=tests/browser/node_modules/.package-lock.json
-if ! $main_job && [[ ! -f $browser_lock || tests/browser/package-lock.json -nt $browser_lock ]]; then
+if [[ " $sections " == *" tests "* ]] && [[ ! -f $browser_lock || tests/browser/package-lock.json -nt $browser_lock ]]; then
   echo "bootstrap: installing the browser tests' npm packages (tests/browser)"
   npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 fi

@@ -28,11 +28,11 @@ done
 # Only what the job runs: the CLI, and the two benchmark programs behind the
 # table-i figure (validation/figures/table_i.cpp); with --benchmarks every
 # target (the benchmark programs among them), as scripts/test.sh builds.
-# Only the main job's packages (scripts/debian-packages.txt, above [tests]).
+# Only the main job's packages (scripts/debian-packages.txt, above its sections).
 if [[ $benchmarks == all ]]; then
-  scripts/bootstrap.sh --main-job release || exit 1
+  scripts/bootstrap.sh --sections "" release || exit 1
 else
-  scripts/bootstrap.sh --main-job release contactref bench_surfaces bench_s_patch || exit 1
+  scripts/bootstrap.sh --sections "" release contactref bench_surfaces bench_s_patch || exit 1
 fi
 cores=$(nproc)
 echo "== workflow: suites, figures$([[ $benchmarks == all ]] && echo ', benchmarks'), report ($cores jobs at once)" >&2
