@@ -6,8 +6,8 @@
 #   BENCH_PRESET=native scripts/bench.sh ...   the programs of the native
 #     preset (-march=native, build-native/), JSON in out/benchmarks-native/;
 #     Google Benchmark's compare.py (Debian libbenchmark-tools) sets the two
-#     side by side:
-#     /usr/share/benchmark/compare.py benchmarks out/benchmarks/NAME.json out/benchmarks-native/NAME.json
+#     side by side, under Debian's interpreter (which has SciPy):
+#     /usr/bin/python3 /usr/share/benchmark/compare.py benchmarks out/benchmarks/NAME.json out/benchmarks-native/NAME.json
 # BENCH_PROGRAMS="bench_a bench_b" runs only those programs (built alone).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -17,6 +17,8 @@ trap 'rm -rf "$dir"' EXIT
 for tool in node "${CONTACTREF_CHROMIUM:-chromium}"; do
   command -v "$tool" > /dev/null || { echo "$tool is not installed: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1; }
 done
+# The page check drives the chromium found here.
+export CONTACTREF_CHROMIUM=$(command -v "${CONTACTREF_CHROMIUM:-chromium}")
 if [[ ! -d $here/node_modules/puppeteer-core ]]; then
   echo "puppeteer-core is not installed in tests/browser: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1
 fi
