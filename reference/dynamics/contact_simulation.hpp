@@ -47,7 +47,13 @@
 // Step control (Section 3.7):
 //  - RK4: a step that leaves the smooth piece of a patch it is on is undone
 //    and retried at half the step, down to h_min; after every accepted step
-//    the step doubles again, up to h_max. Dormand-Prince: the same backing up
+//    the step doubles again, up to h_max. Beyond the paper (issue 34 item 2):
+//    a step that the parameter velocity carries to an edge of the piece
+//    (linearly, from q') is cut to end half a minimum step short of it, and
+//    the next, of h_min, crosses it; so a crossing costs two steps instead
+//    of log2(h / h_min) rejected ones (the bowl at 16 ms: 13 rejected steps
+//    for 497 accepted instead of 363 for 535), and only a path that curves
+//    across an edge sooner is backed up. Dormand-Prince: the same backing up
 //    for boundaries, and its error estimate below `tolerance` (otherwise the
 //    standard controller shrinks the step; it grows it after success, never
 //    beyond h_max nor below h_min).

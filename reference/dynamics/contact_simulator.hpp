@@ -265,6 +265,13 @@ class Simulator {
   // reaches within h, if any.
   std::optional<Crossing> project_linearly(const State& y, const ContactDynamicsState<T>& at_y, const T& h,
                                           const State& end);
+  // The time at which y + tau k1 (k1 = y's derivative) reaches edge k of
+  // body's region (the edge distance is affine in q): 0 on or beyond it,
+  // nullopt when the parameter velocity does not approach it.
+  std::optional<T> linear_reach(const State& y, const State& k1, int body, std::size_t k) const;
+  // The first edge of either body's region that the parameter velocity
+  // reaches (linear_reach), if any: the step control's prediction.
+  std::optional<T> time_to_edge(const State& y, const State& k1) const;
 
   // After a located crossing: a transition if the point is on its patch's
   // edge and `direction` (the parameter motion of the step beyond the
