@@ -2,10 +2,9 @@
 // surface_proximity.hpp; issue 30: "collision queries between the bowl and
 // the table in flight at most 20 us each"). The App. B.2 bowl (Loop, 0.0872 m
 // per unit, 14 patches) over:
-//  - a Loop table: a 40 x 40 x 4 cm slab whose control mesh has 3 x 3 quads
-//    on top and bottom and 3 on each side, 60 triangles (the issue's "about
-//    60 patches" with rounded edges; a stand-in until the bowl-on-table suite's
-//    own table fixture exists);
+//  - the bowl-on-table scene's table (validation/fixtures/meshes/
+//    table_40cm.obj: a Loop surface of 60 patches, about 40 cm square with
+//    rounded edges);
 //  - the plane z = 0 (a half-space).
 // NearContact: 64 poses of a bowl in flight, tilted up to 0.3 rad, its
 // smooth gap to the table 0.5 to 5 mm (set by a closest-points query), each
@@ -14,8 +13,13 @@
 // spheres decide). Apart5cm: 5 cm above the table, inside the bounding
 // spheres: nullopt from FCL's polyhedral distance. LowerBound/dz: the
 // conservative-advancement bound near contact and dz mm higher. Build: one
-// body's hierarchy.
-// Tessellation bound 0.5 mm.
+// body's hierarchy. Tessellation bound 0.5 mm.
+// BowlOnTableFlightQueries: the queries that the simulator makes in flight,
+// at the poses of the scene's own flights (validation/fixtures/scenes/
+// bowl_thrown_on_table.json, h_max 16 ms: every output row in flight, the
+// first fall and the six bounces), with its bound (1 mm) and its query
+// distance (four times both bounds plus 1000 contact tolerances): the
+// issue's figure. `near` counts the poses within the query distance.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -25,6 +29,8 @@
 #include "reference/spatial/pose.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "reference/spatial/row_sink.hpp"
+#include "validation/scenes/scene.hpp"
 
 namespace {
 
@@ -44,37 +50,9 @@ const su::LoopSurface<double>& bowl() {
   return surface;
 }
 
-// The slab: top grid vertices (i, j) = 4 i + j at z = +2 cm, bottom ones 16
-// further at z = -2 cm; each quad split along its diagonal, counter-clockwise
-// seen from outside.
 const su::LoopSurface<double>& table() {
-  static const su::LoopSurface<double> surface = [] {
-    su::TriangleMesh mesh;
-    for (const double z : {0.02, -0.02})
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) mesh.vertices.emplace_back(-0.2 + 0.4 * i / 3, -0.2 + 0.4 * j / 3, z);
-    const auto top = [](int i, int j) { return 4 * i + j; };
-    const auto bottom = [](int i, int j) { return 16 + 4 * i + j; };
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        mesh.faces.push_back({top(i, j), top(i + 1, j), top(i + 1, j + 1)});
-        mesh.faces.push_back({top(i, j), top(i + 1, j + 1), top(i, j + 1)});
-        mesh.faces.push_back({bottom(i, j), bottom(i + 1, j + 1), bottom(i + 1, j)});
-        mesh.faces.push_back({bottom(i, j), bottom(i, j + 1), bottom(i + 1, j + 1)});
-      }
-    std::vector<std::array<int, 2>> rim;  // the top grid's boundary, counter-clockwise from above
-    for (int i = 0; i < 3; ++i) rim.push_back({i, 0});
-    for (int j = 0; j < 3; ++j) rim.push_back({3, j});
-    for (int i = 3; i > 0; --i) rim.push_back({i, 3});
-    for (int j = 3; j > 0; --j) rim.push_back({0, j});
-    for (std::size_t k = 0; k < rim.size(); ++k) {
-      const auto [pi, pj] = rim[k];
-      const auto [qi, qj] = rim[(k + 1) % rim.size()];
-      mesh.faces.push_back({top(pi, pj), bottom(pi, pj), bottom(qi, qj)});
-      mesh.faces.push_back({top(pi, pj), bottom(qi, qj), top(qi, qj)});
-    }
-    return su::LoopSurface<double>(mesh, "table slab");
-  }();
+  static const su::LoopSurface<double> surface(
+      su::read_triangle_mesh(CONTACTREF_SOURCE_DIR "/validation/fixtures/meshes/table_40cm.obj"), "table_40cm.obj");
   return surface;
 }
 
@@ -175,6 +153,50 @@ void BM_BuildHierarchy_LoopTable(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(dy::SurfaceHierarchy<double>(table().complex(), kBound));
 }
 
+// The scene's flight poses (body 1's frame is at its centre of mass), once.
+struct FlightPoses {
+  contactref::scenes::Scene scene;
+  std::vector<Mat4<double>> poses;
+};
+const FlightPoses& flight_poses() {
+  static const FlightPoses flights = [] {
+    FlightPoses f{contactref::scenes::load_scene(CONTACTREF_SOURCE_DIR "/validation/fixtures/scenes/bowl_thrown_on_table.json"), {}};
+    std::vector<dy::SimulationSample<double>> rows;
+    contactref::spatial::RowCollector<dy::SimulationSample<double>> collector(rows);
+    dy::SimulationSinks<double> sinks;
+    sinks.samples = &collector;
+    dy::SimulationOptions<double> options = f.scene.options;
+    options.duration = 1.0;  // the flights end by 0.24 s
+    dy::simulate(f.scene.system(), f.scene.flight_start(), options, {}, sinks);
+    for (const dy::SimulationSample<double>& row : rows)
+      if (row.flight) f.poses.push_back(contactref::spatial::make_pose<double>(row.R_w_1, row.com_w));
+    return f;
+  }();
+  return flights;
+}
+
+void BM_BowlOnTableFlightQueries(benchmark::State& state) {
+  const FlightPoses& flights = flight_poses();
+  const dy::ContactSystem<double> system = flights.scene.system();
+  const double bound = flights.scene.options.proximity_bound;
+  const dy::SurfaceHierarchy<double> bowl_h(*system.surface1, bound), table_h(*system.surface2, bound);
+  const double query = 4 * (bowl_h.bound() + table_h.bound()) + 1000 * flights.scene.options.contact_tolerance;
+  if (flights.poses.size() < 10) {
+    state.SkipWithError("fewer than 10 rows in flight");
+    return;
+  }
+  std::size_t k = 0;
+  long near = 0;
+  for (auto _ : state) {
+    const auto r = dy::closest_points(bowl_h, flights.poses[k], table_h, system.E_w_2, query);
+    benchmark::DoNotOptimize(r);
+    near += r.has_value();
+    k = (k + 1) % flights.poses.size();
+  }
+  state.counters["poses"] = double(flights.poses.size());
+  state.counters["near"] = double(near) / double(state.iterations());
+}
+
 BENCHMARK(BM_BowlOverLoopTable_NearContact)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BowlOverLoopTable_FarApart)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BowlOverLoopTable_Apart5cm)->Unit(benchmark::kMicrosecond);
@@ -183,5 +205,6 @@ BENCHMARK(BM_BowlOverPlane_FarApart)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BowlOverLoopTable_LowerBound)->Arg(0)->Arg(50)->Arg(300)->Unit(benchmark::kMicrosecond);  // mm higher
 BENCHMARK(BM_BuildHierarchy_Bowl)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BuildHierarchy_LoopTable)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BowlOnTableFlightQueries)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
