@@ -147,6 +147,20 @@ TEST(ContactSimulation, RockingEllipsoidConservesEnergyAndMomentumAtFourthOrder)
   for (double order : orders(drifts)) EXPECT_GT(order, 3.5) << drifts[0] << " " << drifts[1] << " " << drifts[2];
 }
 
+// The bowl on the floor (at the identity), gravity along -z.
+ContactSystem<double> bowl_on_floor(const Bowl& bowl, const su::PatchComplex<double>& floor) {
+  return {bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor, Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
+}
+
+// Off the centre of the bowl's base face (tilted), rolling and spinning.
+ContactState<double> bowl_initial_state() {
+  ContactState<double> initial;
+  initial.patch1 = 0;
+  initial.q << 0.12, 0.2, 0.5, 0.5, 0;
+  initial.qdot << 2, 0, 0, 0, 3;
+  return initial;
+}
+
 // The App. B.2 bowl rocking on a Bezier plane: the contact crosses Loop face
 // edges (transitions) and the pieces of split and extraordinary faces. The
 // conservation laws hold at RK4's order across all of them, and the
@@ -154,12 +168,8 @@ TEST(ContactSimulation, RockingEllipsoidConservesEnergyAndMomentumAtFourthOrder)
 TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
-  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
-  ContactState<double> initial;
-  initial.patch1 = 0;
-  initial.q << 0.12, 0.2, 0.5, 0.5, 0;  // off the centre of the base face: tilted
-  initial.qdot << 2, 0, 0, 0, 3;         // rolling and spinning
+  const ContactSystem<double> system = bowl_on_floor(bowl, floor);
+  const ContactState<double> initial = bowl_initial_state();
   std::vector<double> energy_errors, drifts;
   for (double h : {0.016, 0.008, 0.004}) {
     SimulationOptions<double> options;
@@ -189,12 +199,8 @@ TEST(ContactSimulation, BowlOnBezierPlaneCrossesPatchesAndConservesAtFourthOrder
 TEST(ContactSimulation, PredictedEdgesLeaveAtMostOneStepInTenRejected) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
-  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
-  ContactState<double> initial;
-  initial.patch1 = 0;
-  initial.q << 0.12, 0.2, 0.5, 0.5, 0;
-  initial.qdot << 2, 0, 0, 0, 3;
+  const ContactSystem<double> system = bowl_on_floor(bowl, floor);
+  const ContactState<double> initial = bowl_initial_state();
   SimulationOptions<double> options;
   options.h_max = 0.016;
   options.h_min = 0.001;
@@ -244,22 +250,14 @@ TEST(ContactSimulation, TransitionsOnTheFixedBodyConserveEnergyAtFourthOrder) {
   for (double order : orders(errors)) EXPECT_GT(order, 3.5) << errors[0] << " " << errors[1] << " " << errors[2];
 }
 
-ContactState<double> bowl_initial_state() {
-  ContactState<double> initial;
-  initial.q << 0.12, 0.2, 0.5, 0.5, 0;
-  initial.qdot << 2, 0, 0, 0, 3;
-  return initial;
-}
-
-// Kry & Pai's own location (Section 3.5: halve down to h_min, then project
-// along the parameter velocity; no smooth pieces): it runs and crosses edges,
+// Kry & Pai's own location (Section 3.5: at h_min, project along the
+// parameter velocity; no smooth pieces): it runs and crosses edges,
 // but its errors are larger and shrink more slowly, because the projection
 // errs by O(tau^2) and steps cross piece boundaries blindly (O(h) each).
 TEST(ContactSimulation, PapersLinearProjectionIsLessAccurate) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
-  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
+  const ContactSystem<double> system = bowl_on_floor(bowl, floor);
   std::vector<double> linear_errors, integrated_errors;
   for (double h : {0.008, 0.004}) {
     SimulationOptions<double> options;
@@ -283,8 +281,7 @@ TEST(ContactSimulation, PapersLinearProjectionIsLessAccurate) {
 TEST(ContactSimulation, DormandPrinceErrorFollowsTheTolerance) {
   const Bowl bowl = make_bowl();
   const su::PatchComplex<double> floor = bezier_floor();
-  const ContactSystem<double> system{bowl.mass, bowl.inertia, &bowl.surface->complex(), &floor,
-                                     Mat4<double>::Identity(), Vec3<double>(0, 0, -9.81), {}};
+  const ContactSystem<double> system = bowl_on_floor(bowl, floor);
   std::vector<double> errors;
   for (double tolerance : {1e-6, 1e-9}) {
     SimulationOptions<double> options;
