@@ -221,8 +221,9 @@ std::optional<typename SurfaceHierarchy<T>::Rod> rod_of(const Patch<T>& patch) {
 template <class T>
 class PatchTessellator {
  public:
-  PatchTessellator(const PatchComplex<T>& complex, int f, double target)
-      : complex_(complex), f_(f), patch_(*complex.patches[std::size_t(f)]), target_(target) {
+  // `room`: how many more triangles the hierarchy may take (its cap).
+  PatchTessellator(const PatchComplex<T>& complex, int f, double target, std::size_t room)
+      : complex_(complex), f_(f), patch_(*complex.patches[std::size_t(f)]), target_(target), room_(room) {
     if (const auto* bezier = dynamic_cast<const surfaces::BezierPatch<T>*>(&patch_)) net_m2_ = bezier_net_m2(*bezier);
     for (const auto& corner : patch_.singular_corners())
       singular_.push_back(patch_.domain().polygon[std::size_t(corner.corner)]);
@@ -293,6 +294,12 @@ class PatchTessellator {
   }
 
   void add_triangle(const std::array<Vec2<T>, 3>& p, double bound) {
+    if (triangles.size() == room_) {
+      std::ostringstream os;
+      os << "surface proximity: " << patch_.describe() << " (patch " << f_ << ") takes the tessellation past its cap of "
+         << "triangles for a bound of " << target_ << " m (a curvature the bound cannot follow within the cap)";
+      throw ComputationError(os.str());
+    }
     triangles.push_back({vertex(p[0]), vertex(p[1]), vertex(p[2])});
     bounds.push_back(bound);
   }
@@ -407,6 +414,7 @@ class PatchTessellator {
   int f_;
   const Patch<T>& patch_;
   double target_;
+  std::size_t room_;
   std::optional<double> net_m2_;
   std::vector<Vec2<T>> singular_;
   std::map<std::pair<double, double>, int> vertex_ids_;
@@ -974,7 +982,8 @@ void check_global(const SurfaceClosestPoints<T>& result, double polyhedral, doub
 // ---------------------------------------------------------------------------
 
 template <class T>
-SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double target_bound) : complex_(&complex) {
+SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double target_bound, std::size_t max_triangles)
+    : complex_(&complex) {
   if (!std::isfinite(target_bound) || !(target_bound > 0))
     throw InputError("surface proximity: target_bound must be finite and > 0 (m)");
   if (complex.patches.empty()) throw InputError("surface proximity: the patch complex has no patch");
@@ -1003,7 +1012,7 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
     return;
   }
   for (int f = 0; f < int(complex.patches.size()); ++f) {
-    const PatchTessellator<T> tessellation(complex, f, target_bound);
+    const PatchTessellator<T> tessellation(complex, f, target_bound, max_triangles - triangles_.size());
     const int base = int(vertices_.size());
     for (std::size_t i = 0; i < tessellation.points.size(); ++i) {
       vertices_.push_back(tessellation.points[i]);

@@ -26,6 +26,7 @@
 // Body 2 is the fixed one; body 1 moves. Frames as in Kry & Pai: E_w_1 is the
 // pose of body 1 in the world.
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -64,8 +65,12 @@ class SurfaceHierarchy {
   // beside other patches, a cylinder whose normals point to its axis (the
   // inside of a pipe), or another unbounded patch (a paraboloid).
   // ComputationError if a patch needs triangles smaller than 2^-12 of its
-  // coarse grid's (a curvature the target cannot follow).
-  SurfaceHierarchy(const surfaces::PatchComplex<T>& complex, double target_bound);
+  // coarse grid's, or the whole more than max_triangles (a curvature the
+  // target cannot follow; the default cap, 4M triangles, keeps a hierarchy
+  // within about a gigabyte).
+  static constexpr std::size_t kMaxTriangles = std::size_t(1) << 22;
+  SurfaceHierarchy(const surfaces::PatchComplex<T>& complex, double target_bound,
+                   std::size_t max_triangles = kMaxTriangles);
   ~SurfaceHierarchy();
   SurfaceHierarchy(SurfaceHierarchy&&) noexcept;
   SurfaceHierarchy& operator=(SurfaceHierarchy&&) noexcept;

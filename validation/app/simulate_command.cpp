@@ -24,6 +24,8 @@
 //                   drift of the centre of mass, scene and build
 //   timings.json    the run's wall time: the other files are the same byte
 //                   for byte for the same command on the same build
+// and, for every model, shapes/ and shapes.json: each body's shape in its
+// own frame (body_shapes.hpp), written before the run.
 // Numbers are written with 17 significant digits (exact round trip).
 // Exit code: 0 when the run completed or ended by a physical event (the
 // bodies separated, the contact left the surface) or at an extraordinary
@@ -42,6 +44,7 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "core/errors.hpp"
+#include "validation/app/body_shapes.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/progress.hpp"
 #include "validation/app/simulate_quasi_rigid.hpp"
@@ -86,6 +89,7 @@ int run_simulate(const SimulateOptions& options) {
   std::filesystem::create_directories(out, error);
   if (error || !std::filesystem::is_directory(out))
     throw InputError(fmt::format("--out {}: cannot create the output folder ({})", out.string(), error.message()));
+  write_body_shapes(out, scene);  // every model: shapes/ and shapes.json, before the run
   if (scene.model == scenes::ModelType::kQuasiRigid) return simulate_quasi_rigid(scene, options.scene, out, options.json);
   if (scene.model == scenes::ModelType::kVolume6d || scene.model == scenes::ModelType::kPointContact)
     return simulate_volume_contact(scene, options.scene, out, options.json);
@@ -194,6 +198,7 @@ int run_simulate(const SimulateOptions& options) {
   summary["files"] = {{"bodies", "bodies.csv"},
                       {"trajectory", "trajectory.csv"},
                       {"events", "events.csv"},
+                      {"shapes", "shapes.json"},
                       {"timings", "timings.json"}};
   write_json(out / "summary.json", summary);
   write_timings(out / "timings.json", {{"wall_seconds", wall}});

@@ -104,7 +104,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
     bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
-  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}, {"timings", "timings.json"}};
+  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}, {"shapes", "shapes.json"}, {"timings", "timings.json"}};
   return summary;
 }
 

@@ -219,6 +219,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   summary["files"] = {{"bodies", "bodies.csv"},
                       {"steps", "steps.csv"},
                       {"step_times", "step_times.csv"},
+                      {"shapes", "shapes.json"},
                       {"timings", "timings.json"}};
   return summary;
 }

@@ -573,6 +573,19 @@ TEST(SurfaceProximity, TessellationBoundAgainstDenseSampling) {
   expect_bound_holds("bezier bump", SurfaceHierarchy<double>(bump, kTarget), bump);
 }
 
+// The triangle cap bounds a hierarchy's memory: the bowl at kTarget takes
+// some thousands of triangles; capped just below its count it is refused by
+// name, and at its count it is built the same.
+TEST(SurfaceProximity, TriangleCapRefusesALargerTessellation) {
+  const auto surface = bowl<double>();
+  const std::size_t count = SurfaceHierarchy<double>(surface->complex(), kTarget).triangles().size();
+  ASSERT_GT(count, 1000u);
+  EXPECT_EQ(SurfaceHierarchy<double>(surface->complex(), kTarget, count).triangles().size(), count);
+  EXPECT_NE(test::message_of<ComputationError>([&] { SurfaceHierarchy<double>(surface->complex(), kTarget, count - 1); })
+                .find("past its cap of triangles"),
+            std::string::npos);
+}
+
 // ---------------------------------------------------------------------------
 // Far apart: nullopt, without evaluating a surface. The bodies' patches
 // count their evaluations (a wrapper that forwards every call).
