@@ -1,5 +1,5 @@
 // `simulate` writes each body's shape once (validation/app/body_shapes.hpp,
-// issue 33 item 1). The files are read back by the project's own PLY reader
+// issue 33 item 1), and the smooth model its contacts (contacts.csv). The files are read back by the project's own PLY reader
 // (core/mesh_io.hpp, fuzzed) and held to quantities computed another way:
 // the enclosed volume and centre of mass of the scene's mass properties
 // (surfaces::mass_properties for a Loop surface, the polyhedron's moments),
@@ -8,7 +8,9 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/mesh_io.hpp"
 #include "tests/kit/scratch_dir.hpp"
@@ -172,6 +174,67 @@ TEST(BodyShapes, CylindersAreDrawnOnTheirAxisAndParaboloidsSayWhyNot) {
   EXPECT_TRUE(bowl.at("file").is_null());
   EXPECT_NE(bowl.at("why").get<std::string>().find("unbounded"), std::string::npos) << bowl;
   EXPECT_TRUE(fs::exists(paraboloid.dir / "bodies.csv"));
+}
+
+// The smooth model's contacts.csv, held to the other body: at every row in
+// contact the point written for body 2 is also body 1's point at (s, t)
+// (trajectory.csv) carried to the world by bodies.csv's pose, and the two
+// normals are opposite; the tangent is a unit vector normal to n; the force
+// is trajectory.csv's; flight rows have no contact. The bowl thrown on the
+// table has both.
+std::vector<std::vector<std::string>> csv_rows(const fs::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(contactref::test::file_bytes(file));
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(BodyShapes, SmoothContactsLieOnBothBodies) {
+  const ShapesRun run = simulate("bowl_thrown_on_table.json");
+  const auto contacts = csv_rows(run.dir / "contacts.csv");
+  const auto trajectory = csv_rows(run.dir / "trajectory.csv");
+  const auto bodies = csv_rows(run.dir / "bodies.csv");
+  ASSERT_EQ(contacts.size(), trajectory.size());
+  ASSERT_EQ(bodies.size(), trajectory.size());
+  const contactref::scenes::SceneBody& bowl = run.scene.free_body();
+  int in_contact = 0, in_flight = 0;
+  for (std::size_t r = 0; r < contacts.size(); ++r) {
+    const auto& c = contacts[r];
+    const auto& t = trajectory[r];
+    ASSERT_EQ(c.size(), 11u);
+    EXPECT_EQ(c[0], t[0]);
+    EXPECT_EQ(c[10], t[24]);  // normal_force
+    if (t[25] == "flight") {
+      ++in_flight;
+      for (int k = 1; k <= 9; ++k) EXPECT_TRUE(c[std::size_t(k)].empty());
+      continue;
+    }
+    ++in_contact;
+    const auto number = [](const std::string& x) { return std::stod(x); };
+    const Vec3 p(number(c[1]), number(c[2]), number(c[3])), n(number(c[4]), number(c[5]), number(c[6])),
+        tangent(number(c[7]), number(c[8]), number(c[9]));
+    const auto& b = bodies[r];  // time, body, x, y, z, qw, qx, qy, qz, ...
+    const Eigen::Quaterniond q_w_b(number(b[5]), number(b[6]), number(b[7]), number(b[8]));
+    const Vec3 com(number(b[2]), number(b[3]), number(b[4]));
+    const auto jet = bowl.patch(std::stoi(t[29])).evaluate(number(t[1]), number(t[2]));
+    const Vec3 p1 = q_w_b * jet.c() + com, n1 = q_w_b * jet.c_s().cross(jet.c_t()).normalized();
+    EXPECT_LT((p1 - p).norm(), 1e-12) << "t = " << t[0];
+    EXPECT_NEAR(n.dot(n1), -1, 1e-12);
+    EXPECT_NEAR(n.norm(), 1, 1e-15);
+    EXPECT_NEAR(tangent.norm(), 1, 1e-15);
+    EXPECT_NEAR(tangent.dot(n), 0, 1e-15);
+  }
+  EXPECT_GT(in_contact, 100);
+  EXPECT_GT(in_flight, 5);
 }
 
 }  // namespace

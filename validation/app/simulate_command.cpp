@@ -20,6 +20,9 @@
 //                   (from_mode, to_mode and the cause in message), the
 //                   ill-conditioned warning, separation, leaving the
 //                   surface, failure
+//   contacts.csv    the contact point, normal and tangent on body 2 in the
+//                   world and the normal force, a row per trajectory row
+//                   (smooth_run_files.hpp)
 //   summary.json    status, statistics, final state, energy drift, horizontal
 //                   drift of the centre of mass, scene and build
 //   timings.json    the run's wall time: the other files are the same byte
@@ -198,6 +201,7 @@ int run_simulate(const SimulateOptions& options) {
   summary["files"] = {{"bodies", "bodies.csv"},
                       {"trajectory", "trajectory.csv"},
                       {"events", "events.csv"},
+                      {"contacts", "contacts.csv"},
                       {"shapes", "shapes.json"},
                       {"timings", "timings.json"}};
   write_json(out / "summary.json", summary);
@@ -235,7 +239,8 @@ int run_simulate(const SimulateOptions& options) {
     // sees how far from singular the solves came.
     std::cout << fmt::format("solve      largest condition number {:.3g} (H^T M H or F M H, scaled)\n",
                              st.max_condition);
-    std::cout << fmt::format("output     {} (bodies.csv, trajectory.csv, events.csv, summary.json, timings.json)\n",
+    std::cout << fmt::format("output     {} (bodies.csv, trajectory.csv, contacts.csv, events.csv, shapes.json, "
+                             "summary.json, timings.json)\n",
                              out.string());
   }
   return result.status == dy::SimulationStatus::kFailed ? 1 : 0;

@@ -13,6 +13,8 @@ SmoothSampleFiles::SmoothSampleFiles(const std::filesystem::path& out, const sce
                   "time,s,t,u,v,psi,sdot,tdot,udot,vdot,psidot,com_x,com_y,com_z,com_vx,com_vy,com_vz,omega_x,omega_y,"
                   "omega_z,energy,power,work,impulse_work,normal_force,mode,slip_speed,gap,normal_misalignment,patch1,"
                   "patch2,step"),
+      contacts_(out / "contacts.csv", "time,px,py,pz,nx,ny,nz,tx,ty,tz,normal_force"),
+      E_w_2_(scene.system().E_w_2),
       down_(scene.gravity.norm() > 0 ? Vec3<double>(scene.gravity / scene.gravity.norm()) : Vec3<double>::Zero()) {}
 
 void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
@@ -40,6 +42,7 @@ void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
   for (const int patch : {x.patch1, x.patch2}) row.flight ? trajectory_.text("") : trajectory_.integer(patch);
   trajectory_.number(row.step, "step");
   trajectory_.end();
+  write_contact(row);
   const scenes::SceneBody& body = scene_.free_body();
   bodies_.write(body_row(x.time, body.name, {body.mass, body.I_com}, scene_.gravity,
                          {row.com_w, Eigen::Quaterniond(row.R_w_1), row.com_velocity_w, row.omega_w}));
@@ -63,8 +66,28 @@ void SmoothSampleFiles::write(const dy::SimulationSample<double>& row) {
   d.final_horizontal = horizontal;
 }
 
+void SmoothSampleFiles::write_contact(const dy::SimulationSample<double>& row) {
+  contacts_.begin(row.state.time);
+  if (row.flight) {
+    for (int k = 0; k < 9; ++k) contacts_.text("");
+  } else {
+    const dy::ContactState<double>& x = row.state;
+    const surfaces::PatchJet<double> d = scene_.fixed_body().patch(x.patch2).evaluate(x.q(2), x.q(3));
+    const Mat3<double> R_w_2 = E_w_2_.topLeftCorner<3, 3>();
+    const Vec3<double> p_w = R_w_2 * d.c() + E_w_2_.topRightCorner<3, 1>();
+    const Vec3<double> n_w = R_w_2 * d.c_s().cross(d.c_t()).normalized(), t_w = R_w_2 * d.c_s().normalized();
+    static const char* const names[3][3] = {{"px", "py", "pz"}, {"nx", "ny", "nz"}, {"tx", "ty", "tz"}};
+    const Vec3<double>* vectors[3] = {&p_w, &n_w, &t_w};
+    for (int v = 0; v < 3; ++v)
+      for (int k = 0; k < 3; ++k) contacts_.number((*vectors[v])(k), names[v][k]);
+  }
+  contacts_.number(row.normal_force, "normal_force");
+  contacts_.end();
+}
+
 Drift SmoothSampleFiles::close(double energy0) {
   trajectory_.close();
+  contacts_.close();
   bodies_.close();
   Drift d = drift_;
   d.energy0 = energy0;

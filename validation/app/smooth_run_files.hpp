@@ -26,7 +26,12 @@ struct Drift {
   double max_horizontal = 0, final_horizontal = 0;  // perpendicular to gravity (all of it when g = 0)
 };
 
-// bodies.csv and trajectory.csv, a row each per sample.
+// bodies.csv, trajectory.csv and contacts.csv, a row each per sample.
+// contacts.csv (for viewers, issue 33 item 1): time, the contact point on
+// body 2 (px, py, pz), body 2's outward unit normal there, towards body 1
+// (nx, ny, nz), the contact frame's first tangent, body 2's c_u made unit
+// (tx, ty, tz; the second is n x t), all in the world, and the normal force
+// (N); in flight the point, normal and tangent are empty and the force 0.
 class SmoothSampleFiles final : public spatial::RowSink<dynamics::SimulationSample<double>> {
  public:
   SmoothSampleFiles(const std::filesystem::path& out, const scenes::Scene& scene);
@@ -37,9 +42,11 @@ class SmoothSampleFiles final : public spatial::RowSink<dynamics::SimulationSamp
   Drift close(double energy0);
 
  private:
+  void write_contact(const dynamics::SimulationSample<double>& row);
   const scenes::Scene& scene_;
   BodiesCsv bodies_;
-  CsvFile trajectory_;
+  CsvFile trajectory_, contacts_;
+  Mat4<double> E_w_2_;
   Drift drift_;
   Vec3<double> down_;
   bool first_ = true;
