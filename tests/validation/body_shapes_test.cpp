@@ -72,9 +72,9 @@ Solid solid_of(const PolygonSoup& soup) {
 // Every point of the mesh is within bound_m of the surface and the other way
 // round, so the volumes differ by at most area x bound, and the centroid by
 // that volume times the radius over the volume; twice that allows for the
-// cracks that the T-junctions leave (each within the bound; 2,043 of the
-// bowl's 23,232 edges have one triangle). Measured: the volume 9.2e-7 m^3
-// off (the bound allows 2.7e-5), the centroid 1.2e-5 m (2.4e-3); without
+// cracks that the T-junctions leave (each within the bound; 2,040 of the
+// bowl's 23,703 edges have one triangle). Measured: the volume 9.2e-7 m^3
+// off (the bound allows 2.5e-5), the centroid 1.1e-5 m (2.2e-3); without
 // the shift to the centre of mass it would be centimetres off (the control
 // mesh's own centroid is 3.6 cm below its origin).
 TEST(BodyShapes, LoopSurfacesEncloseTheScenesVolumeAboutTheCentreOfMassWithinTheirBound) {
