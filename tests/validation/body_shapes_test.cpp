@@ -237,4 +237,41 @@ TEST(BodyShapes, SmoothContactsLieOnBothBodies) {
   EXPECT_GT(in_flight, 5);
 }
 
+// The 6D model's contacts.csv: the octagon slides to rest on the floor, one
+// 6D joint a step. Its impulses, carried to the world by their frames and
+// summed over the run, are what the octagon lost (momentum balance: m dv =
+// m g T - the impulses it gives the floor), to round-off; every frame is
+// orthonormal and right-handed, and every ellipse has positive semi-axes.
+TEST(BodyShapes, VolumeContactImpulsesBalanceTheBodysMomentum) {
+  const ShapesRun run = simulate("octagon_sliding.json");
+  const auto contacts = csv_rows(run.dir / "contacts.csv");
+  const auto bodies = csv_rows(run.dir / "bodies.csv");
+  ASSERT_GT(contacts.size(), 100u);
+  const auto number = [](const std::string& x) { return std::stod(x); };
+  Vec3 given = Vec3::Zero();  // to the floor, world
+  for (const auto& c : contacts) {
+    ASSERT_EQ(c.size(), 25u);
+    EXPECT_EQ(c[1], "volume-6d");
+    EXPECT_EQ(c[2], "octagon");
+    EXPECT_EQ(c[3], "floor");
+    Eigen::Matrix3d R;
+    for (int k = 0; k < 3; ++k)
+      for (int axis = 0; axis < 3; ++axis) R(k, axis) = number(c[std::size_t(7 + 3 * axis + k)]);
+    EXPECT_LT((R.transpose() * R - Eigen::Matrix3d::Identity()).norm(), 1e-14);
+    EXPECT_NEAR(R.determinant(), 1, 1e-14);
+    EXPECT_GT(number(c[16]), 0);
+    EXPECT_GT(number(c[17]), 0);
+    given += R * Vec3(number(c[21]), number(c[22]), number(c[23]));
+  }
+  std::vector<std::vector<std::string>> octagon;
+  for (const auto& b : bodies)
+    if (b[1] == "octagon") octagon.push_back(b);
+  ASSERT_GE(octagon.size(), 2u);
+  const auto velocity = [&](const std::vector<std::string>& b) { return Vec3(number(b[9]), number(b[10]), number(b[11])); };
+  const double m = run.scene.bodies[1].mass, T = number(octagon.back()[0]) - number(octagon.front()[0]);
+  ASSERT_EQ(run.scene.bodies[1].name, "octagon");
+  const Vec3 expected = m * run.scene.gravity * T - m * (velocity(octagon.back()) - velocity(octagon.front()));
+  EXPECT_LT((given - expected).norm(), 1e-12 * expected.norm()) << given.transpose() << " against " << expected.transpose();
+}
+
 }  // namespace

@@ -62,6 +62,55 @@ StepRow step_row(const vc::StepReport& report) {
   return row;
 }
 
+const char* joint_kind_name(vc::JointKind kind) {
+  switch (kind) {
+    case vc::JointKind::kVolume6d: return "volume-6d";
+    case vc::JointKind::kPoint: return "point";
+    case vc::JointKind::kSpherical: return "spherical";
+    case vc::JointKind::kHinge: return "hinge";
+  }
+  return "?";
+}
+
+// contacts.csv (for viewers, issue 33 item 1): a row per joint per step, as
+// solved: the time at the step's end, the kind (volume-6d, point,
+// spherical, hinge), bodies a and b by name, the joint frame's origin (x,
+// y, z: a 6D patch's centre, a contact point, a joint's anchor) and its axes
+// u, w and n in the world (n from a towards b), the 6D ellipse's semi-axes
+// (m; 0 for the others), the step's impulse that a gives b in that frame
+// (torque about u, w, n in N m s, force along them in N s; a receives its
+// opposite) and the joint's state.
+class ContactFile {
+ public:
+  ContactFile(const std::filesystem::path& path, const scenes::Scene& scene)
+      : scene_(scene),
+        file_(path,
+              "time,kind,a,b,x,y,z,ux,uy,uz,wx,wy,wz,nx,ny,nz,semi_a,semi_b,torque_u,torque_w,torque_n,force_u,force_w,"
+              "force_n,state") {}
+  void write(const vc::StepReport& report) {
+    static const char* const names[4][3] = {{"x", "y", "z"}, {"ux", "uy", "uz"}, {"wx", "wy", "wz"}, {"nx", "ny", "nz"}};
+    static const char* const impulse_names[6] = {"torque_u", "torque_w", "torque_n", "force_u", "force_w", "force_n"};
+    for (const vc::PgsJoint& j : report.joints) {
+      file_.begin(report.time);
+      file_.text(joint_kind_name(j.kind));
+      for (const int body : {j.a, j.b}) file_.text(scene_.bodies[std::size_t(body)].name);
+      const Eigen::Vector3d columns[4] = {j.x_w_c, j.R_w_c.col(0), j.R_w_c.col(1), j.R_w_c.col(2)};
+      for (int v = 0; v < 4; ++v)
+        for (int k = 0; k < 3; ++k) file_.number(columns[v](k), names[v][k]);
+      file_.number(j.semi_axes(0), "semi_a");
+      file_.number(j.semi_axes(1), "semi_b");
+      for (int k = 0; k < 6; ++k) file_.number(j.impulse(k), impulse_names[k]);
+      file_.text(vc::to_string(j.state));
+      file_.end();
+    }
+  }
+  void close() { file_.close(); }
+
+ private:
+  const scenes::Scene& scene_;
+  CsvFile file_;
+};
+
 // The world's state: at the end of its last completed step (a step that
 // fails leaves the world as it was: VolumeWorld::step), one row per free
 // body, each checked finite (body_row) before any is kept.
@@ -219,6 +268,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   summary["files"] = {{"bodies", "bodies.csv"},
                       {"steps", "steps.csv"},
                       {"step_times", "step_times.csv"},
+                      {"contacts", "contacts.csv"},
                       {"shapes", "shapes.json"},
                       {"timings", "timings.json"}};
   return summary;
@@ -262,6 +312,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   Progress progress(duration);
   BodiesCsv body_file(out / "bodies.csv");
   StepFile step_file(out / "steps.csv", out / "step_times.csv");
+  ContactFile contact_file(out / "contacts.csv", scene);
   const auto write_rows = [&](const std::vector<BodyRow>& rows) {
     for (const BodyRow& row : rows) body_file.write(row);
     run.rows += long(rows.size());
@@ -284,7 +335,9 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   try {
     while (world->time() < duration - h / 2) {
       from = world->time();
-      step_file.write(step_row(world->step()));
+      const vc::StepReport report = world->step();
+      step_file.write(step_row(report));
+      contact_file.write(report);
       const std::vector<BodyRow> rows = state_rows(scene, *world);
       const double t = world->time();
       progress(t);
@@ -311,6 +364,7 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
   if (!unkept.empty() && unkept.front().time == run.end_time) write_rows(unkept);
   body_file.close();
   step_file.close();
+  contact_file.close();
   run.statistics = step_file.statistics();
   const ojson summary = summary_json(scene, scene_file, run);
   write_json(out / "summary.json", summary);
@@ -331,7 +385,8 @@ int simulate_volume_contact(const scenes::Scene& scene, const std::string& scene
     std::cout << fmt::format("phases     detection {:.3g} s, stabilisation {:.3g} s, assembly {:.3g} s, solve {:.3g} s\n",
                              phase["detection"].get<double>(), phase["stabilisation"].get<double>(),
                              phase["assembly"].get<double>(), phase["solve"].get<double>());
-    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, step_times.csv, summary.json, timings.json)\n",
+    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, step_times.csv, contacts.csv, shapes.json, "
+                             "summary.json, timings.json)\n",
                              out.string());
   }
   return run.failed ? 1 : 0;
