@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "reference/dynamics/surface_proximity.hpp"
+#include "validation/app/json_rows.hpp"
 #include "validation/app/output_files.hpp"
 
 namespace contactref::cli {
@@ -28,12 +29,6 @@ void add_quad(Shape& shape, const Vec3<double>& a, const Vec3<double>& b, const 
   for (const Vec3<double>& x : {a, b, c, d}) shape.vertices.push_back(x);
   shape.faces.push_back({first, first + 1, first + 2});
   shape.faces.push_back({first, first + 2, first + 3});
-}
-
-// A unit vector perpendicular to the unit n.
-Vec3<double> perpendicular(const Vec3<double>& n) {
-  const Vec3<double> other = std::abs(n.x()) < 0.9 ? Vec3<double>::UnitX() : Vec3<double>::UnitY();
-  return n.cross(other).normalized();
 }
 
 // The radius about their mean of a few points of every bounded patch (its
@@ -89,7 +84,7 @@ std::optional<Shape> surface_shape(const surfaces::PatchComplex<double>& complex
   Shape shape;
   if (tessellated->is_half_space()) {
     const Vec3<double> n = tessellated->plane_normal(), o = tessellated->plane_origin();
-    const Vec3<double> e1 = perpendicular(n), e2 = n.cross(e1);  // e1 x e2 = n: counter-clockwise seen from outside
+    const Vec3<double> e1 = n.unitOrthogonal(), e2 = n.cross(e1);  // e1 x e2 = n: counter-clockwise seen from outside
     const double L = kUnboundedHalfSide;
     add_quad(shape, o - L * e1 - L * e2, o + L * e1 - L * e2, o + L * e1 + L * e2, o - L * e1 + L * e2);
     shape.note = {{"drawn", fmt::format("a square of half-side {} m of the unbounded plane about its origin", L)}};
@@ -140,12 +135,6 @@ void write_ply(const std::filesystem::path& path, const Shape& shape, std::strin
   close_output(file, path);
 }
 
-nlohmann::ordered_json pose_json(const RigidPose<double>& E_w_b) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (int i = 0; i < 4; ++i) rows.push_back({E_w_b.matrix()(i, 0), E_w_b.matrix()(i, 1), E_w_b.matrix()(i, 2), E_w_b.matrix()(i, 3)});
-  return rows;
-}
-
 }  // namespace
 
 nlohmann::ordered_json write_body_shapes(const std::filesystem::path& out, const scenes::Scene& scene) {
@@ -159,7 +148,7 @@ nlohmann::ordered_json write_body_shapes(const std::filesystem::path& out, const
   for (std::size_t k = 0; k < scene.bodies.size(); ++k) {
     const scenes::SceneBody& body = scene.bodies[k];
     nlohmann::ordered_json entry = {{"name", body.name}, {"geometry", body.geometry_type}, {"fixed", body.fixed}};
-    if (body.fixed) entry["pose_w_b"] = pose_json(body.E_w_b);
+    if (body.fixed) entry["pose_w_b"] = rows(body.E_w_b.matrix());
     std::optional<Shape> shape;
     std::string why_not;
     switch (body.kind) {

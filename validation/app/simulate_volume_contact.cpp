@@ -255,7 +255,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
   for (std::size_t k = 0; k < scene.joints.size(); ++k) {
     const vc::BilateralJoint& j = scene.joints[k];
     const bool hinge = j.kind == vc::JointKind::kHinge;
-    ojson joint = {{"type", hinge ? "hinge" : "spherical"},
+    ojson joint = {{"type", joint_kind_name(j.kind)},
                    {"body1", scene.bodies[std::size_t(j.a)].name},
                    {"body2", scene.bodies[std::size_t(j.b)].name}};
     if (hinge) {
