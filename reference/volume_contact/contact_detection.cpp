@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -74,33 +75,44 @@ bool may_have_flush_faces(const RigidBody& a, const RigidBody& b) {
   return false;
 }
 
+// The moments of a (a mesh) with b (a mesh) at pose, in a's frame: by the
+// convex clipping where both are convex and it decides, else exactly.
+robust_geometry::IntersectionMoments mesh_moments(const RigidBody& a, const RigidBody& b,
+                                                  const RigidPose<double>& pose, const DetectionOptions& detection,
+                                                  bool keep_vertices) {
+  if (!detection.exact_moments && a.shape->convex && b.shape->convex)
+    if (std::optional<robust_geometry::IntersectionMoments> m =
+            robust_geometry::convex_intersection_moments(*a.shape->convex, *b.shape->convex, pose, keep_vertices))
+      return *std::move(m);
+  robust_geometry::IntersectionOptions options;
+  options.assume_valid_solids = true;  // Polyhedron validated both
+  options.keep_vertices = keep_vertices;
+  return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, pose, options);
+}
+
 // The moments of a (a mesh) with b (a mesh or a ground: the half-space
 // within the slab's footprint, else the slab's mesh), in a's frame; between
 // two meshes with faces near parallel, with the gradient's tangential part
 // smoothed (see the header).
 // keep_vertices: with the intersection's corners (the support region's).
-robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b, bool smooth_normals,
-                                                  bool keep_vertices) {
+robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b,
+                                                  const DetectionOptions& detection, bool keep_vertices) {
   if (b.ground_w && ground_reach(a, b) == GroundReach::kHalfSpace) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
                                          b.ground_w->offset - b.ground_w->normal.dot(a.x_w)};
     return robust_geometry::halfspace_intersection_moments(a.shape->triangles, h_a, keep_vertices);
   }
-  robust_geometry::IntersectionOptions options;
-  options.assume_valid_solids = true;  // Polyhedron validated both
-  options.keep_vertices = keep_vertices;
   const RigidPose<double> pose = relative_pose(a, b);
-  robust_geometry::IntersectionMoments m =
-      robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles, pose, options);
-  options.keep_vertices = false;  // the differences need only volumes
-  if (!m.has_volume() || !smooth_normals || !may_have_flush_faces(a, b)) return m;
+  robust_geometry::IntersectionMoments m = mesh_moments(a, b, pose, detection, keep_vertices);
+  // The differences smooth a normal; where the gradient has none (B inside
+  // A), they would give the volumes' rounding over the step.
+  if (!m.has_volume() || !detection.smooth_normals || !has_contact_normal(m) || !may_have_flush_faces(a, b))
+    return m;
   const double step = 1e-6 * m.ellipsoid_semi_axes.maxCoeff();
   for (int k = 0; k < 3; ++k) {
     const auto volume = [&](double s) {
-      return robust_geometry::intersection_moments(a.shape->triangles, b.shape->triangles,
-                                                   translated(pose, s * Eigen::Vector3d::Unit(k)), options)
-          .volume;
+      return mesh_moments(a, b, translated(pose, s * Eigen::Vector3d::Unit(k)), detection, false).volume;
     };
     m.gradient[3 + k] = (volume(step) - volume(-step)) / (2 * step);
   }
@@ -119,7 +131,7 @@ Eigen::Matrix3d frame_about_normal(const Eigen::Vector3d& n) {
 }
 
 std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
-                                                  const PatchOptions& patch_options, bool smooth_normals) {
+                                                  const DetectionOptions& options) {
   std::vector<VolumeContact> contacts;
   for (int i = 0; i < int(bodies.size()); ++i)
     for (int j = i + 1; j < int(bodies.size()); ++j) {
@@ -132,7 +144,7 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       VolumeContact c;
       try {
         const robust_geometry::IntersectionMoments m =
-            pair_moments(a, b, smooth_normals, patch_options.region == PatchRegion::kSupport);
+            pair_moments(a, b, options, options.patch.region == PatchRegion::kSupport);
         // A penetration at the level of rounding is a touch: a mean depth
         // V / |g_v| below 1e-12 of the smaller body's size (the rounding of
         // poses up to 10^3 sizes from the origin; Section 5.7's default keeps
@@ -142,7 +154,7 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
                             m.gradient.tail<3>().norm())
           continue;
         c.volume = m.volume;
-        c.patch = contact_patch(m, patch_options);
+        c.patch = contact_patch(m, options.patch);
         c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
         c.gradient_a = m.gradient;
       } catch (const ComputationError& e) {

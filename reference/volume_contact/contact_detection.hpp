@@ -1,9 +1,10 @@
 #pragma once
 // Contact detection for the simulator, one call per pair of bodies:
 //  - the 6D model (Section 4): the intersection moments of the pair (the fast
-//    half-space path against a ground within its slab's footprint, the exact
-//    corefinement between two meshes and against a ground's slab where a
-//    body reaches past its side: rigid_body.hpp), the patch and frame of
+//    half-space path against a ground within its slab's footprint; between
+//    two meshes, and against a ground's slab where a body reaches past its
+//    side (rigid_body.hpp), the double-precision clipping of two convex
+//    polyhedra where both are convex, else the exact corefinement), the patch and frame of
 //    contact_patch.hpp, and the volume gradient (its normal component is the
 //    patch's area; both for post-stabilisation, Section 5.7);
 //  - the point baseline (Section 6.1.7-6.1.8): the corners of the contact
@@ -54,21 +55,33 @@ struct VolumeContact {
   Vector6d gradient_a = Vector6d::Zero();
 };
 
+// How detect_volume_contacts computes the moments.
+struct DetectionOptions {
+  PatchOptions patch;  // with region kSupport the intersections keep their corners for the support region
+  // Between two meshes, the normal from central differences (above; the 6D
+  // model's WorldOptions::normal_differences, on by default); false keeps
+  // the exact gradient's, Section 4.1's (six fewer intersections a pair: for
+  // a caller that needs only the volumes, as the point model's
+  // post-stabilisation, whose push along a normal tilted by depth/side moves
+  // a body sideways by that fraction of the depth).
+  bool smooth_normals = true;
+  // Every pair of meshes by the exact corefinement (the referee), no convex
+  // clipping. By default a pair of convex bodies (a ground's slab included)
+  // takes convex_moments.hpp's double-precision clipping, the exact path
+  // where its predicates cannot decide; the two agree to rounding
+  // (contact_detection_test).
+  bool exact_moments = false;
+};
+
 // The 6D contacts among bodies (pairs with at least one moving body whose
 // bounding spheres, or sphere and ground slab, overlap, and whose
 // intersection has volume beyond rounding: a mean depth V / |g_v| above
-// 1e-12 of the smaller body's bounding radius; thinner, the bodies touch). InputError or ComputationError from the geometry, naming the
-// pair; a pair whose intersection gives no normal (one inside the other) is
-// refused with the bodies' names. With patch_options.region kSupport the
-// intersections keep their corners for the patch's support region.
-// smooth_normals: between two meshes, the normal from central differences
-// (above; the 6D model's WorldOptions::normal_differences, on by default);
-// false keeps the exact gradient's, Section 4.1's (six fewer intersections a pair:
-// for a caller that needs only the volumes, as the point model's
-// post-stabilisation, whose push along a normal tilted by depth/side moves
-// a body sideways by that fraction of the depth).
+// 1e-12 of the smaller body's bounding radius; thinner, the bodies touch).
+// InputError or ComputationError from the geometry, naming the pair; a pair
+// whose intersection gives no normal (one inside the other) is refused with
+// the bodies' names.
 std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
-                                                  const PatchOptions& patch_options = {}, bool smooth_normals = true);
+                                                  const DetectionOptions& options = {});
 
 // One point of the baseline: the normal (w's third axis) from a into b.
 struct PointContact {

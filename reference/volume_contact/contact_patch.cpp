@@ -19,6 +19,12 @@ const char* to_string(PatchShape shape) {
 
 const char* to_string(PatchRegion region) { return region == PatchRegion::kEllipse ? "ellipse" : "support"; }
 
+bool has_contact_normal(const robust_geometry::IntersectionMoments& moments) {
+  // A closed surface's normals integrate to zero: below round-off of the
+  // intersection's area scale V^(2/3), the part of B inside A closes on itself.
+  return moments.gradient.tail<3>().norm() > 1e-12 * std::cbrt(moments.volume * moments.volume);
+}
+
 ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, const PatchOptions& options) {
   if (!(options.thin > 0 && options.thin < 1)) {
     throw InputError("contact patch: thin must lie in (0, 1), got " + std::to_string(options.thin));
@@ -32,13 +38,10 @@ ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, 
     throw InputError("contact patch: the intersection's moments are not finite, or its volume is not positive");
   }
   const Eigen::Vector3d g_v = moments.gradient.tail<3>();  // (omega; v): the linear part last
-  // A closed surface's normals integrate to zero: below round-off of the
-  // intersection's area scale V^(2/3), the part of B inside A closes on itself.
-  const double area_scale = std::cbrt(moments.volume * moments.volume);
-  if (!(g_v.norm() > 1e-12 * area_scale)) {
+  if (!has_contact_normal(moments)) {
     std::ostringstream os;
     os << "contact patch: the volume gradient's linear part vanishes (|dV/dv| = " << g_v.norm()
-       << " m^2 against the intersection's area scale " << area_scale
+       << " m^2 against the intersection's area scale " << std::cbrt(moments.volume * moments.volume)
        << " m^2): B's boundary inside A closes on itself (B inside A?), so there is no contact normal";
     throw ComputationError(os.str());
   }

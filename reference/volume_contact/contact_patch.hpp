@@ -75,4 +75,10 @@ struct ContactPatch {
 // or when their shadow has no area.
 ContactPatch contact_patch(const robust_geometry::IntersectionMoments& moments, const PatchOptions& options = {});
 
+// Whether the gradient's linear part stands above the round-off of the
+// intersection's area scale V^(2/3) (1e-12 of it): where it does not, B's
+// boundary inside A closes on itself and there is no contact normal
+// (contact_patch refuses it). For a result with volume.
+bool has_contact_normal(const robust_geometry::IntersectionMoments& moments);
+
 }  // namespace contactref::volume_contact

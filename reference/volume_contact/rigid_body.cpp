@@ -25,6 +25,7 @@ BodyShape::BodyShape(PolygonSoup soup) : polyhedron(std::move(soup)), triangles(
     bounding_radius = std::max(bounding_radius, x.norm());
     bounds_b.extend(x);
   }
+  convex = robust_geometry::ConvexPolyhedron::if_convex(polyhedron);
 }
 
 UniformSolid uniform_solid(const robust_geometry::TriangleSolid& solid, double mass) {

@@ -24,6 +24,7 @@
 #include "core/mesh_io.hpp"
 #include "reference/spatial/rigid_body.hpp"
 #include "reference/volume_contact/contact_jacobian.hpp"
+#include "robust_geometry/convex_moments.hpp"
 #include "robust_geometry/halfspace_moments.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
@@ -37,6 +38,9 @@ struct BodyShape {
   robust_geometry::TriangleSolid triangles;     // its triangulation
   double bounding_radius = 0;                   // m: max |x| over the vertices (b's origin)
   Eigen::AlignedBox3d bounds_b;                 // m: the vertices' bounding box, b's coordinates
+  // The polyhedron again when it is convex (decided exactly): pairs of convex
+  // bodies take the double-precision clipping of convex_moments.hpp.
+  std::optional<robust_geometry::ConvexPolyhedron> convex;
   // InputError from Polyhedron's checks (named by soup.name).
   explicit BodyShape(PolygonSoup soup);
 };

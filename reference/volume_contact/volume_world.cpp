@@ -265,7 +265,8 @@ StepReport VolumeWorld::advance() {
   }
 
   Clock::time_point start = Clock::now();  // 2. detection, 3. stabilisation
-  std::vector<VolumeContact> volumes = detect_volume_contacts(bodies_, options_.patch, six_d && options_.normal_differences);
+  std::vector<VolumeContact> volumes =
+      detect_volume_contacts(bodies_, {options_.patch, six_d && options_.normal_differences, options_.exact_moments});
   (six_d ? report.times.detection : report.times.stabilisation) = seconds_since(start);
   for (const VolumeContact& c : volumes) report.max_volume = std::max(report.max_volume, c.volume);
   std::vector<PointContact> points;

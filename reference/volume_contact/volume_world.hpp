@@ -106,6 +106,9 @@ struct WorldOptions {
   // differences of the volume (contact_detection.hpp's departure); false: the
   // exact gradient's, as Section 4.1.
   bool normal_differences = true;
+  // Every pair of meshes by the exact corefinement (contact_detection.hpp's
+  // DetectionOptions::exact_moments): the referee of the convex clipping.
+  bool exact_moments = false;
   PgsOptions pgs;      // with the solver's departures (joint elimination, the spin re-solve)
   PatchOptions patch;  // with the patch region (the paper's ellipse, or the support region)
 };

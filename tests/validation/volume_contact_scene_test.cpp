@@ -64,12 +64,13 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_TRUE(defaults.joint_elimination);  // the same fixed points as the paper's solver (block_pgs.hpp)
   EXPECT_TRUE(defaults.spin_resolve);
   EXPECT_TRUE(defaults.normal_differences);
+  EXPECT_FALSE(defaults.exact_moments);  // convex pairs by clipping (contact_detection.hpp)
 
   json d = document("volume-6d");
   d["model"].update(json::parse(R"({"time_step": 0.002, "mu": 0.4, "target_volume": 1e-8, "linear_compliance": 1e-6,
       "angular_compliance": 2e-5, "tolerance": 1e-10, "max_iterations": 50, "warm_start": false, "thin": 0.2,
       "ground_size": 3, "patch": "support", "joint_elimination": false, "spin_resolve": false,
-      "normal_differences": false, "stabilisation": "volume-gradient"})"));
+      "normal_differences": false, "stabilisation": "volume-gradient", "exact_moments": true})"));
   Scene scene = parse(d);
   EXPECT_EQ(scene.model, ModelType::kVolume6d);
   const VolumeContactModel& m = scene.volume_contact;
@@ -87,6 +88,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_FALSE(m.joint_elimination);
   EXPECT_FALSE(m.spin_resolve);
   EXPECT_FALSE(m.normal_differences);
+  EXPECT_TRUE(m.exact_moments);
   EXPECT_EQ(m.stabilisation, vc::StabilisationDirection::kVolumeGradient);
   vc::WorldOptions o = volume_contact_options(scene);
   EXPECT_EQ(o.model, vc::ContactModel::kVolume6d);
@@ -103,6 +105,7 @@ TEST(VolumeContactScene, EveryModelFieldIsReadAndDefaultsAreThePapers) {
   EXPECT_FALSE(o.pgs.eliminate_joints);
   EXPECT_FALSE(o.pgs.spin_resolve);
   EXPECT_FALSE(o.normal_differences);
+  EXPECT_TRUE(o.exact_moments);
   EXPECT_EQ(o.stabilisation, vc::StabilisationDirection::kVolumeGradient);
 
   d = document("point-contact");
@@ -147,6 +150,7 @@ TEST(VolumeContactScene, BadModelFieldsAreRefusedNamingTheField) {
   expect_bad(points, {{"joint_elimination", 0}}, "model.joint_elimination", "expected true or false");
   expect_bad(six_d, {{"spin_resolve", 1}}, "model.spin_resolve", "expected true or false");
   expect_bad(six_d, {{"normal_differences", nullptr}}, "model.normal_differences", "expected true or false");
+  expect_bad(points, {{"exact_moments", "no"}}, "model.exact_moments", "expected true or false");
   // Each model refuses the other's own fields, and every unknown one.
   expect_bad(six_d, {{"touch_tolerance", 1e-3}}, "model.touch_tolerance", "unknown field (allowed here: type, ");
   expect_bad(points, {{"linear_compliance", 0}}, "model.linear_compliance", "unknown field");

@@ -192,7 +192,8 @@ ojson model_json(const scenes::Scene& scene) {
                  {"warm_start", m.warm_start},
                  {"thin", m.thin},
                  {"ground_size", m.ground_size},
-                 {"joint_elimination", m.joint_elimination}};
+                 {"joint_elimination", m.joint_elimination},
+                 {"exact_moments", m.exact_moments}};
   if (m.target_volume)
     model["target_volume"] = *m.target_volume;
   else

@@ -121,6 +121,11 @@
 //                              bodies (fast with a light body on a hinge; the same answer:
 //                              reference/volume_contact/block_pgs.hpp); false: plain block
 //                              Gauss-Seidel, the paper's; default true
+//     "exact_moments": false   every pair of meshes' intersection by the exact corefinement
+//                              (CGAL, rounded once); default false: a pair of convex bodies
+//                              by double-precision clipping (robust_geometry/
+//                              convex_moments.hpp; the same to rounding, thousands of times
+//                              faster), the exact corefinement for the others
 //   volume-6d only:
 //     "linear_compliance": 0   m/N, >= 0: a force F displaces the joint by c F (Section 5.7);
 //                              default 0 (rigid)

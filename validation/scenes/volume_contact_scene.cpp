@@ -39,7 +39,7 @@ std::shared_ptr<const vc::BodyShape> polyhedral_shape(const SceneBody& body) {
 VolumeContactModel read_volume_contact_model(const Reader& in, const json& model, bool six_d) {
   std::vector<std::string> allowed = {"type",        "time_step",      "mu",         "target_volume", "stabilisation",
                                       "tolerance",   "max_iterations", "warm_start", "thin",
-                                      "ground_size", "joint_elimination"};
+                                      "ground_size", "joint_elimination", "exact_moments"};
   if (six_d) {
     allowed.insert(allowed.end(),
                    {"linear_compliance", "angular_compliance", "patch", "spin_resolve", "normal_differences"});
@@ -91,6 +91,8 @@ VolumeContactModel read_volume_contact_model(const Reader& in, const json& model
   if (const json* x = Reader::optional(model, "spin_resolve")) m.spin_resolve = in.boolean(*x, "model.spin_resolve");
   if (const json* x = Reader::optional(model, "normal_differences"))
     m.normal_differences = in.boolean(*x, "model.normal_differences");
+  if (const json* x = Reader::optional(model, "exact_moments"))
+    m.exact_moments = in.boolean(*x, "model.exact_moments");
   return m;
 }
 
@@ -221,6 +223,7 @@ vc::WorldOptions volume_contact_options(const Scene& scene) {
   options.pgs.eliminate_joints = m.joint_elimination;
   options.pgs.spin_resolve = m.spin_resolve;
   options.normal_differences = m.normal_differences;
+  options.exact_moments = m.exact_moments;
   return options;
 }
 

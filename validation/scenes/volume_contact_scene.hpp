@@ -37,6 +37,7 @@ struct VolumeContactModel {
   volume_contact::PatchRegion patch = volume_contact::PatchRegion::kEllipse;
   bool spin_resolve = true;
   bool normal_differences = true;
+  bool exact_moments = false;
 };
 
 // Reads MODEL's fields but "type" for the 6D model (six_d) or the point

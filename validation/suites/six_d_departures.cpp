@@ -357,7 +357,7 @@ void add_normals(SuiteResult& result) {
   vc::RigidBody b = box_body("b", size, 1, Eigen::Vector3d(0, 0, kSide - 0.003), 0);
   b.q_w_b = Eigen::Quaterniond(Eigen::AngleAxisd(1e-13, Eigen::Vector3d(1, 1, 0).normalized()));
   const auto tilt = [&](bool differences) {
-    const std::vector<vc::VolumeContact> c = vc::detect_volume_contacts({a, b}, {}, differences);
+    const std::vector<vc::VolumeContact> c = vc::detect_volume_contacts({a, b}, {.patch = {}, .smooth_normals = differences, .exact_moments = false});
     return c.size() == 1 ? std::acos(std::min(1.0, c[0].R_w_c.col(2).z())) : std::numeric_limits<double>::infinity();
   };
   const double smoothed = tilt(true);
