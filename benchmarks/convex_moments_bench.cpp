@@ -22,6 +22,7 @@
 #include <string>
 
 #include "robust_geometry/convex_moments.hpp"
+#include "robust_geometry/triangle_solid.hpp"
 #include "validation/fixtures/contact_scenes.hpp"
 
 namespace {
@@ -37,13 +38,6 @@ struct Pair {
   contactref::RigidPose<double> pose;
 };
 
-rg::TriangleSolid triangles_of(const rg::Polyhedron& p) {
-  rg::TriangleSolid s;
-  s.vertices = p.vertices();
-  for (const rg::Triangle& t : p.triangles()) s.triangles.push_back(t.vertices);
-  return s;
-}
-
 contactref::RigidPose<double> pose_of(const Eigen::Matrix3d& R, const Vector3d& t) {
   Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
   E.topLeftCorner<3, 3>() = R;
@@ -53,7 +47,7 @@ contactref::RigidPose<double> pose_of(const Eigen::Matrix3d& R, const Vector3d& 
 
 Pair make_pair(rg::Polyhedron a, rg::Polyhedron b, const contactref::RigidPose<double>& pose) {
   rg::ConvexPolyhedron ca(a), cb(b);
-  rg::TriangleSolid sa = triangles_of(a), sb = triangles_of(b);
+  rg::TriangleSolid sa = rg::triangle_solid(a), sb = rg::triangle_solid(b);
   return {std::move(a), std::move(b), std::move(ca), std::move(cb), std::move(sa), std::move(sb), pose};
 }
 

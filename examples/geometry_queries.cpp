@@ -16,6 +16,7 @@
 #include "robust_geometry/contact_analysis.hpp"
 #include "robust_geometry/intersection_volume.hpp"
 #include "robust_geometry/polyhedron.hpp"
+#include "robust_geometry/triangle_solid.hpp"
 
 namespace {
 
@@ -37,15 +38,6 @@ rg::Polyhedron unit_cube() {
       {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}));
 }
 
-// The intersection volume works on triangle meshes: the polyhedron's own
-// triangulation of its faces.
-rg::TriangleSolid triangles(const rg::Polyhedron& polyhedron) {
-  rg::TriangleSolid solid;
-  solid.vertices = polyhedron.vertices();
-  for (const rg::Triangle& triangle : polyhedron.triangles()) solid.triangles.push_back(triangle.vertices);
-  return solid;
-}
-
 void print(const char* label, const Vector3d& x) { std::printf("  %-9s (%g, %g, %g)\n", label, x.x(), x.y(), x.z()); }
 
 }  // namespace
@@ -53,7 +45,7 @@ void print(const char* label, const Vector3d& x) { std::printf("  %-9s (%g, %g, 
 int main() {
   bool ok = true;
   const rg::Polyhedron cube = unit_cube();
-  const rg::TriangleSolid cube_triangles = triangles(cube);
+  const rg::TriangleSolid cube_triangles = rg::triangle_solid(cube);
 
   // Overlapping cubes: B = A + (0.5, 0.5, 0.5).
   const rg::IntersectionMoments overlap =

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 
@@ -198,15 +199,18 @@ std::optional<IntersectionMoments> convex_intersection_moments(const ConvexPolyh
   const Eigen::Matrix4d& E = pose_b.matrix();
   const Eigen::Matrix3d R = E.topLeftCorner<3, 3>();
   const Vector3d t = E.topRightCorner<3, 1>();
+  std::vector<Vector3d> b_in_a;  // B's corners in A's frame
+  b_in_a.reserve(b.vertices().size());
+  for (const Vector3d& x : b.vertices()) b_in_a.push_back(R * x + t);
   // o: the centre of the overlap of the bounding boxes (A's frame).
   Eigen::AlignedBox3d box_a, box_b;
   for (const Vector3d& x : a.vertices()) box_a.extend(x);
-  for (const Vector3d& x : b.vertices()) box_b.extend(R * x + t);
+  for (const Vector3d& x : b_in_a) box_b.extend(x);
   const Eigen::AlignedBox3d overlap = box_a.intersection(box_b);
   const Vector3d o = overlap.isEmpty() ? Vector3d((box_a.center() + box_b.center()) / 2) : overlap.center();
   double extent = 0;
-  for (const Vector3d& x : a.vertices()) extent = std::max(extent, (x - o).cwiseAbs().maxCoeff());
-  for (const Vector3d& x : b.vertices()) extent = std::max(extent, (R * x + t - o).cwiseAbs().maxCoeff());
+  for (const std::vector<Vector3d>* corners : std::initializer_list<const std::vector<Vector3d>*>{&a.vertices(), &b_in_a})
+    for (const Vector3d& x : *corners) extent = std::max(extent, (x - o).cwiseAbs().maxCoeff());
   const double tau = 32 * std::numeric_limits<double>::epsilon() * std::sqrt(3.0) * extent;
 
   // Omega starts as the solid with more corners and is cut by the other's
@@ -214,11 +218,10 @@ std::optional<IntersectionMoments> convex_intersection_moments(const ConvexPolyh
   // polytope being cut stays as small as it can.
   const bool start_b = b.vertices().size() > a.vertices().size();
   const ConvexPolyhedron &start = start_b ? b : a, &cutter = start_b ? a : b;
-  // The start's and the cutter's coordinates into A's frame about o.
-  const auto start_point = [&](const Vector3d& x) -> Vector3d { return start_b ? Vector3d(R * x + t - o) : Vector3d(x - o); };
+  // A normal of one solid's face in A's frame.
   const auto to_a = [&](const Vector3d& n_own, bool own_b) -> Vector3d { return own_b ? Vector3d(R * n_own) : n_own; };
   Polytope omega;
-  for (const Vector3d& x : start.vertices()) omega.points.push_back(start_point(x));
+  for (const Vector3d& x : start_b ? b_in_a : a.vertices()) omega.points.push_back(x - o);
   omega.loops = start.loops();
   for (int f = 0; f < start.face_count(); ++f) {
     Face face;

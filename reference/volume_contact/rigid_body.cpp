@@ -7,20 +7,10 @@
 
 #include "core/errors.hpp"
 #include "reference/spatial/spatial_inertia.hpp"
+#include "robust_geometry/triangle_solid.hpp"
 
 namespace contactref::volume_contact {
-namespace {
-
-robust_geometry::TriangleSolid triangulate(const robust_geometry::Polyhedron& polyhedron) {
-  robust_geometry::TriangleSolid solid;
-  solid.vertices = polyhedron.vertices();
-  for (const robust_geometry::Triangle& t : polyhedron.triangles()) solid.triangles.push_back(t.vertices);
-  return solid;
-}
-
-}  // namespace
-
-BodyShape::BodyShape(PolygonSoup soup) : polyhedron(std::move(soup)), triangles(triangulate(polyhedron)) {
+BodyShape::BodyShape(PolygonSoup soup) : polyhedron(std::move(soup)), triangles(robust_geometry::triangle_solid(polyhedron)) {
   for (const Eigen::Vector3d& x : triangles.vertices) {
     bounding_radius = std::max(bounding_radius, x.norm());
     bounds_b.extend(x);

@@ -25,6 +25,7 @@
 #include "core/errors.hpp"
 #include "robust_geometry/convexity.hpp"
 #include "robust_geometry/intersection_volume.hpp"
+#include "robust_geometry/triangle_solid.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "validation/fixtures/contact_scenes.hpp"
 #include "validation/fixtures/random_spatial.hpp"
@@ -33,13 +34,6 @@ namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Vector3d;
-
-TriangleSolid triangles_of(const Polyhedron& p) {
-  TriangleSolid s;
-  s.vertices = p.vertices();
-  for (const Triangle& t : p.triangles()) s.triangles.push_back(t.vertices);
-  return s;
-}
 
 RigidPose<double> pose_of(const Eigen::Matrix3d& R, const Vector3d& t) {
   Eigen::Matrix4d E = Eigen::Matrix4d::Identity();
@@ -164,7 +158,7 @@ TEST(ConvexMoments, RandomConvexPairsAgreeWithTheExactCorefinement) {
     const Polyhedron a = random_convex(rng, int(rng() % 5), "A");
     const Polyhedron b = random_convex(rng, int(rng() % 5), "B");
     const RigidPose<double> pose = pose_of(fixtures::random_rotation(rng), fixtures::random_vector3(rng, 1.2));
-    const IntersectionMoments exact = intersection_moments(triangles_of(a), triangles_of(b), pose);
+    const IntersectionMoments exact = intersection_moments(triangle_solid(a), triangle_solid(b), pose);
     const IntersectionMoments m = fast(a, b, pose);
     expect_agrees(m, exact, 3.0);
     overlapping += exact.has_volume();
@@ -187,7 +181,7 @@ TEST(ConvexMoments, FlushSideFacesGiveTheExactPathsSymmetricGradient) {
   const Polyhedron cube = fixtures::box(Vector3d::Constant(-0.05), Vector3d::Constant(0.05));
   const Polyhedron upper = fixtures::box(Vector3d(-0.03, -0.05, -0.05), Vector3d(0.05, 0.05, 0.05));
   const RigidPose<double> stacked = pose_of(Eigen::Matrix3d::Identity(), Vector3d(0, 0, 0.099));
-  const IntersectionMoments exact = intersection_moments(triangles_of(cube), triangles_of(upper), stacked);
+  const IntersectionMoments exact = intersection_moments(triangle_solid(cube), triangle_solid(upper), stacked);
   const IntersectionMoments m = fast(cube, upper, stacked);
   expect_agrees(m, exact, 0.1);
   const double e = test::tolerance<double>(64) * 1e-2;  // the faces' areas
@@ -206,7 +200,7 @@ TEST(ConvexMoments, TouchingApartAndNestedSolidsMatchTheExactKinds) {
   const Polyhedron cube = fixtures::box(Vector3d::Constant(-0.05), Vector3d::Constant(0.05));
   const Polyhedron big = fixtures::box(Vector3d::Constant(-1), Vector3d::Constant(1));
   const auto exact = [&](const Polyhedron& a, const Polyhedron& b, const RigidPose<double>& pose) {
-    return intersection_moments(triangles_of(a), triangles_of(b), pose);
+    return intersection_moments(triangle_solid(a), triangle_solid(b), pose);
   };
   const RigidPose<double> on_top = pose_of(Eigen::Matrix3d::Identity(), Vector3d(0.03, 0.02, 0.1));
   EXPECT_EQ(fast(cube, cube, on_top).kind, IntersectionKind::kTouching);
@@ -239,11 +233,11 @@ TEST(ConvexMoments, ManySidedPrismAgreesWithTheExactPath) {
   // its axis, its lowest corners about 1 mm deep.
   const RigidPose<double> pose =
       pose_of(Eigen::AngleAxisd(1e-3, Vector3d::UnitY()).toRotationMatrix(), Vector3d(0.01, 0.02, 0.099));
-  const IntersectionMoments exact = intersection_moments(triangles_of(box), triangles_of(prism), pose);
+  const IntersectionMoments exact = intersection_moments(triangle_solid(box), triangle_solid(prism), pose);
   ASSERT_TRUE(exact.has_volume());
   expect_agrees(fast(box, prism, pose), exact, 0.5);
   expect_agrees(fast(prism, box, pose.inverse()),
-                intersection_moments(triangles_of(prism), triangles_of(box), pose.inverse()), 0.5);
+                intersection_moments(triangle_solid(prism), triangle_solid(box), pose.inverse()), 0.5);
 }
 
 TEST(Convexity, ConvexSolidsAreRecognisedAndOthersRefused) {

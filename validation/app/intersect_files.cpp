@@ -1,6 +1,7 @@
 #include "validation/app/intersect_files.hpp"
 
 #include "robust_geometry/polyhedron.hpp"
+#include "robust_geometry/triangle_solid.hpp"
 #include "validation/app/number_list.hpp"
 
 namespace contactref::cli {
@@ -8,20 +9,13 @@ namespace {
 
 namespace rg = contactref::robust_geometry;
 
-rg::TriangleSolid triangle_solid(const rg::Polyhedron& polyhedron) {
-  rg::TriangleSolid solid;
-  solid.vertices = polyhedron.vertices();
-  for (const rg::Triangle& triangle : polyhedron.triangles()) solid.triangles.push_back(triangle.vertices);
-  return solid;
-}
-
 struct Inputs {
   rg::TriangleSolid a, b;
   RigidPose<double> pose_b;
 };
 
 Inputs read_inputs(const std::string& a, const std::string& b, const std::string& pose_b) {
-  return {triangle_solid(rg::read_polyhedron(a)), triangle_solid(rg::read_polyhedron(b)),
+  return {rg::triangle_solid(rg::read_polyhedron(a)), rg::triangle_solid(rg::read_polyhedron(b)),
           pose_b.empty() ? RigidPose<double>() : parse_pose(pose_b, "--pose-b")};
 }
 
