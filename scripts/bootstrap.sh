@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages in scripts/debian-packages.txt that are missing
-# and the browser tests' npm packages (tests/browser),
+# and the npm packages of the browser tests (tests/browser) and the viewer (viewer/),
 # then configures and builds a CMake preset (default: release): every target,
 # or only the TARGETs given (scripts/reproduce.sh builds what its job runs).
 # The file's packages above its first [section] line build contactref and run
@@ -41,13 +41,17 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm packages of the browser tests (tests/browser/package-lock.json:
-# puppeteer-core, which drives Debian's chromium and downloads no browser).
-browser_lock=tests/browser/node_modules/.package-lock.json
-if [[ " $sections " == *" tests "* ]] && [[ ! -f $browser_lock || tests/browser/package-lock.json -nt $browser_lock ]]; then
-  echo "bootstrap: installing the browser tests' npm packages (tests/browser)"
-  npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
-fi
+# npm packages (each folder's package-lock.json): the browser tests'
+# puppeteer-core (tests/browser), which drives Debian's chromium and
+# downloads no browser, and the viewer's three.js and esbuild (viewer/),
+# which the build bundles into BUILD/viewer/.
+for folder in tests/browser viewer; do
+  lock=$folder/node_modules/.package-lock.json
+  if [[ " $sections " == *" tests "* ]] && [[ ! -f $lock || $folder/package-lock.json -nt $lock ]]; then
+    echo "bootstrap: installing the npm packages of $folder"
+    npm ci --prefix "$folder" --no-audit --no-fund --loglevel=error
+  fi
+done
 
 jobs=$(nproc)
 if [[ ! -f build-$preset/CMakeCache.txt && ! ( $preset == release && -f build/CMakeCache.txt ) ]]; then

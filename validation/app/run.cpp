@@ -22,6 +22,7 @@ const std::vector<SubcommandSpec>& subcommands() {
       {"quasi-rigid", "Pauly et al.'s quasi-rigid contact: a sphere pressed into a half-space beside Hertz", configure_quasi_rigid},
       {"volume-contact", "Bouchard et al.'s 6D contact: the contact patch (normal, frame, ellipse) of two polyhedra",
        configure_volume_contact},
+      {"view", "the run viewer: serves a simulate --out folder and the viewer page on localhost", configure_view},
   };
   return list;
 }

@@ -28,6 +28,7 @@ Action configure_kinematics(CLI::App& app);
 Action configure_geometry(CLI::App& app);
 Action configure_quasi_rigid(CLI::App& app);
 Action configure_volume_contact(CLI::App& app);
+Action configure_view(CLI::App& app);
 
 // Parses argv and runs the chosen subcommand; returns the process exit code.
 int run(int argc, const char* const* argv);

@@ -1,0 +1,149 @@
+// Opens the run viewer (viewer/, served by `contactref view RUN`) at URL in
+// headless Chromium (Debian's, or $CONTACTREF_CHROMIUM, driven by
+// puppeteer-core), and checks from the page's own state
+// (window.contactrefViewer) against RUN's files, read here independently:
+//  - the frames are bodies.csv's times;
+//  - at three frames (first, middle, last) set through the page, every free
+//    body's position and quaternion equal its bodies.csv row, to the bit;
+//  - the contact markers are contacts.csv's: the smooth model's row at the
+//    frame's time, or the 6D and point models' rows at their last step time
+//    after the previous frame and up to this one; same count, the points
+//    equal, the drawn ones to float32;
+//  - the canvas is not blank (a screenshot of it has more than one colour);
+//  - no console error, page error or failed request.
+// With --expect-error TEXT, instead: the page shows an error containing TEXT.
+// --screenshot FILE saves the page (PNG) at the middle frame.
+// Exit 0 when all hold, 1 with each failure on stderr, 2 on bad arguments.
+// Usage: node viewer_page_check.mjs URL RUN [--expect-error TEXT] [--screenshot FILE]
+import fs from 'node:fs';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+
+const args = process.argv.slice(2);
+const expectAt = args.indexOf('--expect-error');
+const expectError = expectAt >= 0 ? args.splice(expectAt, 2)[1] : null;
+const screenshotAt = args.indexOf('--screenshot');
+const screenshot = screenshotAt >= 0 ? args.splice(screenshotAt, 2)[1] : null;
+if (args.length !== 2 || expectError === undefined || screenshot === undefined) {
+  console.error('usage: node viewer_page_check.mjs URL RUN [--expect-error TEXT] [--screenshot FILE]');
+  process.exit(2);
+}
+const [url, run] = args;
+
+// A plain split: the test scenes' names hold no comma or quote.
+function table(file) {
+  const [header, ...lines] = fs.readFileSync(path.join(run, file), 'utf8').trim().split('\n');
+  const names = header.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [names[i], cell])));
+}
+
+const failures = [];
+const chromium = process.env.CONTACTREF_CHROMIUM || '/usr/bin/chromium';
+// --no-sandbox: CI runs as root. WebGL without a GPU: ANGLE on SwiftShader.
+const browser = await puppeteer.launch({
+  executablePath: chromium, headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1000,700'],
+  defaultViewport: { width: 1000, height: 700 },
+});
+try {
+  const page = await browser.newPage();
+  page.on('console', (message) => {  // a file missing on purpose (--expect-error) is logged as a failed load
+    if (message.type() === 'error' && expectError === null) failures.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    if (expectError === null) failures.push(`request failed: ${request.url()} (${request.failure()?.errorText})`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.contactrefViewer && (window.contactrefViewer.ready || window.contactrefViewer.error),
+                             { timeout: 60000 });
+  const error = await page.evaluate(() => window.contactrefViewer.error);
+  if (expectError !== null) {
+    const shown = await page.evaluate(() => (document.getElementById('error').hidden ? '' : document.getElementById('error').textContent));
+    if (!error || !error.includes(expectError)) failures.push(`expected an error with "${expectError}", the page's is ${JSON.stringify(error)}`);
+    if (!shown.includes(expectError)) failures.push(`the page does not show "${expectError}": ${JSON.stringify(shown)}`);
+  } else if (error) {
+    failures.push(`the page reports: ${error}`);
+  } else {
+    const rows = table('bodies.csv');
+    const times = [...new Set(rows.map((r) => Number(r.time)))];
+    const pageTimes = await page.evaluate(() => window.contactrefViewer.times);
+    if (JSON.stringify(pageTimes) !== JSON.stringify(times))
+      failures.push(`the page's ${pageTimes.length} frame times are not bodies.csv's ${times.length}`);
+    const summary = JSON.parse(fs.readFileSync(path.join(run, 'summary.json'), 'utf8'));
+    const contacts = summary.files.contacts ? table(summary.files.contacts) : null;
+    const smooth = contacts && contacts.length && 'normal_force' in contacts[0];
+    let checkedMarkers = 0;
+    for (const k of [0, Math.floor(times.length / 2), times.length - 1]) {
+      const state = await page.evaluate((frame) => {
+        window.contactrefViewer.setFrame(frame);
+        return window.contactrefViewer.state();
+      }, k);
+      if (state.time !== times[k]) failures.push(`frame ${k}: time ${state.time}, bodies.csv ${times[k]}`);
+      const expected = rows.filter((r) => Number(r.time) === times[k]);
+      if (state.bodies.length !== expected.length) failures.push(`frame ${k}: ${state.bodies.length} bodies, bodies.csv ${expected.length}`);
+      for (const row of expected) {
+        const body = state.bodies.find((b) => b.name === row.body);
+        const want = { position: [row.x, row.y, row.z].map(Number), quaternion: [row.qw, row.qx, row.qy, row.qz].map(Number) };
+        if (!body) failures.push(`frame ${k}: no body ${row.body}`);
+        else if (JSON.stringify(body.position) !== JSON.stringify(want.position) ||
+                 JSON.stringify(body.quaternion) !== JSON.stringify(want.quaternion))
+          failures.push(`frame ${k} (t = ${times[k]}): ${row.body} at ${JSON.stringify(body)}, bodies.csv ${JSON.stringify(want)}`);
+      }
+      if (!contacts) continue;
+      let markers;
+      if (smooth) {
+        markers = contacts.filter((c) => Number(c.time) === times[k] && c.px !== '');
+      } else {
+        const from = k > 0 ? times[k - 1] : -Infinity;
+        const steps = contacts.filter((c) => Number(c.time) > from && Number(c.time) <= times[k] &&
+                                             (c.kind === 'volume-6d' || c.kind === 'point'));
+        const last = Math.max(...steps.map((c) => Number(c.time)));
+        markers = steps.filter((c) => Number(c.time) === last);
+      }
+      const points = markers.map((c) => (smooth ? [c.px, c.py, c.pz] : [c.x, c.y, c.z]).map(Number));
+      checkedMarkers += points.length;
+      if (state.contacts.length !== points.length) {
+        failures.push(`frame ${k}: ${state.contacts.length} contact markers, the contact file ${points.length}`);
+        continue;
+      }
+      points.forEach((p, i) => {
+        const shown = state.contacts[i];
+        const float32 = p.every((x, c) => Math.abs(shown.drawn[c] - x) <= 1e-6 * Math.max(1, Math.abs(x)));
+        if (JSON.stringify(shown.point) !== JSON.stringify(p) || !float32)
+          failures.push(`frame ${k}: contact ${i} at ${JSON.stringify(shown)}, the contact file ${JSON.stringify(p)}`);
+      });
+    }
+    // The canvas as the browser drew it, decoded by the browser.
+    const png = await (await page.$('#view canvas')).screenshot({ encoding: 'base64' });
+    const colours = await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      const seen = new Set();
+      for (let i = 0; i < pixels.length; i += 4) seen.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
+      return seen.size;
+    }, png);
+    if (colours < 2) failures.push(`the canvas is blank (${colours} colour)`);
+    if (contacts && contacts.some((c) => c.px || c.kind === 'volume-6d' || c.kind === 'point') && !checkedMarkers)
+      failures.push('the run has contacts, but none at the frames checked');
+    if (screenshot) {
+      await page.evaluate((frame) => window.contactrefViewer.setFrame(frame), Math.floor(times.length / 2));
+      await page.screenshot({ path: screenshot });
+    }
+    console.log(`viewer_page_check: ${times.length} frames, 3 checked with ${checkedMarkers} contact markers, ` +
+                `${colours} colours on the canvas`);
+  }
+} catch (error) {
+  failures.push(`the check failed: ${error.message}`);
+} finally {
+  await browser.close();
+}
+for (const failure of failures) console.error(`viewer_page_check: ${failure}`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,173 @@
+// The three.js scene of a run (run_files.js's loadRun): each body's shape
+// (a free body posed by bodies.csv, a fixed one by shapes.json's pose_w_b),
+// its frame (axes: x red, y green, z blue), each free body's centre-of-mass
+// path, and the contact markers of a frame: points, normals and 6D ellipses
+// coloured by magnitude (blue low, red high, relative to the run's largest).
+// The world is z-up.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+const kEllipseSegments = 32;
+
+// Blue -> green -> red for s in [0, 1].
+function ramp(s, colour) {
+  const x = Math.min(1, Math.max(0, s));
+  return colour.setRGB(x < 0.5 ? 0 : 2 * x - 1, x < 0.5 ? 2 * x : 2 - 2 * x, x < 0.5 ? 1 - 2 * x : 0);
+}
+
+function meshOf(shape) {
+  const geometry = shape.mesh;
+  if (!geometry.index) {  // a point cloud (no faces)
+    return new THREE.Points(geometry, new THREE.PointsMaterial({ color: 0x3060c0, size: 2, sizeAttenuation: false }));
+  }
+  if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
+  const colour = shape.fixed ? 0xb0b0b0 : 0xd08040;
+  return new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: colour, roughness: 0.8, side: THREE.DoubleSide,
+                                                                  transparent: shape.fixed, opacity: shape.fixed ? 0.7 : 1 }));
+}
+
+export class SceneView {
+  constructor(container, run) {
+    this.run = run;
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(window.devicePixelRatio);
+    container.appendChild(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0xf4f4f4);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x606060, 2));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+    sun.position.set(1, -2, 3);
+    this.scene.add(sun);
+
+    const box = new THREE.Box3();
+    this.free = new Map();  // name -> Object3D posed per frame
+    for (const shape of run.shapes) {
+      const object = new THREE.Group();
+      object.name = shape.name;
+      if (shape.mesh) object.add(meshOf(shape));
+      shape.mesh?.computeBoundingSphere();
+      object.userData.radius = shape.mesh?.boundingSphere?.radius ?? 0.05;
+      if (shape.fixed) {
+        const E = shape.pose ?? [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
+        object.matrixAutoUpdate = false;
+        object.matrix.set(...E.flat());
+        if (shape.mesh && shape.geometry !== 'plane')  // a plane's square would set the view's size
+          box.union(new THREE.Box3().setFromBufferAttribute(shape.mesh.getAttribute('position')).applyMatrix4(object.matrix));
+      } else {
+        this.free.set(shape.name, object);
+      }
+      this.scene.add(object);
+    }
+    this.sizes = new Map();
+    for (const body of run.frames.bodies) {
+      const points = [];
+      for (let k = 0; k < run.frames.times.length; ++k) points.push(new THREE.Vector3().fromArray(body.position, 3 * k));
+      const path = new THREE.Line(new THREE.BufferGeometry().setFromPoints(points), new THREE.LineBasicMaterial({ color: 0x804000 }));
+      this.scene.add(path);
+      const shape = run.shapes.find((s) => s.name === body.name);
+      const radius = shape.mesh?.boundingSphere?.radius ?? 0.05;
+      for (const p of points) box.expandByPoint(p.clone().addScalar(radius)).expandByPoint(p.clone().addScalar(-radius));
+    }
+    if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(), new THREE.Vector3(1, 1, 1));
+    this.extent = box.getSize(new THREE.Vector3()).length();
+    for (const object of this.scene.children.filter((o) => o.isGroup))  // body axes, a plane's no larger than the view
+      object.add(new THREE.AxesHelper(0.6 * Math.min(object.userData.radius, this.extent / 4)));
+
+    this.maxMagnitude = 0;
+    let maxMarkers = 0;
+    for (const group of run.contacts?.groups ?? []) {
+      maxMarkers = Math.max(maxMarkers, group.markers.length);
+      for (const m of group.markers) this.maxMagnitude = Math.max(this.maxMagnitude, m.magnitude);
+    }
+    this.markerPoints = this.buffer(THREE.Points, maxMarkers, new THREE.PointsMaterial({ size: 8, sizeAttenuation: false, vertexColors: true }));
+    this.normals = this.buffer(THREE.LineSegments, 2 * maxMarkers, new THREE.LineBasicMaterial({ vertexColors: true }));
+    this.ellipses = this.buffer(THREE.LineSegments, 2 * kEllipseSegments * maxMarkers, new THREE.LineBasicMaterial({ vertexColors: true }));
+    this.markers = [];
+
+    const centre = box.getCenter(new THREE.Vector3());
+    this.camera = new THREE.PerspectiveCamera(40, 1, this.extent / 1000, this.extent * 100);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.copy(centre).add(new THREE.Vector3(0.9, -1.4, 0.8).multiplyScalar(this.extent));
+    this.orbit = new OrbitControls(this.camera, this.renderer.domElement);
+    this.orbit.target.copy(centre);
+    this.orbit.update();
+    this.resize(container);
+    new ResizeObserver(() => this.resize(container)).observe(container);
+  }
+
+  // Points or segments with room for `count` vertices, drawn up to their draw range.
+  buffer(Kind, count, material) {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * Math.max(1, count)), 3));
+    geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(3 * Math.max(1, count)), 3));
+    geometry.setDrawRange(0, 0);
+    const object = new Kind(geometry, material);
+    object.frustumCulled = false;
+    this.scene.add(object);
+    return object;
+  }
+
+  resize(container) {
+    const width = container.clientWidth || 800, height = container.clientHeight || 600;
+    this.renderer.setSize(width, height);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+  }
+
+  // The markers of frame k: the last contact time in (t_{k-1}, t_k] (t_k for
+  // the smooth model, whose rows are the frames').
+  markersAt(k) {
+    const times = this.run.frames.times;
+    const groups = this.run.contacts?.groups ?? [];
+    const from = k > 0 ? times[k - 1] : -Infinity, to = times[k];
+    let best = null;
+    for (const group of groups) if (group.time > from && group.time <= to) best = group;  // groups ascend
+    return best ? best.markers : [];
+  }
+
+  showFrame(k) {
+    const frames = this.run.frames;
+    for (const body of frames.bodies) {
+      const object = this.free.get(body.name);
+      object.position.fromArray(body.position, 3 * k);
+      const q = body.quaternion;
+      object.quaternion.set(q[4 * k + 1], q[4 * k + 2], q[4 * k + 3], q[4 * k]);
+    }
+    this.markers = this.markersAt(k);
+    const length = 0.08 * this.extent, colour = new THREE.Color();
+    const points = this.markerPoints.geometry, normals = this.normals.geometry, ellipses = this.ellipses.geometry;
+    let e = 0;
+    this.markers.forEach((m, i) => {
+      ramp(this.maxMagnitude > 0 ? m.magnitude / this.maxMagnitude : 0, colour);
+      points.attributes.position.setXYZ(i, ...m.point);
+      points.attributes.color.setXYZ(i, colour.r, colour.g, colour.b);
+      normals.attributes.position.setXYZ(2 * i, ...m.point);
+      normals.attributes.position.setXYZ(2 * i + 1, m.point[0] + length * m.normal[0], m.point[1] + length * m.normal[1],
+                                         m.point[2] + length * m.normal[2]);
+      normals.attributes.color.setXYZ(2 * i, colour.r, colour.g, colour.b);
+      normals.attributes.color.setXYZ(2 * i + 1, colour.r, colour.g, colour.b);
+      if (!m.semi) return;
+      const at = (j) => {
+        const a = (2 * Math.PI * j) / kEllipseSegments, cu = m.semi[0] * Math.cos(a), sw = m.semi[1] * Math.sin(a);
+        return [0, 1, 2].map((c) => m.point[c] + cu * m.u[c] + sw * m.w[c]);
+      };
+      for (let j = 0; j < kEllipseSegments; ++j, e += 2) {
+        ellipses.attributes.position.setXYZ(e, ...at(j));
+        ellipses.attributes.position.setXYZ(e + 1, ...at(j + 1));
+        ellipses.attributes.color.setXYZ(e, colour.r, colour.g, colour.b);
+        ellipses.attributes.color.setXYZ(e + 1, colour.r, colour.g, colour.b);
+      }
+    });
+    points.setDrawRange(0, this.markers.length);
+    normals.setDrawRange(0, 2 * this.markers.length);
+    ellipses.setDrawRange(0, e);
+    for (const g of [points, normals, ellipses]) {
+      g.attributes.position.needsUpdate = true;
+      g.attributes.color.needsUpdate = true;
+    }
+  }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+  }
+}
