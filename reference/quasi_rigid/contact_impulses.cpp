@@ -7,17 +7,17 @@
 namespace contactref::quasi_rigid {
 namespace {
 
-// A loaded sample: where it pushes, the direction of its force on A and
-// its share of its normal force (N).
-struct LoadedSample {
+// A loaded sample as the impulses read it: where it pushes, the direction of
+// its force on A (-n_i on A's samples, +n_i on B's) and the share of its
+// normal force that pushes (N).
+struct PushingSample {
   Eigen::Vector3d x_w;
   Eigen::Vector3d nu_w;
   double f_n = 0;
 };
 
-void collect(const QuasiRigidBody& body, const BodyState& state, const BodyContact& side, double sign_on_a,
+void collect(const QuasiRigidBody& body, const BodyState& state, const BodyContact& side, int side_index,
              double share, std::vector<LoadedSample>& out) {
-  if (share == 0) return;
   const SurfaceSamples& samples = body.surface().samples();
   const RigidPose<double> E_w_x = state.E_w_b();
   const Eigen::Matrix3d Theta_w_x = E_w_x.rotation();
@@ -26,7 +26,8 @@ void collect(const QuasiRigidBody& body, const BodyState& state, const BodyConta
     if (!(side.traction(i) > 0)) continue;
     const auto s = static_cast<std::size_t>(side.active[k]);
     const Eigen::Vector3d x_b = samples.points[s] - side.displacement(i) * samples.normals[s];
-    out.push_back({E_w_x * x_b, sign_on_a * (Theta_w_x * samples.normals[s]), share * side.traction(i) * side.area(i)});
+    out.push_back({side_index, side.active[k], E_w_x * x_b, Theta_w_x * samples.normals[s], side.traction(i),
+                   side.area(i), share});
   }
 }
 
@@ -78,15 +79,25 @@ double share(const BodyContact& side, const BodyContact& other) {
 
 }  // namespace
 
+std::vector<LoadedSample> loaded_samples(const QuasiRigidContact& contact, const BodyState& a, const QuasiRigidBody& body_a,
+                                         const BodyState& b, const QuasiRigidBody& body_b) {
+  std::vector<LoadedSample> out;
+  collect(body_a, a, contact.a, 0, share(contact.a, contact.b), out);
+  collect(body_b, b, contact.b, 1, share(contact.b, contact.a), out);
+  return out;
+}
+
 Eigen::Vector3d normal_force_on_a(const QuasiRigidContact& contact) {
   return share(contact.a, contact.b) * contact.a.force_w - share(contact.b, contact.a) * contact.b.force_w;
 }
 
 ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
                                        double mu, double damping, double dt, DampingRate rate) {
-  std::vector<LoadedSample> loaded;
-  collect(*a.body, *a.state, contact.a, -1, share(contact.a, contact.b), loaded);
-  collect(*b.body, *b.state, contact.b, +1, share(contact.b, contact.a), loaded);
+  std::vector<PushingSample> loaded;
+  for (const LoadedSample& sample : loaded_samples(contact, *a.state, *a.body, *b.state, *b.body)) {
+    if (sample.share > 0)
+      loaded.push_back({sample.x_w, (sample.side == 0 ? -1.0 : 1.0) * sample.n_w, sample.share * sample.traction * sample.area});
+  }
   ContactImpulses out;
   out.loaded = static_cast<int>(loaded.size());
 
@@ -130,7 +141,7 @@ ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const C
   // Friction impulses against the slip after the normal ones (Section 5.1).
   PartyImpulse friction_a, friction_b;
   Eigen::Vector3d friction_on_a_w = Eigen::Vector3d::Zero();
-  for (const LoadedSample& s : loaded) {
+  for (const PushingSample& s : loaded) {
     const Eigen::Vector3d v_rel = velocity_at(a, s.x_w) - velocity_at(b, s.x_w);
     const Eigen::Vector3d slip_w = v_rel - v_rel.dot(s.nu_w) * s.nu_w;
     const double slip = slip_w.norm();

@@ -35,6 +35,7 @@
 // is its minimum, where the (mean) slip stops: beyond it friction would
 // reverse the slip. So friction's work K(s) - K is <= 0 in every step.
 #include <Eigen/Core>
+#include <vector>
 
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "reference/quasi_rigid/rigid_motion.hpp"
@@ -58,6 +59,20 @@ struct ContactImpulses {
   Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
   Eigen::Vector3d friction_impulse_w = Eigen::Vector3d::Zero();  // N s: on A, scaled (B takes the opposite)
 };
+
+// A sample of either side that carries traction (p_i > 0): where it pushes,
+// x_i = q_i - u_i n_i in the world, its outward unit normal n_i (world), p_i
+// (Pa), its area a_i (m^2), and the share of f_i = p_i a_i that pushes
+// (above: 1/2, or beside a rigid body 1 on the side that solved and 0 on
+// the other). The impulses are built from these.
+struct LoadedSample {
+  int side = 0;    // 0: A's sample, 1: B's
+  int sample = 0;  // its index in its body's samples
+  Eigen::Vector3d x_w, n_w;
+  double traction = 0, area = 0, share = 0;
+};
+std::vector<LoadedSample> loaded_samples(const QuasiRigidContact& contact, const BodyState& a, const QuasiRigidBody& body_a,
+                                         const BodyState& b, const QuasiRigidBody& body_b);
 
 // N, world: the normal force on A that the impulses push with, undamped
 // (the sides' shares above).

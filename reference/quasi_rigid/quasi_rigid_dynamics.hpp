@@ -64,6 +64,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/quasi_rigid/contact_impulses.hpp"
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "reference/quasi_rigid/rigid_motion.hpp"
 #include "reference/spatial/row_sink.hpp"
@@ -113,6 +114,14 @@ struct StepRecord {
   // The normal and the friction contact impulses on each body (input order;
   // zero in flight), N s.
   std::vector<Eigen::Vector3d> normal_impulse_w, friction_impulse_w;
+  // The loaded samples of the closing kick, every contact's (the contacts at
+  // the step's end, as the next step starts from them; none when the step
+  // started unloaded), each with its body's index (input order).
+  struct Sample {
+    std::size_t body = 0;
+    LoadedSample loaded;
+  };
+  std::vector<Sample> samples;
 };
 
 struct DynamicsSample {

@@ -45,7 +45,8 @@ stop() {
 for scene in octagon_sliding octagon_sliding_points bowl_thrown_on_table quasi_rigid_spinning_ball; do
   "$contactref" simulate "$scenes/$scene.json" --out "$dir/$scene" > /dev/null 2>&1
   serve "$dir/$scene"
-  echo "$scene: $(node "$here/viewer_page_check.mjs" "$url" "$dir/$scene")"
+  checked=$(node "$here/viewer_page_check.mjs" "$url" "$dir/$scene")  # exits the test when the check fails (set -e)
+  echo "$scene: $checked"
   stop
 done
 

@@ -3,16 +3,18 @@
 // puppeteer-core), and checks from the page's own state
 // (window.contactrefViewer) against RUN's files, read here independently:
 //  - the frames are bodies.csv's times;
-//  - at three frames (first, middle, last) set through the page, every free
-//    body's position and quaternion equal its bodies.csv row, to the bit;
+//  - at three frames (the first, the last and the one with the most contact
+//    markers) set through the page, every free body's position and
+//    quaternion equal its bodies.csv row at that time (its last, where an
+//    event repeats a time: the state after it), to the bit;
 //  - the contact markers are contacts.csv's: the smooth model's row at the
-//    frame's time, or the 6D and point models' rows at their last step time
-//    after the previous frame and up to this one; same count, the points
-//    equal, the drawn ones to float32;
+//    frame's time, or the 6D, point and quasi-rigid models' rows at their
+//    last step time after the previous frame and up to this one; same
+//    count, the points equal, the drawn ones to float32;
 //  - the canvas is not blank (a screenshot of it has more than one colour);
 //  - no console error, page error or failed request.
 // With --expect-error TEXT, instead: the page shows an error containing TEXT.
-// --screenshot FILE saves the page (PNG) at the middle frame.
+// --screenshot FILE saves the page (PNG) at the last frame checked.
 // Exit 0 when all hold, 1 with each failure on stderr, 2 on bad arguments.
 // Usage: node viewer_page_check.mjs URL RUN [--expect-error TEXT] [--screenshot FILE]
 import fs from 'node:fs';
@@ -74,13 +76,26 @@ try {
     const contacts = summary.files.contacts ? table(summary.files.contacts) : null;
     const smooth = contacts && contacts.length && 'normal_force' in contacts[0];
     let checkedMarkers = 0;
-    for (const k of [0, Math.floor(times.length / 2), times.length - 1]) {
+    // The contact file's markers of frame k (the page's rule, here on the file's own rows).
+    const markersOf = (k) => {
+      if (!contacts) return [];
+      if (smooth) return contacts.filter((c) => Number(c.time) === times[k] && c.px !== '');
+      const from = k > 0 ? times[k - 1] : -Infinity;
+      const steps = contacts.filter((c) => Number(c.time) > from && Number(c.time) <= times[k] &&
+                                           ['volume-6d', 'point', 'sample'].includes(c.kind));
+      const last = Math.max(...steps.map((c) => Number(c.time)));
+      return steps.filter((c) => Number(c.time) === last);
+    };
+    // The first and last frames, and the one with the most contact markers.
+    let busiest = 0;
+    for (let k = 1; k < times.length; ++k) if (markersOf(k).length > markersOf(busiest).length) busiest = k;
+    for (const k of [...new Set([0, busiest, times.length - 1])]) {
       const state = await page.evaluate((frame) => {
         window.contactrefViewer.setFrame(frame);
         return window.contactrefViewer.state();
       }, k);
       if (state.time !== times[k]) failures.push(`frame ${k}: time ${state.time}, bodies.csv ${times[k]}`);
-      const expected = rows.filter((r) => Number(r.time) === times[k]);
+      const expected = [...new Map(rows.filter((r) => Number(r.time) === times[k]).map((r) => [r.body, r])).values()];
       if (state.bodies.length !== expected.length) failures.push(`frame ${k}: ${state.bodies.length} bodies, bodies.csv ${expected.length}`);
       for (const row of expected) {
         const body = state.bodies.find((b) => b.name === row.body);
@@ -90,17 +105,7 @@ try {
                  JSON.stringify(body.quaternion) !== JSON.stringify(want.quaternion))
           failures.push(`frame ${k} (t = ${times[k]}): ${row.body} at ${JSON.stringify(body)}, bodies.csv ${JSON.stringify(want)}`);
       }
-      if (!contacts) continue;
-      let markers;
-      if (smooth) {
-        markers = contacts.filter((c) => Number(c.time) === times[k] && c.px !== '');
-      } else {
-        const from = k > 0 ? times[k - 1] : -Infinity;
-        const steps = contacts.filter((c) => Number(c.time) > from && Number(c.time) <= times[k] &&
-                                             (c.kind === 'volume-6d' || c.kind === 'point'));
-        const last = Math.max(...steps.map((c) => Number(c.time)));
-        markers = steps.filter((c) => Number(c.time) === last);
-      }
+      const markers = markersOf(k);
       const points = markers.map((c) => (smooth ? [c.px, c.py, c.pz] : [c.x, c.y, c.z]).map(Number));
       checkedMarkers += points.length;
       if (state.contacts.length !== points.length) {
@@ -131,13 +136,13 @@ try {
       return seen.size;
     }, png);
     if (colours < 2) failures.push(`the canvas is blank (${colours} colour)`);
-    if (contacts && contacts.some((c) => c.px || c.kind === 'volume-6d' || c.kind === 'point') && !checkedMarkers)
-      failures.push('the run has contacts, but none at the frames checked');
+    if (times.some((t, k) => markersOf(k).length) && !checkedMarkers)
+      failures.push('the run has contact markers, but none at the frames checked');
     if (screenshot) {
       await page.evaluate((frame) => window.contactrefViewer.setFrame(frame), Math.floor(times.length / 2));
       await page.screenshot({ path: screenshot });
     }
-    console.log(`viewer_page_check: ${times.length} frames, 3 checked with ${checkedMarkers} contact markers, ` +
+    console.log(`viewer_page_check: ${times.length} frames, frames ${[...new Set([0, busiest, times.length - 1])]} checked with ${checkedMarkers} contact markers, ` +
                 `${colours} colours on the canvas`);
   }
 } catch (error) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -272,6 +273,42 @@ TEST(BodyShapes, VolumeContactImpulsesBalanceTheBodysMomentum) {
   ASSERT_EQ(run.scene.bodies[1].name, "octagon");
   const Vec3 expected = m * run.scene.gravity * T - m * (velocity(octagon.back()) - velocity(octagon.front()));
   EXPECT_LT((given - expected).norm(), 1e-12 * expected.norm()) << given.transpose() << " against " << expected.transpose();
+}
+
+// The quasi-rigid model's contacts.csv: a row per loaded sample at each
+// step's end, the contacts the step's closing kick and the next step's
+// opening kick push with. So a step's load in steps.csv (the mean of its
+// two kicks', undamped here) is the mean of the sums of share p a over the
+// rows at its start and at its end; each normal is a unit vector and each of
+// the rigid floor's samples lies on its plane.
+TEST(BodyShapes, QuasiRigidSamplesCarryTheLoadOfTheirSteps) {
+  const ShapesRun run = simulate("quasi_rigid_spinning_ball.json");
+  const auto contacts = csv_rows(run.dir / "contacts.csv");
+  const auto steps = csv_rows(run.dir / "steps.csv");
+  ASSERT_GT(contacts.size(), 100u);
+  const auto number = [](const std::string& x) { return std::stod(x); };
+  std::map<std::string, double> pushed;  // time: sum of share p a
+  for (const auto& c : contacts) {
+    ASSERT_EQ(c.size(), 13u);
+    EXPECT_EQ(c[1], "sample");
+    ASSERT_TRUE(c[2] == "floor" || c[2] == "ball") << c[2];
+    EXPECT_NEAR(Vec3(number(c[7]), number(c[8]), number(c[9])).norm(), 1, 1e-14);
+    if (c[2] == "floor") {
+      EXPECT_EQ(number(c[6]), 0);
+    }
+    EXPECT_GT(number(c[10]), 0);  // pressure
+    EXPECT_TRUE(number(c[12]) >= 0 && number(c[12]) <= 1);
+    pushed[c[0]] += number(c[12]) * number(c[10]) * number(c[11]);
+  }
+  int checked = 0;
+  for (std::size_t n = 1; n < steps.size(); ++n) {
+    const auto start = pushed.find(steps[n - 1][0]), end = pushed.find(steps[n][0]);
+    if (start == pushed.end() || end == pushed.end()) continue;
+    const double load = number(steps[n][4]);
+    EXPECT_NEAR(load, 0.5 * (start->second + end->second), 1e-12 * load) << "step ending at " << steps[n][0];
+    ++checked;
+  }
+  EXPECT_GT(checked, 50);
 }
 
 }  // namespace

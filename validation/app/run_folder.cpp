@@ -154,7 +154,7 @@ RunFolder check_run_folder(const std::filesystem::path& folder) {
     const std::string contacts_name = (folder / contacts).string();
     const CsvTable table = parse_csv(read_input_file(contacts_name, "the run's contacts.csv"), contacts_name);
     check_columns(table, contacts_name, {"time"});
-    check_numeric_cells(table, contacts_name, {"kind", "a", "b", "state"}, true);
+    check_numeric_cells(table, contacts_name, {"kind", "a", "b", "body", "state"}, true);
     const std::size_t time_column =
         std::size_t(std::find(table.header.begin(), table.header.end(), "time") - table.header.begin());
     for (std::size_t r = 0; r < table.rows.size(); ++r) {

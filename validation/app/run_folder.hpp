@@ -11,7 +11,7 @@
 //                 with the header's column count and every cell but `body`
 //                 a finite number;
 //   contacts.csv  when "files" names it: the same, its text columns (kind,
-//                 a, b, state) aside and empty cells allowed (the smooth
+//                 a, b, body, state) aside and empty cells allowed (the smooth
 //                 model's rows in flight).
 #include <cstddef>
 #include <filesystem>

@@ -65,6 +65,52 @@ class QuasiRigidStepFile final : public spatial::RowSink<qr::StepRecord> {
   CsvFile file_;
 };
 
+// contacts.csv (for viewers, issue 33): a row per loaded sample per step,
+// at the step's end (StepRecord::samples): the body, the sample's index,
+// where it pushes and its outward unit normal in the world, its traction
+// (Pa), area (m^2) and the share of p a that pushes (contact_impulses.hpp).
+class QuasiRigidContactFile final : public spatial::RowSink<qr::StepRecord> {
+ public:
+  QuasiRigidContactFile(const std::filesystem::path& path, const scenes::Scene& scene)
+      : scene_(scene), file_(path, "time,kind,body,sample,x,y,z,nx,ny,nz,pressure,area,share") {}
+  void write(const qr::StepRecord& s) override {
+    for (const qr::StepRecord::Sample& sample : s.samples) {
+      file_.begin(s.time);
+      file_.text("sample");
+      file_.text(scene_.bodies[sample.body].name);
+      file_.integer(sample.loaded.sample);
+      for (int c = 0; c < 3; ++c) file_.number(sample.loaded.x_w(c), kPointColumns[c]);
+      for (int c = 0; c < 3; ++c) file_.number(sample.loaded.n_w(c), kNormalColumns[c]);
+      file_.number(sample.loaded.traction, "pressure");
+      file_.number(sample.loaded.area, "area");
+      file_.number(sample.loaded.share, "share");
+      file_.end();
+    }
+  }
+  void close() { file_.close(); }
+
+ private:
+  static constexpr const char* kPointColumns[3] = {"x", "y", "z"};
+  static constexpr const char* kNormalColumns[3] = {"nx", "ny", "nz"};
+  const scenes::Scene& scene_;
+  CsvFile file_;
+};
+
+// Both files of a step.
+class StepSinks final : public spatial::RowSink<qr::StepRecord> {
+ public:
+  StepSinks(spatial::RowSink<qr::StepRecord>& steps, spatial::RowSink<qr::StepRecord>& contacts)
+      : steps_(steps), contacts_(contacts) {}
+  void write(const qr::StepRecord& s) override {
+    steps_.write(s);
+    contacts_.write(s);
+  }
+
+ private:
+  spatial::RowSink<qr::StepRecord>& steps_;
+  spatial::RowSink<qr::StepRecord>& contacts_;
+};
+
 // last: the last row written (the end's state when the run completed).
 ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, const qr::DynamicsOptions& options,
                    const qr::DynamicsResult& result, const std::optional<qr::DynamicsSample>& last) {
@@ -104,7 +150,8 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
     bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
-  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}, {"shapes", "shapes.json"}, {"timings", "timings.json"}};
+  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"},       {"contacts", "contacts.csv"},
+                      {"shapes", "shapes.json"}, {"timings", "timings.json"}};
   return summary;
 }
 
@@ -123,14 +170,17 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   qr::DynamicsResult result;
   QuasiRigidBodyFile body_file(out / "bodies.csv", scene);
   QuasiRigidStepFile step_file(out / "steps.csv");
+  QuasiRigidContactFile contact_file(out / "contacts.csv", scene);
+  StepSinks step_sinks(step_file, contact_file);
   try {
-    result = qr::simulate_quasi_rigid(bodies, options, [&progress](double t) { progress(t); }, {&body_file, &step_file});
+    result = qr::simulate_quasi_rigid(bodies, options, [&progress](double t) { progress(t); }, {&body_file, &step_sinks});
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", scene_file, e.what()));
   }
   const double wall = progress.seconds();
   body_file.close();
   step_file.close();
+  contact_file.close();
   const ojson summary = summary_json(scene, scene_file, options, result, body_file.last());
   write_json(out / "summary.json", summary);
   write_timings(out / "timings.json", {{"wall_seconds", wall}});
@@ -144,7 +194,7 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
                              result.contact_steps, result.flight_steps, result.retractions, result.max_active, wall);
     std::cout << fmt::format("work       normal {:.6g} J, friction {:.6g} J\n", result.normal_work,
                              result.friction_work);
-    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, summary.json, timings.json)\n", out.string());
+    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, contacts.csv, summary.json, timings.json)\n", out.string());
   }
   return result.status == qr::RunStatus::kFailed ? 1 : 0;
 }

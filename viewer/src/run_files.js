@@ -109,42 +109,62 @@ function readFrames(text, name) {
   return { times, bodies };
 }
 
+// Markers grouped by ascending time; `marker(record)` makes a record's, or null.
+function groupByTime(table, name, at, marker) {
+  const groups = [];
+  for (const record of table.records) {
+    const time = number(record, 'time', at, name);
+    if (groups.length && time < groups[groups.length - 1].time) throw new Error(`${name}:${record.line}: time goes back`);
+    if (!groups.length || time > groups[groups.length - 1].time) groups.push({ time, markers: [] });
+    const m = marker(record);
+    if (m) groups[groups.length - 1].markers.push(m);
+  }
+  return groups;
+}
+
+// The quasi-rigid model's contacts.csv: its loaded samples per step, each
+// coloured by its traction (Pa).
+function readSamples(table, name) {
+  const at = columns(table, name, ['time', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'pressure']);
+  const vector = (record, names) => names.map((c) => number(record, c, at, name));
+  const groups = groupByTime(table, name, at, (record) => ({
+    kind: 'sample', point: vector(record, ['x', 'y', 'z']), normal: vector(record, ['nx', 'ny', 'nz']),
+    magnitude: number(record, 'pressure', at, name),
+  }));
+  return { groups, unit: 'Pa' };
+}
+
 // contacts.csv as markers grouped by time: the smooth model's one contact
-// per row (empty in flight), or the 6D and point models' joints, each with
-// its point, unit normal, magnitude (the normal force, or the step impulse's
-// norm) and, for a 6D patch, its ellipse (axes u, w and semi-axes).
+// per row (empty in flight), the 6D and point models' joints, each with its
+// point, unit normal, magnitude (the normal force, or the step impulse's
+// norm) and, for a 6D patch, its ellipse (axes u, w and semi-axes), or the
+// quasi-rigid model's samples (readSamples).
 function readContacts(text, name) {
   const table = parseCsv(text, name);
+  if (table.header.includes('pressure')) return readSamples(table, name);
   const smooth = table.header.includes('normal_force');
   const wanted = smooth ? ['time', 'px', 'py', 'pz', 'nx', 'ny', 'nz', 'normal_force']
                         : ['time', 'kind', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'ux', 'uy', 'uz', 'wx', 'wy', 'wz',
                            'semi_a', 'semi_b', 'force_u', 'force_w', 'force_n'];
   const at = columns(table, name, wanted);
-  const groups = [];  // {time, markers}
-  for (const record of table.records) {
-    const time = number(record, 'time', at, name);
-    if (groups.length && time < groups[groups.length - 1].time) throw new Error(`${name}:${record.line}: time goes back`);
-    if (!groups.length || time > groups[groups.length - 1].time) groups.push({ time, markers: [] });
-    const markers = groups[groups.length - 1].markers;
+  const groups = groupByTime(table, name, at, (record) => {
     const vector = (names) => names.map((c) => number(record, c, at, name));
     if (smooth) {
-      if (record.cells[at.px] === '') continue;  // in flight
-      markers.push({ kind: 'smooth', point: vector(['px', 'py', 'pz']), normal: vector(['nx', 'ny', 'nz']),
-                     magnitude: Math.abs(number(record, 'normal_force', at, name)) });
-    } else {
-      const kind = record.cells[at.kind];
-      if (kind !== 'volume-6d' && kind !== 'point') continue;  // a joint is no contact
-      const force = vector(['force_u', 'force_w', 'force_n']);
-      const marker = { kind, point: vector(['x', 'y', 'z']), normal: vector(['nx', 'ny', 'nz']),
-                       magnitude: Math.hypot(...force) };
-      if (kind === 'volume-6d') {
-        marker.u = vector(['ux', 'uy', 'uz']);
-        marker.w = vector(['wx', 'wy', 'wz']);
-        marker.semi = vector(['semi_a', 'semi_b']);
-      }
-      markers.push(marker);
+      if (record.cells[at.px] === '') return null;  // in flight
+      return { kind: 'smooth', point: vector(['px', 'py', 'pz']), normal: vector(['nx', 'ny', 'nz']),
+               magnitude: Math.abs(number(record, 'normal_force', at, name)) };
     }
-  }
+    const kind = record.cells[at.kind];
+    if (kind !== 'volume-6d' && kind !== 'point') return null;  // a joint is no contact
+    const force = vector(['force_u', 'force_w', 'force_n']);
+    const marker = { kind, point: vector(['x', 'y', 'z']), normal: vector(['nx', 'ny', 'nz']), magnitude: Math.hypot(...force) };
+    if (kind === 'volume-6d') {
+      marker.u = vector(['ux', 'uy', 'uz']);
+      marker.w = vector(['wx', 'wy', 'wz']);
+      marker.semi = vector(['semi_a', 'semi_b']);
+    }
+    return marker;
+  });
   return { groups, unit: smooth ? 'N' : 'N s' };
 }
 

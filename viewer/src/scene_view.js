@@ -58,7 +58,6 @@ export class SceneView {
       }
       this.scene.add(object);
     }
-    this.sizes = new Map();
     for (const body of run.frames.bodies) {
       const points = [];
       for (let k = 0; k < run.frames.times.length; ++k) points.push(new THREE.Vector3().fromArray(body.position, 3 * k));
