@@ -13,15 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# Test-only packages (scripts/debian-packages.txt, [tests]): scripts/test.sh installs them.
-for tool in node "${CONTACTREF_CHROMIUM:-chromium}"; do
-  command -v "$tool" > /dev/null || { echo "$tool is not installed: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1; }
-done
-# The page check drives the chromium found here.
-export CONTACTREF_CHROMIUM=$(command -v "${CONTACTREF_CHROMIUM:-chromium}")
-if [[ ! -d $here/node_modules/puppeteer-core ]]; then
-  echo "puppeteer-core is not installed in tests/browser: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1
-fi
+source "$here/require_browser.sh"
 
 "$contactref" validate brep-contact torque-free-body --quick --out "$dir" > /dev/null
 "$contactref" figures --only torque-free-convergence --out "$dir" 2> /dev/null

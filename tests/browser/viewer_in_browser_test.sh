@@ -14,13 +14,7 @@ scenes=$root/validation/fixtures/scenes
 dir=$(mktemp -d)
 server=""
 trap '[[ -n $server ]] && kill "$server" 2> /dev/null; rm -rf "$dir"' EXIT
-for tool in node "${CONTACTREF_CHROMIUM:-chromium}"; do
-  command -v "$tool" > /dev/null || { echo "$tool is not installed: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1; }
-done
-export CONTACTREF_CHROMIUM=$(command -v "${CONTACTREF_CHROMIUM:-chromium}")
-if [[ ! -d $here/node_modules/puppeteer-core ]]; then
-  echo "puppeteer-core is not installed in tests/browser: scripts/test.sh (scripts/bootstrap.sh) installs it" >&2; exit 1
-fi
+source "$here/require_browser.sh"
 
 # serve RUN: starts `contactref view RUN` (for at most 5 minutes) and sets url.
 serve() {
