@@ -11,6 +11,8 @@
 //    frame's time, or the 6D, point and quasi-rigid models' rows at their
 //    last step time after the previous frame and up to this one; same
 //    count, the points equal, the drawn ones to float32;
+//  - "patches" colours each surface with as many colours as shapes.json
+//    says it has patches;
 //  - the canvas is not blank (a screenshot of it has more than one colour);
 //  - no console error, page error or failed request.
 // With --expect-error TEXT, instead: the page shows an error containing TEXT.
@@ -119,6 +121,18 @@ try {
           failures.push(`frame ${k}: contact ${i} at ${JSON.stringify(shown)}, the contact file ${JSON.stringify(p)}`);
       });
     }
+    // "patches": each surface in one colour per patch of its manifest's count.
+    const manifest = JSON.parse(fs.readFileSync(path.join(run, summary.files.shapes), 'utf8'));
+    const withPatches = manifest.bodies.filter((b) => b.patches);
+    if (withPatches.length) {
+      await page.click('#patches');
+      const state = await page.evaluate(() => window.contactrefViewer.state());
+      if (!state.patchesShown) failures.push('"patches" did not turn the patch colours on');
+      for (const body of withPatches) {
+        if (state.patchColours[body.name] !== body.patches)
+          failures.push(`${body.name}: ${state.patchColours[body.name]} patch colours, ${summary.files.shapes} has ${body.patches} patches`);
+      }
+    }
     // The canvas as the browser drew it, decoded by the browser.
     const png = await (await page.$('#view canvas')).screenshot({ encoding: 'base64' });
     const colours = await page.evaluate(async (data) => {
@@ -143,7 +157,7 @@ try {
       await page.screenshot({ path: screenshot });
     }
     console.log(`viewer_page_check: ${times.length} frames, frames ${[...new Set([0, busiest, times.length - 1])]} checked with ${checkedMarkers} contact markers, ` +
-                `${colours} colours on the canvas`);
+                `${withPatches.length} surfaces by patch, ${colours} colours on the canvas`);
   }
 } catch (error) {
   failures.push(`the check failed: ${error.message}`);

@@ -311,4 +311,50 @@ TEST(BodyShapes, QuasiRigidSamplesCarryTheLoadOfTheirSteps) {
   EXPECT_GT(checked, 50);
 }
 
+// The surfaces' vertices carry their patch (PLY vertex property `patch`,
+// read here from the text): every triangle's three vertices share one, every
+// patch of the bowl (the App. B.2 mesh's 14 faces) has triangles, and a
+// polyhedron has no patch property.
+TEST(BodyShapes, SurfaceVerticesNameTheirPatchAndTrianglesKeepToOne) {
+  const ShapesRun run = simulate("bowl_thrown_on_table.json");
+  const std::size_t bowl = run.manifest.at("bodies").at(0).at("name") == "bowl" ? 0 : 1;
+  ASSERT_EQ(run.entry(bowl).at("name"), "bowl");
+  const int patches = run.entry(bowl).at("patches").get<int>();
+  EXPECT_EQ(patches, 14);
+  std::istringstream in(contactref::test::file_bytes(run.dir / run.entry(bowl).at("file").get<std::string>()));
+  std::string line;
+  std::size_t vertices = 0, faces = 0;
+  bool patch_property = false;
+  while (std::getline(in, line) && line != "end_header") {
+    std::istringstream words(line);
+    std::string a, b, c;
+    words >> a >> b >> c;
+    if (a == "element" && b == "vertex") vertices = std::stoul(c);
+    if (a == "element" && b == "face") faces = std::stoul(c);
+    if (a == "property" && c == "patch") patch_property = true;
+  }
+  ASSERT_TRUE(patch_property);
+  std::vector<int> patch_of(vertices);
+  for (std::size_t i = 0; i < vertices; ++i) {
+    ASSERT_TRUE(std::getline(in, line));
+    std::istringstream words(line);
+    double x, y, z;
+    words >> x >> y >> z >> patch_of[i];
+    ASSERT_TRUE(patch_of[i] >= 0 && patch_of[i] < patches) << line;
+  }
+  std::vector<int> triangles_of(std::size_t(patches), 0);
+  for (std::size_t f = 0; f < faces; ++f) {
+    ASSERT_TRUE(std::getline(in, line));
+    std::istringstream words(line);
+    int n, a, b, c;
+    words >> n >> a >> b >> c;
+    const int p = patch_of[std::size_t(a)];
+    EXPECT_TRUE(p == patch_of[std::size_t(b)] && p == patch_of[std::size_t(c)]) << "face " << f << ": " << line;
+    ++triangles_of[std::size_t(p)];
+  }
+  for (int p = 0; p < patches; ++p) EXPECT_GT(triangles_of[std::size_t(p)], 0) << "patch " << p;
+  const ShapesRun octagon = simulate("octagon_sliding.json");
+  EXPECT_EQ(contactref::test::file_bytes(octagon.dir / "shapes/body1.ply").find("property int patch"), std::string::npos);
+}
+
 }  // namespace

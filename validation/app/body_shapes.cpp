@@ -17,10 +17,12 @@ namespace contactref::cli {
 
 namespace {
 
-// A shape as written: vertices (with normals for a point cloud) and faces.
+// A shape as written: vertices (with normals for a point cloud, with the
+// patch each lies on for a tessellated surface) and faces.
 struct Shape {
   std::vector<Vec3<double>> vertices, normals;
   std::vector<std::vector<int>> faces;
+  std::vector<int> patches;
   nlohmann::ordered_json note;  // what the manifest says about how it was made
 };
 
@@ -107,8 +109,9 @@ std::optional<Shape> surface_shape(const surfaces::PatchComplex<double>& complex
     return shape;
   }
   shape.vertices = tessellated->vertices();
+  shape.patches = tessellated->vertex_patches();  // each triangle's three vertices lie on its patch
   for (const Hierarchy::Triangle& t : tessellated->triangles()) shape.faces.push_back({t.vertices[0], t.vertices[1], t.vertices[2]});
-  shape.note = {{"bound_m", tessellated->bound()}};
+  shape.note = {{"bound_m", tessellated->bound()}, {"patches", complex.patches.size()}};
   return shape;
 }
 
@@ -120,11 +123,13 @@ void write_ply(const std::filesystem::path& path, const Shape& shape, std::strin
   file << "ply\nformat ascii 1.0\ncomment contactref body shape: " << body << " (body frame, m)\n"
        << "element vertex " << shape.vertices.size() << "\nproperty double x\nproperty double y\nproperty double z\n";
   if (normals) file << "property double nx\nproperty double ny\nproperty double nz\n";
+  if (!shape.patches.empty()) file << "property int patch\n";
   file << "element face " << shape.faces.size() << "\nproperty list uchar int vertex_indices\nend_header\n";
   for (std::size_t i = 0; i < shape.vertices.size(); ++i) {
     const Vec3<double>& x = shape.vertices[i];
     file << fmt::format("{:.17g} {:.17g} {:.17g}", x.x(), x.y(), x.z());
     if (normals) file << fmt::format(" {:.17g} {:.17g} {:.17g}", shape.normals[i].x(), shape.normals[i].y(), shape.normals[i].z());
+    if (!shape.patches.empty()) file << ' ' << shape.patches[i];
     file << '\n';
   }
   for (const std::vector<int>& face : shape.faces) {
@@ -156,10 +161,10 @@ nlohmann::ordered_json write_body_shapes(const std::filesystem::path& out, const
         shape = surface_shape(*body.complex(), why_not);
         break;
       case scenes::GeometryKind::kPolyhedron:
-        shape = Shape{body.geometry.polyhedron->vertices(), {}, body.geometry.polyhedron->faces(), {}};
+        shape = Shape{body.geometry.polyhedron->vertices(), {}, body.geometry.polyhedron->faces(), {}, {}};
         break;
       case scenes::GeometryKind::kPoints:
-        shape = Shape{body.geometry.points.points, body.geometry.points.normals, {}, {}};
+        shape = Shape{body.geometry.points.points, body.geometry.points.normals, {}, {}, {}};
         break;
     }
     if (!shape) {

@@ -12,7 +12,10 @@
 //    every point within `bound_m` (the manifest's) of the smooth surface and
 //    the other way round, 3e-3 of the radius of a few of its points (T-junctions
 //    between triangles of different sizes, within the bound), at most
-//    kShapeTriangles triangles (else no file, and the manifest says why);
+//    kShapeTriangles triangles (else no file, and the manifest says why),
+//    each vertex with the index of the patch it lies on (vertex property
+//    `patch`; a triangle's three share theirs; the manifest's `patches`
+//    counts the surface's);
 //    an unbounded plane: a square of half-side kUnboundedHalfSide about its
 //    origin; an infinite circular cylinder: that length of it about its
 //    origin, in 64 facets; another unbounded surface (a paraboloid): no

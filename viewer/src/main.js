@@ -2,7 +2,8 @@
 // (`contactref view DIR` serves DIR at run/) or one chosen with the picker,
 // and plays it. Its state is on window.contactrefViewer for tests
 // (tests/browser/viewer_page_check.mjs): ready, error, times, setFrame(k),
-// and state(), read off the scene's own objects.
+// and state(), read off the scene's own objects. "patches" colours each
+// surface by the patch its triangles lie on.
 import { httpSource, loadRun, pickedSource } from './run_files.js';
 import { SceneView } from './scene_view.js';
 import { Playback } from './controls.js';
@@ -29,6 +30,7 @@ async function open(source, label) {
     playback = new Playback(run.frames.times, { play: element('play'), slider: element('slider'), speed: element('speed'),
                                                 time: element('time') }, (k) => view.showFrame(k));
     playback.setFrame(0);
+    view.showPatches(element('patches').checked);
     const status = run.summary.status ?? '?';
     element('title').textContent = `${label}: ${run.summary.model?.type ?? 'smooth'} run, ${status}`;
     element('legend').textContent = run.contacts
@@ -59,6 +61,8 @@ api.state = () => ({
     return { drawn: [at.getX(i), at.getY(i), at.getZ(i)], point: m.point, normal: m.normal };
   }),
   fps: api.fps,
+  patchesShown: view.patchesShown,
+  patchColours: view.patchColours(),
 });
 
 let last = performance.now(), frames = 0, since = last;
@@ -78,6 +82,7 @@ function animate(now) {
 }
 requestAnimationFrame(animate);
 
+element('patches').addEventListener('change', (event) => view?.showPatches(event.target.checked));
 element('folder').addEventListener('change', (event) => {
   const files = event.target.files;
   if (files.length) open(pickedSource(files), files[0].webkitRelativePath.split('/')[0]);

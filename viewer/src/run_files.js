@@ -176,19 +176,23 @@ export async function loadRun(source) {
     if (typeof files[key] !== 'string') throw new Error(`summary.json: files.${key} is missing (not a simulate run?)`);
   const manifest = await json(source, files.shapes);
   if (!Array.isArray(manifest.bodies)) throw new Error(`${files.shapes}: no "bodies" array`);
-  const loader = new PLYLoader();
+  const plain = new PLYLoader(), withPatches = new PLYLoader();
+  withPatches.setCustomPropertyNameMapping({ patch: ['patch'] });  // a surface's vertices name their patch
   const shapes = [];
   for (const body of manifest.bodies) {
     const shape = { name: body.name, geometry: body.geometry, fixed: !!body.fixed, pose: body.pose_w_b ?? null,
-                    mesh: null, why: body.why ?? null };
+                    mesh: null, why: body.why ?? null, patches: body.patches ?? 0 };
     if (body.file) {
       const bytes = await source.bytes(body.file);
       try {
-        shape.mesh = loader.parse(bytes);
+        shape.mesh = (shape.patches ? withPatches : plain).parse(bytes);
       } catch (error) {
         throw new Error(`${body.file}: not a PLY file three.js can read (${error.message})`);
       }
       if (!shape.mesh.getAttribute('position')?.count) throw new Error(`${body.file}: no vertices`);
+      const patch = shape.mesh.getAttribute('patch');
+      if (shape.patches && !(patch && Array.from(patch.array).every((p) => Number.isInteger(p) && p >= 0 && p < shape.patches)))
+        throw new Error(`${body.file}: its vertices do not name patches 0 to ${shape.patches - 1} (${files.shapes} says ${shape.patches})`);
       for (const [name, attribute] of Object.entries(shape.mesh.attributes)) {  // the shapes are doubles; WebGL takes float32
         if (attribute.array instanceof Float64Array)
           shape.mesh.setAttribute(name, new Float32BufferAttribute(Float32Array.from(attribute.array), attribute.itemSize));

@@ -15,15 +15,28 @@ function ramp(s, colour) {
   return colour.setRGB(x < 0.5 ? 0 : 2 * x - 1, x < 0.5 ? 2 * x : 2 - 2 * x, x < 0.5 ? 1 - 2 * x : 0);
 }
 
+// A distinct colour per patch index (golden-angle hues).
+function patchColour(p, colour) {
+  return colour.setHSL((p * 0.381966) % 1, 0.55, 0.55);
+}
+
 function meshOf(shape) {
   const geometry = shape.mesh;
   if (!geometry.index) {  // a point cloud (no faces)
     return new THREE.Points(geometry, new THREE.PointsMaterial({ color: 0x3060c0, size: 2, sizeAttenuation: false }));
   }
   if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
+  const patch = geometry.getAttribute('patch');
+  if (patch) {  // shown when "patches" is on (showPatches)
+    const colours = new Float32Array(3 * patch.count), colour = new THREE.Color();
+    for (let i = 0; i < patch.count; ++i) patchColour(patch.getX(i), colour).toArray(colours, 3 * i);
+    geometry.setAttribute('color', new THREE.BufferAttribute(colours, 3));
+  }
   const colour = shape.fixed ? 0xb0b0b0 : 0xd08040;
-  return new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: colour, roughness: 0.8, side: THREE.DoubleSide,
-                                                                  transparent: shape.fixed, opacity: shape.fixed ? 0.7 : 1 }));
+  const mesh = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: colour, roughness: 0.8, side: THREE.DoubleSide,
+                                                                        transparent: shape.fixed, opacity: shape.fixed ? 0.7 : 1 }));
+  mesh.userData.colour = colour;
+  return mesh;
 }
 
 export class SceneView {
@@ -164,6 +177,33 @@ export class SceneView {
       g.attributes.position.needsUpdate = true;
       g.attributes.color.needsUpdate = true;
     }
+  }
+
+  // Colours each surface by patch (on) or in one colour (off).
+  showPatches(on) {
+    this.patchesShown = on;
+    this.scene.traverse((object) => {
+      if (object.isMesh && object.geometry.getAttribute('patch')) {
+        object.material.vertexColors = on;
+        object.material.color.set(on ? 0xffffff : object.userData.colour);
+        object.material.needsUpdate = true;
+      }
+    });
+  }
+
+  // Per body with patches: how many distinct patch colours its mesh has (for tests).
+  patchColours() {
+    const counts = {};
+    for (const child of this.scene.children) {
+      child.traverse((object) => {
+        const colour = object.isMesh && object.geometry.getAttribute('color');
+        if (!colour || !object.geometry.getAttribute('patch')) return;
+        const seen = new Set();
+        for (let i = 0; i < colour.count; ++i) seen.add(`${colour.getX(i)},${colour.getY(i)},${colour.getZ(i)}`);
+        counts[child.name] = seen.size;
+      });
+    }
+    return counts;
   }
 
   render() {
