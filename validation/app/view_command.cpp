@@ -6,10 +6,12 @@
 // interrupted, or for --for seconds.
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fmt/format.h>
 #include <httplib.h>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -56,16 +58,25 @@ int run_view(const ViewOptions& options) {
   std::cout << fmt::format("view: open http://{}:{}/index.html?run=run/ ({})\n", options.host, port,
                            options.seconds > 0 ? fmt::format("for {} s", options.seconds) : "Ctrl-C stops it")
             << std::flush;
+  // --for: a timer stops the server, or is told that it stopped on its own.
+  std::mutex mutex;
+  std::condition_variable stopped;
+  bool done = false;
   std::thread timer;
   if (options.seconds > 0) {
-    timer = std::thread([&server, seconds = options.seconds] {
-      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-      server.stop();
+    timer = std::thread([&, seconds = std::chrono::duration<double>(options.seconds)] {
+      std::unique_lock lock(mutex);
+      if (!stopped.wait_for(lock, seconds, [&] { return done; })) server.stop();
     });
   }
-  const bool served = server.listen_after_bind();
+  const bool served = server.listen_after_bind();  // false: accepting failed (a stop() returns true)
+  {
+    std::lock_guard lock(mutex);
+    done = true;
+  }
+  stopped.notify_all();
   if (timer.joinable()) timer.join();
-  if (!served && options.seconds == 0) throw ComputationError("view: the server stopped with an error");
+  if (!served) throw ComputationError("view: the server stopped: accepting a connection failed");
   return 0;
 }
 
