@@ -93,12 +93,13 @@ Eigen::Vector3d normal_force_on_a(const QuasiRigidContact& contact) {
 
 ContactImpulses apply_contact_impulses(const QuasiRigidContact& contact, const ContactParty& a, const ContactParty& b,
                                        double mu, double damping, double dt, DampingRate rate) {
+  ContactImpulses out;
+  out.samples = loaded_samples(contact, *a.state, *a.body, *b.state, *b.body);
   std::vector<PushingSample> loaded;
-  for (const LoadedSample& sample : loaded_samples(contact, *a.state, *a.body, *b.state, *b.body)) {
+  for (const LoadedSample& sample : out.samples) {
     if (sample.share > 0)
       loaded.push_back({sample.x_w, (sample.side == 0 ? -1.0 : 1.0) * sample.n_w, sample.share * sample.traction * sample.area});
   }
-  ContactImpulses out;
   out.loaded = static_cast<int>(loaded.size());
 
   // Normal impulses: f_i max(0, 1 - d rate_i) dt nu_i, with the rates read

@@ -50,16 +50,6 @@ struct ContactParty {
   BodyState* state = nullptr;
 };
 
-struct ContactImpulses {
-  double normal_work = 0;    // J: the kinetic energy the normal impulses added (elastic and damping)
-  double friction_work = 0;  // J: that friction added (<= 0 but for round-off)
-  double friction_scale = 1; // s above (1: no sample's slip stopped)
-  double load = 0;           // N: sum of f_i over both sides' halves, damping included
-  int loaded = 0;            // samples with p_i > 0 that push (both sides, or the deformable one)
-  Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
-  Eigen::Vector3d friction_impulse_w = Eigen::Vector3d::Zero();  // N s: on A, scaled (B takes the opposite)
-};
-
 // A sample of either side that carries traction (p_i > 0): where it pushes,
 // x_i = q_i - u_i n_i in the world, its outward unit normal n_i (world), p_i
 // (Pa), its area a_i (m^2), and the share of f_i = p_i a_i that pushes
@@ -71,6 +61,19 @@ struct LoadedSample {
   Eigen::Vector3d x_w, n_w;
   double traction = 0, area = 0, share = 0;
 };
+
+struct ContactImpulses {
+  double normal_work = 0;    // J: the kinetic energy the normal impulses added (elastic and damping)
+  double friction_work = 0;  // J: that friction added (<= 0 but for round-off)
+  double friction_scale = 1; // s above (1: no sample's slip stopped)
+  double load = 0;           // N: sum of f_i over both sides' halves, damping included
+  int loaded = 0;            // samples with p_i > 0 that push (both sides, or the deformable one)
+  Eigen::Vector3d normal_impulse_w = Eigen::Vector3d::Zero();    // N s: on A (B takes the opposite)
+  Eigen::Vector3d friction_impulse_w = Eigen::Vector3d::Zero();  // N s: on A, scaled (B takes the opposite)
+  std::vector<LoadedSample> samples;  // the samples the impulses were built from (loaded_samples)
+};
+
+// Both sides' loaded samples of `contact`, A's first, at the parties' poses.
 std::vector<LoadedSample> loaded_samples(const QuasiRigidContact& contact, const BodyState& a, const QuasiRigidBody& body_a,
                                          const BodyState& b, const QuasiRigidBody& body_b);
 

@@ -185,11 +185,10 @@ void kick(const std::vector<DynamicBody>& bodies, const std::vector<Contact>& co
   for (const auto& [p, c] : contacts) {
     const ContactParty a{&bodies[p.a].body, bodies[p.a].fixed ? nullptr : &bodies[p.a].mass, &states[p.a]};
     const ContactParty b{&bodies[p.b].body, bodies[p.b].fixed ? nullptr : &bodies[p.b].mass, &states[p.b]};
-    if (!opening) {  // the contacts at the step's end
-      for (const LoadedSample& sample : loaded_samples(c, states[p.a], bodies[p.a].body, states[p.b], bodies[p.b].body))
-        step.samples.push_back({sample.side == 0 ? p.a : p.b, sample});
-    }
     const ContactImpulses impulses = apply_contact_impulses(c, a, b, options.mu, options.damping, half, rate);
+    if (!opening) {  // the contacts at the step's end
+      for (const LoadedSample& sample : impulses.samples) step.samples.push_back({sample.side == 0 ? p.a : p.b, sample});
+    }
     step.load += 0.5 * impulses.load;
     if (opening) step.loaded += impulses.loaded;
     step.normal_work += impulses.normal_work;

@@ -93,12 +93,15 @@ nlohmann::json read_json(const std::filesystem::path& file) {
   return document;
 }
 
-// The header must hold every column the viewer reads.
+// The index of `column` in the header; InputError when it has none (the
+// header must hold every column the viewer reads).
+std::size_t column_index(const CsvTable& table, const std::string& name, const std::string& column) {
+  const auto at = std::find(table.header.begin(), table.header.end(), column);
+  if (at == table.header.end()) throw InputError(name + ": the header has no column " + column);
+  return std::size_t(at - table.header.begin());
+}
 void check_columns(const CsvTable& table, const std::string& name, const std::vector<std::string>& columns) {
-  for (const std::string& column : columns) {
-    if (std::find(table.header.begin(), table.header.end(), column) == table.header.end())
-      throw InputError(name + ": the header has no column " + column);
-  }
+  for (const std::string& column : columns) column_index(table, name, column);
 }
 
 }  // namespace
@@ -141,8 +144,7 @@ RunFolder check_run_folder(const std::filesystem::path& folder) {
   check_columns(bodies, bodies_name, {"time", "body", "x", "y", "z", "qw", "qx", "qy", "qz"});
   check_numeric_cells(bodies, bodies_name, {"body"}, false);
   if (bodies.rows.empty()) throw InputError(bodies_name + ": no rows (the run wrote none)");
-  const std::size_t body_column =
-      std::size_t(std::find(bodies.header.begin(), bodies.header.end(), "body") - bodies.header.begin());
+  const std::size_t body_column = column_index(bodies, bodies_name, "body");
   for (std::size_t r = 0; r < bodies.rows.size(); ++r) {
     if (!names.count(bodies.rows[r][body_column]))
       throw InputError(bodies_name + ":" + std::to_string(bodies.row_lines[r]) + ": body \"" +
@@ -153,10 +155,8 @@ RunFolder check_run_folder(const std::filesystem::path& folder) {
   if (const std::string contacts = listed("contacts"); !contacts.empty()) {
     const std::string contacts_name = (folder / contacts).string();
     const CsvTable table = parse_csv(read_input_file(contacts_name, "the run's contacts.csv"), contacts_name);
-    check_columns(table, contacts_name, {"time"});
+    const std::size_t time_column = column_index(table, contacts_name, "time");
     check_numeric_cells(table, contacts_name, {"kind", "a", "b", "body", "state"}, true);
-    const std::size_t time_column =
-        std::size_t(std::find(table.header.begin(), table.header.end(), "time") - table.header.begin());
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
       if (table.rows[r][time_column].empty())
         throw InputError(contacts_name + ":" + std::to_string(table.row_lines[r]) + ": column time: empty");
