@@ -71,6 +71,22 @@ def figures_of(suite, out: Path, figures_by_name):
     return figures
 
 
+def animations_of(suite_names, out: Path, catalogue):
+    """The catalogue's animations of these suites (the workflow makes them): the
+    GIF, whether it exists, the run folder the viewer opens and how that run
+    ended."""
+    animations = []
+    for entry in catalogue["animations"]:
+        if entry["suite"] not in suite_names:
+            continue
+        folder = f"animations/{entry['name']}"
+        summary = read_json(out / folder / "run" / "summary.json") or {}
+        animations.append(dict(entry, gif=f"{folder}/{entry['name']}.gif", run=f"{folder}/run",
+                               exists=(out / folder / f"{entry['name']}.gif").exists(),
+                               run_status=summary.get("status"), run_end=summary.get("end_time")))
+    return animations
+
+
 def suites_for_report(document, timings, out: Path, catalogue):
     """The suites of validation.json with their timings, split rows, headline and figures."""
     by_name = {t["name"]: t for t in (timings or {"suites": []})["suites"]}
@@ -87,7 +103,8 @@ def suites_for_report(document, timings, out: Path, catalogue):
         row = dict(suite, seconds=t["seconds"], timing_metrics=t["metrics"], checks=checks,
                    checks_passed=sum(1 for _, m in checks if m["passed"]), information=information,
                    paper=entry["paper"] if entry else None,
-                   figure_files=figures_of(suite, out, figures_by_name))
+                   figure_files=figures_of(suite, out, figures_by_name),
+                   animations=animations_of([suite["name"]], out, catalogue))
         row["headline"] = headline(row, entry)
         suites.append(row)
     return suites
@@ -115,18 +132,24 @@ def benchmarks_for_report(out: Path, catalogue):
     return programs
 
 
-def papers_for_report(catalogue, suites, benchmarks):
-    """One section per paper that has a suite or a benchmark in this run, in the catalogue's order."""
+def papers_for_report(catalogue, suites, benchmarks, out: Path):
+    """One section per paper that has a suite, a benchmark or an animation in
+    this run, in the catalogue's order. An animation made without its suite
+    (the workflow's `animations` and `suites` chosen apart) is shown in its
+    suite's paper's section, never dropped."""
     known = {p["id"] for p in catalogue["papers"]}
+    run_suites = {s["name"] for s in suites}
     sections = []
     for paper in catalogue["papers"]:
         mine = [s for s in suites if s["paper"] == paper["id"]]
         programs = [b for b in benchmarks if b["paper"] == paper["id"]]
-        if mine or programs:
-            sections.append(dict(paper, suites=mine, benchmarks=programs))
+        absent = [s["name"] for s in catalogue["suites"] if s["paper"] == paper["id"] and s["name"] not in run_suites]
+        animations = [a for a in animations_of(absent, out, catalogue) if a["exists"]]
+        if mine or programs or animations:
+            sections.append(dict(paper, suites=mine, benchmarks=programs, animations=animations))
     unlisted = dict(id="not-in-catalogue", title="Not in the catalogue", citation=None, file=None,
                     suites=[s for s in suites if s["paper"] not in known],
-                    benchmarks=[b for b in benchmarks if b["paper"] not in known])
+                    benchmarks=[b for b in benchmarks if b["paper"] not in known], animations=[])
     if unlisted["suites"] or unlisted["benchmarks"]:
         sections.append(unlisted)
     return sections
@@ -141,12 +164,12 @@ def totals(suites) -> str:
             f"{information} information rows (no verdict).")
 
 
-def render(suites, benchmarks, provenance, catalogue):
+def render(suites, benchmarks, provenance, catalogue, out: Path):
     """(markdown, html) of the report."""
     titles = {p["id"]: p["title"] for p in catalogue["papers"]}
     context = dict(suites=suites, failed=[s for s in suites if not s["passed"]], provenance=provenance,
                    totals=totals(suites), benchmarks=benchmarks,
-                   papers=papers_for_report(catalogue, suites, benchmarks), titles=titles, fmt=fmt)
+                   papers=papers_for_report(catalogue, suites, benchmarks, out), titles=titles, fmt=fmt)
     loader = jinja2.FileSystemLoader(TEMPLATES)
     html = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     markdown = jinja2.Environment(loader=loader, autoescape=False, undefined=jinja2.StrictUndefined,
@@ -174,7 +197,7 @@ def main(out: Path) -> int:
     catalogue = read_json(CATALOGUE)
     suites = suites_for_report(read_json(source), read_json(out / "timings.json"), out, catalogue)
     benchmarks = benchmarks_for_report(out, catalogue)
-    markdown, html = render(suites, benchmarks, read_json(out / "provenance.json"), catalogue)
+    markdown, html = render(suites, benchmarks, read_json(out / "provenance.json"), catalogue, out)
     (out / "report.md").write_text(markdown)
     (out / "report.html").write_text(html)
     gaps = catalogue_gaps(suites, benchmarks)

@@ -2,11 +2,13 @@
 // the dish is a closed, consistently oriented mesh whose top is regular
 // (valence 6) away from the box's edges and whose vertices lie on the
 // paraboloid z = a (x^2 + y^2); the face dish_top_face names covers the
-// cell it says; bad shapes are InputErrors.
+// cell it says; bad shapes are InputErrors; the OBJ files of the
+// blob_in_bowl.json scene are these meshes, bit for bit.
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/source_dir.hpp"
 #include "validation/fixtures/blob_in_bowl.hpp"
 
 namespace contactref {
@@ -33,6 +35,22 @@ TEST(BlobInBowlMeshes, DishIsAClosedLoopSurfaceWithARegularParaboloidTop) {
     EXPECT_NEAR(x.y(), -shape.half_width + (5 + offsets[k][1]) * step, 1e-15);
     EXPECT_NEAR(x.z(), shape.curvature * (x.x() * x.x() + x.y() * x.y()), 1e-15);
   }
+}
+
+void expect_same_mesh(const surfaces::TriangleMesh& file, const surfaces::TriangleMesh& generated) {
+  ASSERT_EQ(file.vertices.size(), generated.vertices.size());
+  ASSERT_EQ(file.faces.size(), generated.faces.size());
+  // The files hold 17 significant digits: a double's exact round trip, equal bits.
+  for (std::size_t i = 0; i < file.vertices.size(); ++i) EXPECT_EQ(file.vertices[i], generated.vertices[i]) << "vertex " << i;
+  for (std::size_t f = 0; f < file.faces.size(); ++f) EXPECT_EQ(file.faces[f], generated.faces[f]) << "face " << f;
+}
+
+TEST(BlobInBowlMeshes, CommittedObjFilesAreTheFixtureMeshes) {
+  const std::filesystem::path meshes = test::source_dir() / "validation/fixtures/meshes";
+  expect_same_mesh(surfaces::read_triangle_mesh(meshes / "blob_dish.obj"), fixtures::dish_mesh(fixtures::DishShape()));
+  // The suite's marble: radius 0.02 m, lumpiness 0.02 (validation/suites/blob_in_bowl.cpp).
+  expect_same_mesh(surfaces::read_triangle_mesh(meshes / "blob_marble.obj"),
+                   fixtures::lumpy_marble_mesh(surfaces::read_triangle_mesh(meshes / "icosphere1.obj"), 0.02, 0.02));
 }
 
 TEST(BlobInBowlMeshes, BadShapesAndCellsAreInputErrors) {

@@ -2,9 +2,13 @@
 // item 2), against the registries it describes: every suite, figure and
 // benchmark program once, in the registries' order, each under a paper that
 // exists, each figure with its paper's caption (when it redraws one) and what
-// differs. A suite or figure added without its catalogue entry fails here.
+// differs; every animation under a suite that exists, its scene a file, its
+// name unique (it names a folder), its frames and rate what animate_run.py
+// accepts. A suite or figure added without its catalogue entry fails here.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -77,6 +81,26 @@ TEST(Catalogue, ListsEveryBenchmarkProgramOnceUnderAPaper) {
     EXPECT_TRUE(papers.count(entry["paper"].get<std::string>())) << entry["program"];
   }
   EXPECT_EQ(listed, programs);
+}
+
+TEST(Catalogue, ListsEachAnimationUnderASuiteWithItsSceneFramesAndCaption) {
+  const nlohmann::json document = catalogue();
+  std::set<std::string> suite_names, names;
+  for (const auto& suite : suites()) suite_names.insert(suite.name);
+  ASSERT_FALSE(document["animations"].empty());
+  for (const auto& entry : document["animations"]) {
+    const std::string name = entry["name"].get<std::string>();
+    EXPECT_TRUE(std::regex_match(name, std::regex("[a-z0-9][a-z0-9-]*"))) << name;
+    EXPECT_TRUE(names.insert(name).second) << name << " twice";
+    EXPECT_TRUE(suite_names.count(entry["suite"].get<std::string>())) << name;
+    EXPECT_TRUE(std::filesystem::is_regular_file(test::source_dir() / entry["scene"].get<std::string>())) << name;
+    EXPECT_GE(entry["frames"].get<int>(), 2) << name;     // animate_run.py: --frames in [2, 2000]
+    EXPECT_LE(entry["frames"].get<int>(), 2000) << name;
+    EXPECT_GT(entry["fps"].get<double>(), 0) << name;     // --fps in (0, 100]
+    EXPECT_LE(entry["fps"].get<double>(), 100) << name;
+    EXPECT_LE(std::abs(entry["view"]["elevation"].get<double>()), 90) << name;
+    EXPECT_FALSE(entry["caption"].get<std::string>().empty()) << name;
+  }
 }
 
 }  // namespace

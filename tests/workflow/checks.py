@@ -6,7 +6,8 @@ test (local_test.py) and the Slurm test (slurm_test.sh).
 runs `contactref validate SUITES --quick --out` into OUT/../reference (the
 suites in the catalogue's order, as the workflow merges them) and checks
 OUT: validation.json byte for byte against it; the figures drawn; the
-benchmark JSON with exactly the filtered benchmarks; each sweep's table
+animations (each run's folder, its GIF with the frames asked for, the
+report's command that opens the run in the viewer); the benchmark JSON with exactly the filtered benchmarks; each sweep's table
 (one row per point, the values set, the expected statuses) and figure; the
 report; the verdict; a log per job. Prints every problem; exit 1 if any.
 """
@@ -23,6 +24,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n"
+GIF = b"GIF89a"
 
 
 class Checker:
@@ -68,6 +70,32 @@ def check_figures(c: Checker, out: Path, figures: list) -> None:
         c.expect(png.is_file() and png.read_bytes()[:8] == PNG, f"figure {png} is missing or not a PNG")
         status = json.loads((out / "status" / "figures" / f"{name}.json").read_text())
         c.expect(status["exit_code"] == 0, f"figure {name} exited {status['exit_code']}")
+
+
+def check_animations(c: Checker, out: Path, animations: list) -> None:
+    catalogue = {a["name"]: a for a in json.loads((ROOT / "paper_figures" / "catalogue.json").read_text())["animations"]}
+    html = (out / "report.html").read_text() if (out / "report.html").is_file() else ""
+    for name in animations:
+        folder = out / "animations" / name
+        for step in (".run", ""):
+            status = json.loads((out / "status" / "animations" / f"{name}{step}.json").read_text())
+            c.expect(status["exit_code"] == 0, f"animation {name}{step} exited {status['exit_code']}")
+        summary = folder / "run" / "summary.json"
+        c.expect(summary.is_file() and json.loads(summary.read_text())["status"] == "completed",
+                 f"animation {name}: {summary} is missing or its run did not complete")
+        gif = folder / f"{name}.gif"
+        if c.expect(gif.is_file() and gif.read_bytes()[:6] == GIF, f"animation {gif} is missing or not a GIF"):
+            frames = gif_frames(gif)
+            c.expect(frames == catalogue[name]["frames"],
+                     f"animation {gif} has {frames} frames, the catalogue asks for {catalogue[name]['frames']}")
+        c.expect(f"contactref view animations/{name}/run" in html,
+                 f"the report does not give the command that opens animation {name}'s run in the viewer")
+
+
+def gif_frames(path: Path) -> int:
+    from PIL import Image  # Debian python3-pil, which matplotlib's GIF writer needs anyway
+    with Image.open(path) as image:
+        return image.n_frames
 
 
 def check_benchmarks(c: Checker, out: Path, programs: list, args: list, expected_names: list) -> None:
@@ -126,6 +154,7 @@ def check_run(out: Path, build: Path, config_file: Path, reference: subprocess.P
     if reference.returncode == 0:
         check_suites(c, out, reference_dir, suites)
     check_figures(c, out, config["figures"])
+    check_animations(c, out, config["animations"])
     check_benchmarks(c, out, config["benchmarks"], config.get("benchmark_args", []), expected_benchmarks)
     for name, spec in config.get("sweeps", {}).items():
         check_sweep(c, out, name, spec, expected_statuses.get(name, {}))
@@ -135,7 +164,8 @@ def check_run(out: Path, build: Path, config_file: Path, reference: subprocess.P
     c.expect(verdict.is_file() and json.loads(verdict.read_text())["passed"], f"{verdict} is missing or not passed")
     logs = {p.relative_to(out / "logs").as_posix() for p in (out / "logs").rglob("*.log")}
     wanted = {f"suites/{s}.log" for s in suites} | {f"figures/{f}.log" for f in config["figures"]} | \
-             {f"benchmarks/{b}.log" for b in config["benchmarks"]} | {"merge_suites.log", "report.log", "verdict.log"}
+             {f"benchmarks/{b}.log" for b in config["benchmarks"]} | {"merge_suites.log", "report.log", "verdict.log"} | \
+             {f"animations/{a}.{step}.log" for a in config["animations"] for step in ("simulate", "draw")}
     c.expect(wanted <= logs, f"logs missing under {out}/logs: {sorted(wanted - logs)}")
     return c.problems
 

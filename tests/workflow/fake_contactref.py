@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A stand-in for build/contactref in tests/workflow/local_test.py: it
-answers `validate NAME [--quick] --out DIR` and `figures --only NAME --out
-OUT` at once, with the suites named in FAKE_FAILED_SUITES failing (exit 1,
-"passed": false) and the figures named in FAKE_FAILED_FIGURES not drawn
-(exit 1), so that the workflow's handling of failures is tested in seconds.
-Its files have the layout the real one writes (nlohmann's dump(2)).
+answers `validate NAME [--quick] --out DIR`, `figures --only NAME --out OUT`
+and `simulate SCENE --out DIR` at once, with the suites named in
+FAKE_FAILED_SUITES failing (exit 1, "passed": false), the figures named in
+FAKE_FAILED_FIGURES not drawn (exit 1) and the scenes (file names without
+.json) named in FAKE_FAILED_SCENES ending failed (exit 1, status "failed",
+their files written), so that the workflow's handling of failures is tested
+in seconds. Its files have the layout the real one writes (nlohmann's
+dump(2)); a run is a unit cube moving 1 m along x in 1 s.
 """
 import json
 import os
@@ -49,12 +52,53 @@ def figures(args) -> int:
     return 0
 
 
+CUBE_PLY = """ply
+format ascii 1.0
+element vertex 8
+property double x
+property double y
+property double z
+element face 6
+property list uchar int vertex_indices
+end_header
+-0.5 -0.5 -0.5
+0.5 -0.5 -0.5
+0.5 0.5 -0.5
+-0.5 0.5 -0.5
+-0.5 -0.5 0.5
+0.5 -0.5 0.5
+0.5 0.5 0.5
+-0.5 0.5 0.5
+4 0 3 2 1
+4 4 5 6 7
+4 0 1 5 4
+4 1 2 6 5
+4 2 3 7 6
+4 3 0 4 7
+"""
+
+
+def simulate(args) -> int:
+    out = Path(args[args.index("--out") + 1])
+    failed = Path(args[0]).stem in os.environ.get("FAKE_FAILED_SCENES", "").split(",")
+    (out / "shapes").mkdir(parents=True, exist_ok=True)
+    (out / "shapes" / "body0.ply").write_text(CUBE_PLY)
+    write(out / "shapes.json", {"bodies": [{"name": "cube", "geometry": "box", "fixed": False,
+                                            "file": "shapes/body0.ply", "vertices": 8, "faces": 6}]})
+    rows = [f"{t},cube,{t},0,0,1,0,0,0" for t in (0, 0.5, 1)]
+    (out / "bodies.csv").write_text("time,body,x,y,z,qw,qx,qy,qz\n" + "\n".join(rows) + "\n")
+    write(out / "summary.json", {"status": "failed" if failed else "completed", "end_time": 1.0})
+    return 1 if failed else 0
+
+
 def main() -> int:
     command, args = sys.argv[1], sys.argv[2:]
     if command == "validate":
         return validate(args)
     if command == "figures":
         return figures(args)
+    if command == "simulate":
+        return simulate(args)
     print(f"fake_contactref: no fake for {command}", file=sys.stderr)
     return 2
 

@@ -94,12 +94,21 @@ def failures_reported(c: checks.Checker, tmp: Path) -> None:
     fake_build.mkdir(parents=True)
     (fake_build / "contactref").symlink_to(HERE / "fake_contactref.py")
     run = snakemake(work, "--config", f"build={fake_build}", "suites=[torque-free-body,brep-contact]",
-                    "figures=[torque-free-convergence,brep-fig-3]", "benchmarks=none", "out=out",
-                    env={"FAKE_FAILED_SUITES": "brep-contact", "FAKE_FAILED_FIGURES": "brep-fig-3"})
+                    "figures=[torque-free-convergence,brep-fig-3]", "animations=[octagon-sliding,pinch-grasp]",
+                    "benchmarks=none", "out=out",
+                    env={"FAKE_FAILED_SUITES": "brep-contact", "FAKE_FAILED_FIGURES": "brep-fig-3",
+                         "FAKE_FAILED_SCENES": "pinch_grasp"})
     out = work / "out"
     c.expect(run.returncode == 1, f"a failed suite and figure: the workflow exited {run.returncode}, expected 1")
     c.expect("1 of 2 suites FAILED: brep-contact" in run.stdout, "the verdict does not name the failed suite")
     c.expect("1 of 2 figures were not drawn: brep-fig-3" in run.stdout, "the verdict does not name the figure")
+    c.expect("1 of 2 animations were not made: pinch-grasp (its run ended failed)" in run.stdout,
+             "the verdict does not name the animation whose run failed")
+    # A run that ended failed is still drawn (it shows what happened), and the report says how it ended.
+    c.expect((out / "animations" / "pinch-grasp" / "pinch-grasp.gif").is_file(),
+             "the failed run's animation was not drawn")
+    c.expect("the run failed at t = 1 s" in (out / "report.html").read_text() if (out / "report.html").is_file()
+             else False, "the report does not say that the animation's run failed")
     c.expect((out / "report.html").is_file() and (out / "report.md").is_file(),
              "the report was not written after a failed suite")
     c.expect(not (out / "verdict.json").exists(), "verdict.json written although a suite failed")
@@ -123,7 +132,7 @@ def main() -> int:
         steps = [("tiny.yaml run and its outputs", lambda: main_run(c, tmp, build)),
                  ("a sweep path the scene lacks", lambda: missing_path(c, tmp, build)),
                  ("a sweep value that is bad input", lambda: bad_input(c, tmp, build)),
-                 ("a failed suite and figure", lambda: failures_reported(c, tmp))]
+                 ("a failed suite, figure and animation run", lambda: failures_reported(c, tmp))]
         for name, step in steps:
             start = time.monotonic()
             before = len(c.problems)

@@ -54,7 +54,8 @@ import math, sys, yaml
 config = yaml.safe_load(open(sys.argv[1]))
 points = sum(math.prod(len(v) for v in s["set"].values()) for s in config.get("sweeps", {}).values())
 print(f"suite={len(config['suites'])} figure={len(config['figures'])} "
-      f"benchmark={len(config['benchmarks'])} sweep_run={points}")
+      f"benchmark={len(config['benchmarks'])} sweep_run={points} "
+      f"animation_run={len(config['animations'])} animation={len(config['animations'])}")
 PY
 )
 for pair in $expected; do

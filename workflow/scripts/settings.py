@@ -28,6 +28,16 @@ class Sweep:
 
 
 @dataclass
+class Animation:
+    name: str
+    scene: Path                         # absolute
+    frames: int
+    fps: float
+    elevation: float                    # degrees
+    azimuth: float                      # degrees
+
+
+@dataclass
 class Settings:
     root: Path                          # the repository
     out: str                            # as given: relative to the working directory, or absolute
@@ -41,6 +51,7 @@ class Settings:
     benchmarks: list
     benchmark_args: list
     report: bool
+    animations: dict = field(default_factory=dict)  # name -> Animation, in the catalogue's order
     sweeps: dict = field(default_factory=dict)
 
 
@@ -178,9 +189,24 @@ def _sweep(name: str, spec, root: Path) -> Sweep:
     return Sweep(name, scene, paths, points, fields, plot)
 
 
+def _animations(config, root: Path, catalogue) -> dict:
+    """The chosen animations of the catalogue, each scene checked to exist (a stale catalogue fails here)."""
+    entries = {a["name"]: a for a in catalogue["animations"]}
+    chosen = {}
+    for name in _selection(config, "animations", list(entries)):
+        entry = entries[name]
+        scene = root / entry["scene"]
+        if not scene.is_file():
+            raise ConfigError(f"animations: {name}'s scene {scene} is not a file (paper_figures/catalogue.json)")
+        view = entry.get("view", {})
+        chosen[name] = Animation(name, scene, int(entry.get("frames", 100)), float(entry.get("fps", 10)),
+                                 float(view.get("elevation", 25)), float(view.get("azimuth", -60)))
+    return chosen
+
+
 def read(config: dict, root: Path) -> Settings:
     known = {"out", "quick", "build", "python", "suites", "figures", "exclusive_figures", "first", "benchmarks",
-             "benchmark_args", "report", "sweeps"}
+             "benchmark_args", "report", "animations", "sweeps"}
     unknown = sorted(set(config) - known)
     if unknown:
         raise ConfigError(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -220,6 +246,7 @@ def read(config: dict, root: Path) -> Settings:
         benchmarks=_selection(config, "benchmarks", [b["program"] for b in catalogue["benchmarks"]]),
         benchmark_args=[str(a) for a in benchmark_args],
         report=_boolean(config, "report"),
+        animations=_animations(config, root, catalogue),
         sweeps={name: _sweep(name, spec, root) for name, spec in sweeps.items()},
     )
     _check_programs(settings)
@@ -228,7 +255,8 @@ def read(config: dict, root: Path) -> Settings:
 
 def _check_programs(settings: Settings) -> None:
     """No rule builds the programs: say at once which the build lacks, and what to do."""
-    if (settings.suites or settings.figures or settings.sweeps) and not (settings.build / "contactref").is_file():
+    needs_contactref = settings.suites or settings.figures or settings.animations or settings.sweeps
+    if needs_contactref and not (settings.build / "contactref").is_file():
         raise ConfigError(f"build: {settings.build / 'contactref'} is missing: build it (scripts/bootstrap.sh) "
                           f"or point `build` at a build folder")
     missing = [p for p in settings.benchmarks if not (settings.build / "benchmarks" / p).is_file()]
