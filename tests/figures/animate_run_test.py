@@ -31,30 +31,8 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "paper_figures" / "animate_run.py"
 
-CUBE_PLY = """ply
-format ascii 1.0
-element vertex 8
-property double x
-property double y
-property double z
-element face 6
-property list uchar int vertex_indices
-end_header
--0.5 -0.5 -0.5
-0.5 -0.5 -0.5
-0.5 0.5 -0.5
--0.5 0.5 -0.5
--0.5 -0.5 0.5
-0.5 -0.5 0.5
-0.5 0.5 0.5
--0.5 0.5 0.5
-4 0 3 2 1
-4 4 5 6 7
-4 0 1 5 4
-4 1 2 6 5
-4 2 3 7 6
-4 3 0 4 7
-"""
+# A unit cube about its centre, six quads (the fan triangulation is used).
+CUBE_PLY = (ROOT / "tests" / "data" / "unit_cube_quads.ply").read_text()
 TURN = (math.cos(math.pi / 8), 0, 0, math.sin(math.pi / 8))  # 45 degrees about z
 BODY_ROWS = ["0,cube,0,0,0,1,0,0,0", "1,cube,1,0,0,1,0,0,0", "1,cube,3,0,0,1,0,0,0",
              "2,cube,3,0,0," + ",".join(f"{q:.17g}" for q in TURN)]

@@ -52,30 +52,7 @@ def figures(args) -> int:
     return 0
 
 
-CUBE_PLY = """ply
-format ascii 1.0
-element vertex 8
-property double x
-property double y
-property double z
-element face 6
-property list uchar int vertex_indices
-end_header
--0.5 -0.5 -0.5
-0.5 -0.5 -0.5
-0.5 0.5 -0.5
--0.5 0.5 -0.5
--0.5 -0.5 0.5
-0.5 -0.5 0.5
-0.5 0.5 0.5
--0.5 0.5 0.5
-4 0 3 2 1
-4 4 5 6 7
-4 0 1 5 4
-4 1 2 6 5
-4 2 3 7 6
-4 3 0 4 7
-"""
+CUBE_PLY = (Path(__file__).resolve().parents[1] / "data" / "unit_cube_quads.ply").read_text()
 
 
 def simulate(args) -> int:
