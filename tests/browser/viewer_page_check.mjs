@@ -7,12 +7,16 @@
 //    markers) set through the page, every free body's position and
 //    quaternion equal its bodies.csv row at that time (its last, where an
 //    event repeats a time: the state after it), to the bit;
-//  - the contact markers are contacts.csv's: the smooth model's row at the
+//  - the contact markers are contacts.csv's (or samples.bin's, read here
+//    from its bytes): the smooth model's row at the
 //    frame's time, or the 6D, point and quasi-rigid models' rows at their
 //    last step time after the previous frame and up to this one; same
 //    count, the points equal, the drawn ones to float32;
 //  - "patches" colours each surface with as many colours as shapes.json
 //    says it has patches;
+//  - a point cloud of more than 4,096 points: the point budget's levels
+//    draw a uniform part of it, and "all points" keeps all of it while
+//    playing;
 //  - the canvas is not blank (a screenshot of it has more than one colour);
 //  - no console error, page error or failed request.
 // With --expect-error TEXT, instead: the page shows an error containing TEXT.
@@ -39,6 +43,23 @@ function table(file) {
   const [header, ...lines] = fs.readFileSync(path.join(run, file), 'utf8').trim().split('\n');
   const names = header.split(',');
   return lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [names[i], cell])));
+}
+
+// samples.bin (validation/app/samples_file.hpp) as contacts.csv-like rows
+// (time, kind, x, y, z), read here with Node's Buffer.
+function sampleRows(file) {
+  const bytes = fs.readFileSync(path.join(run, file));
+  if (bytes.toString('latin1', 0, 8) !== 'CRSMPL01') throw new Error(`${file}: no CRSMPL01 magic`);
+  const rows = [];
+  for (let at = 8; at < bytes.length;) {
+    const time = bytes.readDoubleLE(at), count = bytes.readUInt32LE(at + 8);
+    at += 12;
+    for (let i = 0; i < count; ++i, at += 16) {
+      rows.push({ time: String(time), kind: 'sample', x: bytes.readFloatLE(at), y: bytes.readFloatLE(at + 4),
+                  z: bytes.readFloatLE(at + 8) });
+    }
+  }
+  return rows;
 }
 
 const failures = [];
@@ -75,7 +96,8 @@ try {
     if (JSON.stringify(pageTimes) !== JSON.stringify(times))
       failures.push(`the page's ${pageTimes.length} frame times are not bodies.csv's ${times.length}`);
     const summary = JSON.parse(fs.readFileSync(path.join(run, 'summary.json'), 'utf8'));
-    const contacts = summary.files.contacts ? table(summary.files.contacts) : null;
+    const contacts = summary.files.samples ? sampleRows(summary.files.samples)
+      : summary.files.contacts ? table(summary.files.contacts) : null;
     const smooth = contacts && contacts.length && 'normal_force' in contacts[0];
     let checkedMarkers = 0;
     // The contact file's markers of frame k (the page's rule, here on the file's own rows).
@@ -132,6 +154,38 @@ try {
         if (state.patchColours[body.name] !== body.patches)
           failures.push(`${body.name}: ${state.patchColours[body.name]} patch colours, ${summary.files.shapes} has ${body.patches} patches`);
       }
+    }
+    // The point budget (viewer/src/main.js): a cloud of more than 4,096
+    // points drawn at level 3 shows ceil(n / 8) of them (at least 4,096),
+    // spread over the whole body (their bounding box within 10% of the
+    // cloud's in every direction), at level 0 all of them; and with "all
+    // points" ticked, a playing run draws every point.
+    const clouds = (await page.evaluate(() => window.contactrefViewer.state().pointClouds)).filter((c) => c.count > 4096);
+    if (clouds.length) {
+      const [reduced] = await page.evaluate(() => {
+        window.contactrefViewer.setDetail(3);
+        return [window.contactrefViewer.state().pointClouds];
+      });
+      for (const [i, cloud] of reduced.filter((c) => c.count > 4096).entries()) {
+        const want = Math.max(4096, Math.ceil(cloud.count / 8));
+        if (cloud.drawn !== want) failures.push(`point cloud ${i}: ${cloud.drawn} of ${cloud.count} points drawn at level 3, expected ${want}`);
+        for (let c = 0; c < 3; ++c) {
+          const extent = cloud.box[1][c] - cloud.box[0][c];
+          if (cloud.drawnBox[0][c] - cloud.box[0][c] > 0.1 * extent || cloud.box[1][c] - cloud.drawnBox[1][c] > 0.1 * extent)
+            failures.push(`point cloud ${i}: the drawn points span ${JSON.stringify(cloud.drawnBox)}, the cloud ${JSON.stringify(cloud.box)}`);
+        }
+      }
+      await page.evaluate(() => {
+        window.contactrefViewer.setDetail(0);
+        document.getElementById('all-points').checked = true;
+        window.contactrefViewer.setFrame(0);
+      });
+      await page.click('#play');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const playing = await page.evaluate(() => window.contactrefViewer.state().pointClouds);
+      await page.evaluate(() => { document.getElementById('all-points').checked = false; });
+      if (playing.some((c) => c.drawn !== c.count)) failures.push(`"all points" ticked, a playing run draws ${JSON.stringify(playing.map((c) => c.drawn))} points`);
+      await page.evaluate(() => window.contactrefViewer.setFrame(0));  // pauses
     }
     // The canvas as the browser drew it, decoded by the browser.
     const png = await (await page.$('#view canvas')).screenshot({ encoding: 'base64' });

@@ -5,7 +5,11 @@
 // byte). The page itself: tests/browser/viewer_in_browser_test.sh.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <chrono>
+#include <cstdint>
+#include <limits>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <httplib.h>
@@ -106,6 +110,103 @@ TEST(ViewCommand, NamesWhatIsMissingOrDamagedWithExit2) {
   const contactref::test::CliRun none = run_all("view '" + (contactref::test::scratch_dir() / "no_such_run").string() + "'");
   EXPECT_EQ(none.exit_code, 2) << none.all;
   EXPECT_NE(none.all.find("not a folder"), std::string::npos) << none.all;
+}
+
+// The quasi-rigid model's samples.bin ("output": {"samples": "binary"};
+// validation/app/samples_file.hpp) holds contacts.csv's points and tractions
+// as float32: the spinning ball on the incline run both ways, the binary file
+// read here byte by byte (little-endian, as the header documents) against
+// the CSV's rows to float32's rounding, the bodies identical; then its damage
+// is named with exit 2.
+std::string read_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+std::uint64_t little_endian(const std::string& bytes, std::size_t at, int size) {
+  std::uint64_t value = 0;
+  for (int b = size - 1; b >= 0; --b) value = (value << 8) | static_cast<unsigned char>(bytes[at + std::size_t(b)]);
+  return value;
+}
+
+TEST(ViewCommand, BinarySamplesHoldTheCsvsPointsAndTractionsAndDamageIsNamed) {
+  const fs::path scene = contactref::test::source_dir() / "validation/fixtures/scenes/quasi_rigid_spinning_ball.json";
+  std::string text = read_bytes(scene);
+  const std::string interval = "\"output\": {\"interval\": 0.005}";
+  ASSERT_NE(text.find(interval), std::string::npos);
+  const fs::path binary_scene = contactref::test::scratch_dir() / "view_ball_binary.json";
+  write(binary_scene, text.replace(text.find(interval), interval.size(),
+                                   "\"output\": {\"interval\": 0.005, \"samples\": \"binary\"}"));
+  const fs::path csv_dir = contactref::test::scratch_dir() / "view_ball_csv";
+  const fs::path bin_dir = contactref::test::scratch_dir() / "view_ball_bin";
+  ASSERT_EQ(run_all("simulate '" + scene.string() + "' --out '" + csv_dir.string() + "'").exit_code, 0);
+  const contactref::test::CliRun r = run_all("simulate '" + binary_scene.string() + "' --out '" + bin_dir.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.all;
+  EXPECT_FALSE(fs::exists(bin_dir / "contacts.csv"));
+  EXPECT_EQ(read_bytes(bin_dir / "bodies.csv"), read_bytes(csv_dir / "bodies.csv"));
+
+  const std::string bytes = read_bytes(bin_dir / "samples.bin");
+  ASSERT_EQ(bytes.substr(0, 8), "CRSMPL01");
+  std::ifstream csv(csv_dir / "contacts.csv");
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line, "time,kind,body,sample,x,y,z,nx,ny,nz,pressure,area,share");
+  std::size_t at = 8, samples = 0, steps = 0, loaded_steps = 0;
+  while (at < bytes.size()) {
+    const double time = std::bit_cast<double>(little_endian(bytes, at, 8));
+    const auto count = std::size_t(little_endian(bytes, at + 8, 4));
+    at += 12, ++steps, loaded_steps += count > 0;
+    for (std::size_t k = 0; k < count; ++k, ++samples) {
+      ASSERT_TRUE(std::getline(csv, line)) << "the CSV has fewer rows than the binary file's " << samples + 1;
+      std::vector<double> cells;
+      std::stringstream row(line);
+      for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell == "sample" || cells.size() == 2 ? 0 : std::stod(cell));
+      EXPECT_EQ(time, cells[0]) << line;
+      const int columns[4] = {4, 5, 6, 10};  // x, y, z, pressure
+      for (int c = 0; c < 4; ++c, at += 4)
+        EXPECT_EQ(std::bit_cast<float>(std::uint32_t(little_endian(bytes, at, 4))), float(cells[std::size_t(columns[c])])) << line;
+    }
+  }
+  EXPECT_FALSE(std::getline(csv, line)) << "the CSV has more rows than the binary file: " << line;
+  EXPECT_GT(loaded_steps, 10u);
+  EXPECT_EQ(steps, lines_of(bin_dir / "steps.csv") - 1);  // one record per step, loaded or not
+  const contactref::test::CliRun check = run_all("view '" + bin_dir.string() + "' --check");
+  EXPECT_NE(check.output.find(std::to_string(samples) + " samples in " + std::to_string(steps) + " steps (samples.bin)"),
+            std::string::npos) << check.all;
+
+  // Damage: the magic, a truncated record, a NaN, a time going back.
+  std::string nan_bytes = bytes, back = bytes;
+  std::size_t first = 8;  // the first record with a sample
+  while (little_endian(bytes, first + 8, 4) == 0) first += 12;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto nan_bits = std::bit_cast<std::uint32_t>(nan);
+  for (int b = 0; b < 4; ++b) nan_bytes[first + 12 + std::size_t(b)] = char((nan_bits >> (8 * b)) & 0xff);
+  const auto late = std::bit_cast<std::uint64_t>(1e9);
+  for (int b = 0; b < 8; ++b) back[8 + std::size_t(b)] = char((late >> (8 * b)) & 0xff);  // the first record's time
+  const std::pair<std::string, std::string> cases[] = {
+      {"XRSMPL01" + bytes.substr(8), "not a samples file (it does not start with CRSMPL01)"},
+      {bytes.substr(0, first + 12 + 5), "are left (a truncated file)"},
+      {bytes.substr(0, 8 + 7), "step record 0 at byte 8: truncated"},
+      {nan_bytes, "sample 0's coordinate is not finite"},
+      {back, "goes back (after 1000000000)"},
+  };
+  for (const auto& [damaged, message] : cases) {
+    write(bin_dir / "samples.bin", damaged);
+    const contactref::test::CliRun bad = run_all("view '" + bin_dir.string() + "' --check");
+    EXPECT_EQ(bad.exit_code, 2) << message << ": " << bad.all;
+    EXPECT_NE(bad.all.find(message), std::string::npos) << message << ": " << bad.all;
+  }
+
+  // A model without samples refuses the field.
+  const fs::path octagon = contactref::test::source_dir() / "validation/fixtures/scenes/octagon_sliding.json";
+  std::string octagon_text = read_bytes(octagon);
+  const std::size_t output = octagon_text.find("\"output\": {");
+  ASSERT_NE(output, std::string::npos);
+  const fs::path octagon_binary = contactref::test::scratch_dir() / "view_octagon_binary.json";
+  write(octagon_binary, octagon_text.insert(output + 11, "\"samples\": \"binary\", "));
+  const contactref::test::CliRun refused = run_all("simulate '" + octagon_binary.string() + "' --out '" +
+                                                   (contactref::test::scratch_dir() / "view_octagon_bin").string() + "'");
+  EXPECT_EQ(refused.exit_code, 2) << refused.all;
+  EXPECT_NE(refused.all.find("output.samples: the volume-6d model writes no samples"), std::string::npos) << refused.all;
 }
 
 TEST(ViewCommand, RefusesAbsurdOptionsWithExit2) {

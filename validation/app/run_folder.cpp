@@ -9,6 +9,7 @@
 #include "core/input_file.hpp"
 #include "core/mesh_io.hpp"
 #include "core/number_text.hpp"
+#include "validation/app/samples_file.hpp"
 
 namespace contactref::cli {
 
@@ -162,6 +163,11 @@ RunFolder check_run_folder(const std::filesystem::path& folder) {
         throw InputError(contacts_name + ":" + std::to_string(table.row_lines[r]) + ": column time: empty");
     }
     run.contact_rows = table.rows.size();
+  }
+  if (const std::string samples = listed("samples"); !samples.empty()) {
+    const SamplesSummary counted = check_samples_file(folder / samples);
+    run.sample_steps = counted.steps;
+    run.samples = counted.samples;
   }
   return run;
 }

@@ -12,7 +12,8 @@
 //                 a finite number;
 //   contacts.csv  when "files" names it: the same, its text columns (kind,
 //                 a, b, body, state) aside and empty cells allowed (the smooth
-//                 model's rows in flight).
+//                 model's rows in flight);
+//   samples.bin   when "files" names it ("samples"): samples_file.hpp's check.
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -40,6 +41,8 @@ void check_numeric_cells(const CsvTable& table, const std::string& name, const s
 struct RunFolder {
   std::size_t body_rows = 0;     // bodies.csv
   std::size_t contact_rows = 0;  // contacts.csv (0 without one)
+  std::size_t sample_steps = 0;  // samples.bin's records (0 without one)
+  std::size_t samples = 0;       // and the samples in them
   std::size_t shapes = 0;        // shape files read
 };
 // Checks `folder` as above; InputError naming the file (and line and

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/progress.hpp"
+#include "validation/app/samples_file.hpp"
 
 namespace contactref::cli {
 namespace {
@@ -65,7 +66,8 @@ class QuasiRigidStepFile final : public spatial::RowSink<qr::StepRecord> {
   CsvFile file_;
 };
 
-// contacts.csv (for viewers, issue 33): a row per loaded sample per step,
+// contacts.csv (for viewers, issue 33; samples.bin instead when the scene
+// asks, samples_file.hpp): a row per loaded sample per step,
 // at the step's end (StepRecord::samples): the body, the sample's index,
 // where it pushes and its outward unit normal in the world, its traction
 // (Pa), area (m^2) and the share of p a that pushes (contact_impulses.hpp).
@@ -150,8 +152,10 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
     bodies.push_back(final_body_json(b.name, b.fixed, b.mass, s.x_w, s.v_w, s.omega_w));
   }
   summary["bodies"] = bodies;
-  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"},       {"contacts", "contacts.csv"},
-                      {"shapes", "shapes.json"}, {"timings", "timings.json"}};
+  summary["files"] = {{"bodies", "bodies.csv"}, {"steps", "steps.csv"}};
+  summary["files"][scene.binary_samples ? "samples" : "contacts"] = scene.binary_samples ? "samples.bin" : "contacts.csv";
+  summary["files"]["shapes"] = "shapes.json";
+  summary["files"]["timings"] = "timings.json";
   return summary;
 }
 
@@ -170,8 +174,12 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   qr::DynamicsResult result;
   QuasiRigidBodyFile body_file(out / "bodies.csv", scene);
   QuasiRigidStepFile step_file(out / "steps.csv");
-  QuasiRigidContactFile contact_file(out / "contacts.csv", scene);
-  StepSinks step_sinks(step_file, contact_file);
+  std::optional<QuasiRigidContactFile> contact_file;
+  std::optional<SamplesFile> samples_file;
+  if (scene.binary_samples) samples_file.emplace(out / "samples.bin");
+  else contact_file.emplace(out / "contacts.csv", scene);
+  StepSinks step_sinks(step_file, samples_file ? static_cast<spatial::RowSink<qr::StepRecord>&>(*samples_file)
+                                               : *contact_file);
   try {
     result = qr::simulate_quasi_rigid(bodies, options, [&progress](double t) { progress(t); }, {&body_file, &step_sinks});
   } catch (const InputError& e) {
@@ -180,7 +188,8 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
   const double wall = progress.seconds();
   body_file.close();
   step_file.close();
-  contact_file.close();
+  if (contact_file) contact_file->close();
+  if (samples_file) samples_file->close();
   const ojson summary = summary_json(scene, scene_file, options, result, body_file.last());
   write_json(out / "summary.json", summary);
   write_timings(out / "timings.json", {{"wall_seconds", wall}});
@@ -194,7 +203,8 @@ int simulate_quasi_rigid(const scenes::Scene& scene, const std::string& scene_fi
                              result.contact_steps, result.flight_steps, result.retractions, result.max_active, wall);
     std::cout << fmt::format("work       normal {:.6g} J, friction {:.6g} J\n", result.normal_work,
                              result.friction_work);
-    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, contacts.csv, summary.json, timings.json)\n", out.string());
+    std::cout << fmt::format("output     {} (bodies.csv, steps.csv, {}, summary.json, timings.json)\n", out.string(),
+                             scene.binary_samples ? "samples.bin" : "contacts.csv");
   }
   return result.status == qr::RunStatus::kFailed ? 1 : 0;
 }

@@ -35,8 +35,11 @@ int run_view(const ViewOptions& options) {
   if (!std::isfinite(options.seconds) || options.seconds < 0)
     throw InputError("view: --for must be a finite number of seconds >= 0 (0: until interrupted)");
   const RunFolder run = check_run_folder(options.folder);
-  std::cout << fmt::format("view: {}: {} body rows, {} contact rows, {} shapes\n", options.folder, run.body_rows,
-                           run.contact_rows, run.shapes);
+  std::cout << fmt::format("view: {}: {} body rows, {} contact rows, {} shapes{}\n", options.folder, run.body_rows,
+                           run.contact_rows, run.shapes,
+                           run.sample_steps ? fmt::format(", {} samples in {} steps (samples.bin)", run.samples,
+                                                          run.sample_steps)
+                                            : "");
   if (options.check) return 0;
 
   const std::filesystem::path page = std::filesystem::path(build_info::binary_dir) / "viewer";

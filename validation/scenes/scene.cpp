@@ -470,9 +470,17 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file, co
   scene.options.duration = 1;
   if (const json* d = Reader::optional(document, "duration")) scene.options.duration = in.non_negative(*d, "duration");
   if (const json* o = Reader::optional(document, "output")) {
-    in.fields(*o, "output", {"interval"});
+    in.fields(*o, "output", {"interval", "samples"});
     if (const json* interval = Reader::optional(*o, "interval"))
       scene.options.output_interval = in.non_negative(*interval, "output.interval");
+    if (const json* samples = Reader::optional(*o, "samples")) {
+      if (scene.model != ModelType::kQuasiRigid)
+        in.fail("output.samples", fmt::format("the {} model writes no samples (the quasi-rigid model does)",
+                                              to_string(scene.model)));
+      if (*samples != "csv" && *samples != "binary")
+        in.fail("output.samples", fmt::format("\"csv\" or \"binary\", got {}", show(*samples)));
+      scene.binary_samples = *samples == "binary";
+    }
   }
   if (const json* l = Reader::optional(document, "limits")) read_limits(in, *l, scene.options);
   if (scene.model == ModelType::kSmooth) read_smooth_model(in, document, file, options, scene);

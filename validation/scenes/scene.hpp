@@ -11,8 +11,12 @@
 //   "model": MODEL,                  optional; default {"type": "smooth"}
 //   "bodies": [ BODY, ... ],         required, at least one; names unique
 //   "duration": 3.0,                 optional, s, >= 0; default 1
-//   "output": {"interval": 0.01},    optional; s between output rows, >= 0 (0: every
-//                                    accepted step); default 0.01
+//   "output": {"interval": 0.01,     optional; s between output rows, >= 0 (0: every
+//              "samples": "csv"},    accepted step); default 0.01. "samples", the
+//                                    quasi-rigid model only: "csv" (default: contacts.csv,
+//                                    every column) or "binary" (samples.bin, the points and
+//                                    tractions, validation/app/samples_file.hpp, for long
+//                                    runs of many samples; no contacts.csv)
 //   "joints": [ JOINT, ... ],        optional, volume-6d and point-contact only: bilateral
 //                                    joints (below)
 //   "limits": {"max_steps": 1e7,     optional, whole numbers >= 1: a run whose duration over
@@ -336,6 +340,7 @@ struct Scene {
   dynamics::FrictionModel<double> friction;
   double restitution = 0, tangential_restitution = 0;  // "collision"
   dynamics::SimulationOptions<double> options;
+  bool binary_samples = false;  // "output": {"samples": "binary"} (the quasi-rigid model)
   QuasiRigidModel quasi_rigid;  // the quasi-rigid model's fields
   VolumeContactModel volume_contact;  // the volume-6d and point-contact models' fields
   std::vector<volume_contact::BilateralJoint> joints;  // and their "joints", in the bodies' frames

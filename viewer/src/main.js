@@ -2,7 +2,8 @@
 // (`contactref view DIR` serves DIR at run/) or one chosen with the picker,
 // and plays it. Its state is on window.contactrefViewer for tests
 // (tests/browser/viewer_page_check.mjs): ready, error, times, setFrame(k),
-// and state(), read off the scene's own objects. "patches" colours each
+// and state(), read off the scene's own objects (with the frame rate and
+// the points drawn under the point budget, below). "patches" colours each
 // surface by the patch its triangles lie on.
 import { httpSource, loadRun, pickedSource } from './run_files.js';
 import { SceneView } from './scene_view.js';
@@ -30,6 +31,7 @@ async function open(source, label) {
     playback = new Playback(run.frames.times, { play: element('play'), slider: element('slider'), speed: element('speed'),
                                                 time: element('time') }, (k) => view.showFrame(k));
     playback.setFrame(0);
+    view.setDetail(0);
     view.showPatches(element('patches').checked);
     const status = run.summary.status ?? '?';
     element('title').textContent = `${label}: ${run.summary.model?.type ?? 'smooth'} run, ${status}`;
@@ -48,6 +50,7 @@ api.setFrame = (k) => {
   playback.setFrame(k);
   view.render();
 };
+api.setDetail = (level) => view.setDetail(level);  // for tests: the point budget's level, until the next frame plays
 api.state = () => ({
   frame: playback.frame,
   time: playback.times[playback.frame],
@@ -61,14 +64,29 @@ api.state = () => ({
     return { drawn: [at.getX(i), at.getY(i), at.getZ(i)], point: m.point, normal: m.normal };
   }),
   fps: api.fps,
+  pointsDrawn: view.pointsDrawn,
+  pointClouds: view.pointClouds(),
   patchesShown: view.patchesShown,
   patchColours: view.patchColours(),
 });
 
-let last = performance.now(), frames = 0, since = last;
+// The point budget: while a run plays, frames slower than 1/30 s (averaged
+// over the last few) halve the points drawn of each large point cloud
+// (SceneView.setDetail), and frames faster than 1/45 s double them again;
+// paused or scrubbed, or with "all points" ticked, every point is drawn. So
+// a run stays smooth where the renderer is slow (software WebGL), and is
+// whole when looked at.
+const kSlowFrame = 1000 / 30, kFastFrame = 1000 / 45, kMaxDetailLevel = 6;
+let last = performance.now(), frames = 0, since = last, mean = 0, detail = 0;
 function animate(now) {
   if (view) {
     playback.tick((now - last) / 1000);
+    mean = 0.8 * mean + 0.2 * (now - last);
+    const adapting = playback.playing && !element('all-points').checked;
+    let level = adapting ? detail : 0;
+    if (adapting && mean > kSlowFrame && level < kMaxDetailLevel) ++level, mean = kSlowFrame;
+    else if (adapting && mean < kFastFrame && level > 0) --level, mean = kSlowFrame;
+    if (level !== detail) view.setDetail((detail = level));
     view.render();
     ++frames;
     if (now - since >= 1000) {

@@ -1,6 +1,6 @@
 // Reads a `contactref simulate` output folder (validation/app/run_folder.hpp
 // says what it holds): summary.json, shapes.json with each body's PLY,
-// bodies.csv and contacts.csv. `source` reads a path relative to the folder:
+// bodies.csv and contacts.csv (or the quasi-rigid model's samples.bin). `source` reads a path relative to the folder:
 // text(path) and bytes(path), each rejecting with an Error naming the path.
 // Every missing or damaged file becomes an Error that names it.
 import { Float32BufferAttribute } from 'three';
@@ -168,6 +168,59 @@ function readContacts(text, name) {
   return { groups, unit: smooth ? 'N' : 'N s' };
 }
 
+// The frame's markers of a group: its own list (the CSV files), or made from
+// samples.bin's floats (x, y, z, traction) when asked, one frame at a time.
+export function groupMarkers(group) {
+  if (group.markers) return group.markers;
+  const markers = [];
+  for (let i = 0; i < group.count; ++i) {
+    const at = group.offset + 4 * i, f = group.floats;
+    markers.push({ kind: 'sample', point: [f[at], f[at + 1], f[at + 2]], normal: null, magnitude: f[at + 3] });
+  }
+  return markers;
+}
+
+// samples.bin (validation/app/samples_file.hpp): "CRSMPL01", then per step
+// its time (float64), its count n (uint32) and n x (x, y, z, traction)
+// float32, little-endian. The floats stay in the file's buffer (16 bytes a
+// sample: the foot's 1,451 loaded samples over 10,000 steps are 232 MB);
+// each group points into it.
+function readSampleFile(buffer, name) {
+  const bytes = new Uint8Array(buffer);
+  if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 8)) !== 'CRSMPL01')
+    throw new Error(`${name}: not a samples file (it does not start with CRSMPL01)`);
+  if (bytes.length % 4) throw new Error(`${name}: ${bytes.length} bytes, not a whole number of records (a truncated file)`);
+  const view = new DataView(buffer), floats = new Float32Array(buffer), groups = [];
+  let maxMagnitude = 0, maxCount = 0;
+  for (let at = 8; at < bytes.length;) {
+    const where = `${name}: step record ${groups.length} at byte ${at}`;
+    if (bytes.length - at < 12) throw new Error(`${where}: truncated (its time and count need 12 bytes)`);
+    const time = view.getFloat64(at, true), count = view.getUint32(at + 8, true);
+    if (!Number.isFinite(time)) throw new Error(`${where}: the time is not finite`);
+    if (groups.length && time < groups[groups.length - 1].time) throw new Error(`${where}: the time ${time} goes back`);
+    at += 12;
+    if ((bytes.length - at) / 16 < count) throw new Error(`${where}: ${count} samples need ${16 * count} bytes (a truncated file)`);
+    const offset = at / 4;
+    for (let k = offset; k < offset + 4 * count; ++k)
+      if (!Number.isFinite(floats[k])) throw new Error(`${where}: sample ${Math.floor((k - offset) / 4)} is not finite`);
+    for (let k = offset + 3; k < offset + 4 * count; k += 4) maxMagnitude = Math.max(maxMagnitude, floats[k]);
+    maxCount = Math.max(maxCount, count);
+    groups.push({ time, floats, offset, count });
+    at += 16 * count;
+  }
+  return { groups, unit: 'Pa', maxMagnitude, maxCount };
+}
+
+// The largest magnitude and marker count of the CSV files' groups.
+function withExtremes(contacts) {
+  let maxMagnitude = 0, maxCount = 0;
+  for (const group of contacts.groups) {
+    maxCount = Math.max(maxCount, group.markers.length);
+    for (const m of group.markers) maxMagnitude = Math.max(maxMagnitude, m.magnitude);
+  }
+  return { ...contacts, maxMagnitude, maxCount };
+}
+
 export async function loadRun(source) {
   const summary = await json(source, 'summary.json');
   const files = summary.files;
@@ -205,8 +258,9 @@ export async function loadRun(source) {
     if (!shapes.some((s) => s.name === body.name))
       throw new Error(`${files.bodies}: body "${body.name}" is not in ${files.shapes}`);
   }
-  const contacts = typeof files.contacts === 'string' ? readContacts(await source.text(files.contacts), files.contacts)
-                                                      : null;
+  const contacts = typeof files.samples === 'string' ? readSampleFile(await source.bytes(files.samples), files.samples)
+    : typeof files.contacts === 'string' ? withExtremes(readContacts(await source.text(files.contacts), files.contacts))
+    : null;
   return { summary, shapes, frames, contacts };
 }
 

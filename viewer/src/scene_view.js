@@ -6,8 +6,10 @@
 // The world is z-up.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { groupMarkers } from './run_files.js';
 
 const kEllipseSegments = 32;
+const kDetailFloor = 4096;  // setDetail never draws fewer points of a cloud
 
 // Blue -> green -> red for s in [0, 1].
 function ramp(s, colour) {
@@ -20,10 +22,44 @@ function patchColour(p, colour) {
   return colour.setHSL((p * 0.381966) % 1, 0.55, 0.55);
 }
 
+// Whether WebGL draws in software (SwiftShader, llvmpipe: a machine without
+// a GPU, or headless Chromium), where antialiasing alone costs half the
+// frame rate: the renderer then goes without it.
+function softwareRenderer() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /SwiftShader|llvmpipe|softpipe|software/i.test(String(name));
+}
+
+// A point cloud's vertices in a fixed pseudo-random order (Fisher-Yates,
+// xorshift32 from a fixed seed), so that any first n of them are a uniform
+// subset: the detail level draws a prefix (SceneView.setDetail).
+function shuffled(geometry) {
+  const count = geometry.getAttribute('position').count, order = new Uint32Array(count);
+  for (let i = 0; i < count; ++i) order[i] = i;
+  let state = 0x9e3779b9;
+  for (let i = count - 1; i > 0; --i) {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+    const j = (state >>> 0) % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  for (const [name, attribute] of Object.entries(geometry.attributes)) {
+    const size = attribute.itemSize, from = attribute.array, to = new from.constructor(from.length);
+    for (let i = 0; i < count; ++i) for (let c = 0; c < size; ++c) to[size * i + c] = from[size * order[i] + c];
+    geometry.setAttribute(name, new THREE.BufferAttribute(to, size, attribute.normalized));
+  }
+  return geometry;
+}
+
 function meshOf(shape) {
   const geometry = shape.mesh;
   if (!geometry.index) {  // a point cloud (no faces)
-    return new THREE.Points(geometry, new THREE.PointsMaterial({ color: 0x3060c0, size: 2, sizeAttenuation: false }));
+    const cloud = new THREE.Points(shuffled(geometry), new THREE.PointsMaterial({ color: 0x3060c0, size: 2, sizeAttenuation: false }));
+    cloud.userData.pointCloud = true;
+    return cloud;
   }
   if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
   const patch = geometry.getAttribute('patch');
@@ -42,7 +78,7 @@ function meshOf(shape) {
 export class SceneView {
   constructor(container, run) {
     this.run = run;
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer = new THREE.WebGLRenderer({ antialias: !softwareRenderer(), preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(window.devicePixelRatio);
     container.appendChild(this.renderer.domElement);
     this.scene = new THREE.Scene();
@@ -85,16 +121,12 @@ export class SceneView {
     for (const object of this.scene.children.filter((o) => o.isGroup))  // body axes, a plane's no larger than the view
       object.add(new THREE.AxesHelper(0.6 * Math.min(object.userData.radius, this.extent / 4)));
 
-    this.maxMagnitude = 0;
-    let maxMarkers = 0;
-    for (const group of run.contacts?.groups ?? []) {
-      maxMarkers = Math.max(maxMarkers, group.markers.length);
-      for (const m of group.markers) this.maxMagnitude = Math.max(this.maxMagnitude, m.magnitude);
-    }
+    this.maxMagnitude = run.contacts?.maxMagnitude ?? 0;
+    const maxMarkers = run.contacts?.maxCount ?? 0;
     this.markerPoints = this.buffer(THREE.Points, maxMarkers, new THREE.PointsMaterial({ size: 8, sizeAttenuation: false, vertexColors: true }));
     this.normals = this.buffer(THREE.LineSegments, 2 * maxMarkers, new THREE.LineBasicMaterial({ vertexColors: true }));
     this.ellipses = this.buffer(THREE.LineSegments, 2 * kEllipseSegments * maxMarkers, new THREE.LineBasicMaterial({ vertexColors: true }));
-    this.markers = [];
+    this.group = null;  // the contact group shown
 
     const centre = box.getCenter(new THREE.Vector3());
     this.camera = new THREE.PerspectiveCamera(40, 1, this.extent / 1000, this.extent * 100);
@@ -126,15 +158,24 @@ export class SceneView {
     this.camera.updateProjectionMatrix();
   }
 
-  // The markers of frame k: the last contact time in (t_{k-1}, t_k] (t_k for
-  // the smooth model, whose rows are the frames').
-  markersAt(k) {
+  // The contact group of frame k: the last contact time in (t_{k-1}, t_k]
+  // (t_k for the smooth model, whose rows are the frames'), or null.
+  groupAt(k) {
     const times = this.run.frames.times;
     const groups = this.run.contacts?.groups ?? [];
     const from = k > 0 ? times[k - 1] : -Infinity, to = times[k];
-    let best = null;
-    for (const group of groups) if (group.time > from && group.time <= to) best = group;  // groups ascend
-    return best ? best.markers : [];
+    let lo = 0, hi = groups.length;  // groups ascend: the first with time > to
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (groups[mid].time <= to) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && groups[lo - 1].time > from ? groups[lo - 1] : null;
+  }
+
+  // The markers drawn (as objects: point, normal, magnitude, ...).
+  get markers() {
+    return this.group ? groupMarkers(this.group) : [];
   }
 
   showFrame(k) {
@@ -145,19 +186,49 @@ export class SceneView {
       const q = body.quaternion;
       object.quaternion.set(q[4 * k + 1], q[4 * k + 2], q[4 * k + 3], q[4 * k]);
     }
-    this.markers = this.markersAt(k);
+    this.group = this.groupAt(k);
+    const points = this.markerPoints.geometry, normals = this.normals.geometry, ellipses = this.ellipses.geometry;
+    const binary = Boolean(this.group?.floats);
+    const [e, n] = binary ? this.showSamples(this.group) : this.showMarkers(this.markers);
+    points.setDrawRange(0, binary ? this.group.count : this.markers.length);
+    normals.setDrawRange(0, n);
+    ellipses.setDrawRange(0, e);
+    for (const g of [points, normals, ellipses]) {
+      g.attributes.position.needsUpdate = true;
+      g.attributes.color.needsUpdate = true;
+    }
+  }
+
+  // samples.bin's group straight from its floats (x, y, z, traction): points
+  // only. No ellipse or normal vertices.
+  showSamples(group) {
+    const position = this.markerPoints.geometry.attributes.position.array;
+    const colours = this.markerPoints.geometry.attributes.color.array, colour = new THREE.Color();
+    const f = group.floats, scale = this.maxMagnitude > 0 ? 1 / this.maxMagnitude : 0;
+    for (let i = 0, at = group.offset; i < group.count; ++i, at += 4) {
+      position[3 * i] = f[at], position[3 * i + 1] = f[at + 1], position[3 * i + 2] = f[at + 2];
+      ramp(f[at + 3] * scale, colour).toArray(colours, 3 * i);
+    }
+    return [0, 0];
+  }
+
+  // Marker objects (the CSV files'): points, normals and 6D ellipses. The
+  // ellipse and normal vertices written.
+  showMarkers(markers) {
     const length = 0.08 * this.extent, colour = new THREE.Color();
     const points = this.markerPoints.geometry, normals = this.normals.geometry, ellipses = this.ellipses.geometry;
-    let e = 0;
-    this.markers.forEach((m, i) => {
+    let e = 0, n = 0;
+    markers.forEach((m, i) => {
       ramp(this.maxMagnitude > 0 ? m.magnitude / this.maxMagnitude : 0, colour);
       points.attributes.position.setXYZ(i, ...m.point);
       points.attributes.color.setXYZ(i, colour.r, colour.g, colour.b);
-      normals.attributes.position.setXYZ(2 * i, ...m.point);
-      normals.attributes.position.setXYZ(2 * i + 1, m.point[0] + length * m.normal[0], m.point[1] + length * m.normal[1],
+      if (!m.normal) return;
+      normals.attributes.position.setXYZ(n, ...m.point);
+      normals.attributes.position.setXYZ(n + 1, m.point[0] + length * m.normal[0], m.point[1] + length * m.normal[1],
                                          m.point[2] + length * m.normal[2]);
-      normals.attributes.color.setXYZ(2 * i, colour.r, colour.g, colour.b);
-      normals.attributes.color.setXYZ(2 * i + 1, colour.r, colour.g, colour.b);
+      normals.attributes.color.setXYZ(n, colour.r, colour.g, colour.b);
+      normals.attributes.color.setXYZ(n + 1, colour.r, colour.g, colour.b);
+      n += 2;
       if (!m.semi) return;
       const at = (j) => {
         const a = (2 * Math.PI * j) / kEllipseSegments, cu = m.semi[0] * Math.cos(a), sw = m.semi[1] * Math.sin(a);
@@ -170,13 +241,39 @@ export class SceneView {
         ellipses.attributes.color.setXYZ(e + 1, colour.r, colour.g, colour.b);
       }
     });
-    points.setDrawRange(0, this.markers.length);
-    normals.setDrawRange(0, 2 * this.markers.length);
-    ellipses.setDrawRange(0, e);
-    for (const g of [points, normals, ellipses]) {
-      g.attributes.position.needsUpdate = true;
-      g.attributes.color.needsUpdate = true;
-    }
+    return [e, n];
+  }
+
+  // Detail level L >= 0: each point cloud of more than kDetailFloor points
+  // draws its first ceil(n / 2^L) (a uniform subset, shuffled), at least
+  // kDetailFloor; 0 draws every point. The points drawn, over all clouds.
+  setDetail(level) {
+    let drawn = 0;
+    this.scene.traverse((object) => {
+      if (!object.userData.pointCloud) return;
+      const count = object.geometry.getAttribute('position').count;
+      const shown = count <= kDetailFloor ? count : Math.max(kDetailFloor, Math.ceil(count / 2 ** level));
+      object.geometry.setDrawRange(0, shown);
+      drawn += shown;
+    });
+    this.pointsDrawn = drawn;
+    return drawn;
+  }
+
+  // Per point cloud (for tests): its points, those drawn, and the bounding
+  // boxes (body frame) of all of them and of the drawn ones.
+  pointClouds() {
+    const clouds = [];
+    this.scene.traverse((object) => {
+      if (!object.userData.pointCloud) return;
+      const position = object.geometry.getAttribute('position'), drawn = Math.min(object.geometry.drawRange.count, position.count);
+      const box = (n) => new THREE.Box3().setFromBufferAttribute(
+        new THREE.BufferAttribute(position.array.subarray(0, 3 * n), 3));
+      const all = box(position.count), shown = box(drawn);
+      clouds.push({ count: position.count, drawn, box: [all.min.toArray(), all.max.toArray()],
+                    drawnBox: [shown.min.toArray(), shown.max.toArray()] });
+    });
+    return clouds;
   }
 
   // Colours each surface by patch (on) or in one colour (off).
