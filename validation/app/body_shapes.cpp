@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "reference/dynamics/surface_proximity.hpp"
+#include "robust_geometry/polyhedron.hpp"
 #include "validation/app/json_rows.hpp"
 #include "validation/app/output_files.hpp"
 
@@ -160,9 +161,16 @@ nlohmann::ordered_json write_body_shapes(const std::filesystem::path& out, const
       case scenes::GeometryKind::kSurface:
         shape = surface_shape(*body.complex(), why_not);
         break;
-      case scenes::GeometryKind::kPolyhedron:
-        shape = Shape{body.geometry.polyhedron->vertices(), {}, body.geometry.polyhedron->faces(), {}, {}};
+      case scenes::GeometryKind::kPolyhedron: {
+        // Its triangulation (exact, in each face's plane), not its polygons:
+        // three.js's PLY loader drops faces of more than four corners (a
+        // prism's caps) and splits a quad by one diagonal, convex or not.
+        std::vector<std::vector<int>> triangles;
+        for (const robust_geometry::Triangle& t : body.geometry.polyhedron->triangles())
+          triangles.push_back({t.vertices[0], t.vertices[1], t.vertices[2]});
+        shape = Shape{body.geometry.polyhedron->vertices(), {}, std::move(triangles), {}, {}};
         break;
+      }
       case scenes::GeometryKind::kPoints:
         shape = Shape{body.geometry.points.points, body.geometry.points.normals, {}, {}, {}};
         break;

@@ -139,13 +139,17 @@ export class SceneView {
     new ResizeObserver(() => this.resize(container)).observe(container);
   }
 
-  // Points or segments with room for `count` vertices, drawn up to their draw range.
+  // Points or segments with room for `count` vertices, drawn up to their
+  // draw range, over the bodies (no depth test, drawn last): a contact lies
+  // between two bodies and would be hidden by them.
   buffer(Kind, count, material) {
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * Math.max(1, count)), 3));
     geometry.setAttribute('color', new THREE.BufferAttribute(new Float32Array(3 * Math.max(1, count)), 3));
     geometry.setDrawRange(0, 0);
+    material.depthTest = false;
     const object = new Kind(geometry, material);
+    object.renderOrder = 1;
     object.frustumCulled = false;
     this.scene.add(object);
     return object;
