@@ -49,6 +49,8 @@ void SamplesFile::write(const quasi_rigid::StepRecord& step) {
     put_float(record, sample.loaded.traction, path_, step.time, "traction");
   }
   out_.write(record.data(), std::streamsize(record.size()));
+  const auto now = std::chrono::steady_clock::now();
+  if (now - flushed_ > std::chrono::seconds(2)) out_.flush(), flushed_ = now;
 }
 
 void SamplesFile::close() {

@@ -15,6 +15,7 @@
 //                  are left out)
 // Every record starts at a multiple of 4 bytes, so a reader may view the
 // floats in place.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -27,9 +28,10 @@ namespace contactref::cli {
 
 inline constexpr char kSamplesMagic[8] = {'C', 'R', 'S', 'M', 'P', 'L', '0', '1'};
 
-// Writes the records as the steps come. ComputationError if the file cannot
-// be written or a value is not finite (a run's numbers are checked where
-// they are made; this is the last line).
+// Writes the records as the steps come (flushed every 2 s, as CsvFile, so
+// that a long run's file can be read while it runs). ComputationError if
+// the file cannot be written or a value is not finite (a run's numbers are
+// checked where they are made; this is the last line).
 class SamplesFile final : public spatial::RowSink<quasi_rigid::StepRecord> {
  public:
   explicit SamplesFile(const std::filesystem::path& path);
@@ -39,6 +41,7 @@ class SamplesFile final : public spatial::RowSink<quasi_rigid::StepRecord> {
  private:
   std::filesystem::path path_;
   std::ofstream out_;
+  std::chrono::steady_clock::time_point flushed_ = std::chrono::steady_clock::now();
 };
 
 struct SamplesSummary {
