@@ -1,7 +1,8 @@
 """Draws a `contactref simulate` run as an animated GIF, from the files the run
-viewer reads (shapes.json, its PLY shapes, bodies.csv and contacts.csv): the
-bodies at evenly spaced times, each free body's centre-of-mass path so far,
-and the contact points of the last contact row at or before each time.
+viewer reads (shapes.json, its PLY shapes, bodies.csv, and contacts.csv or
+the quasi-rigid model's samples.bin): the bodies at evenly spaced times,
+each free body's centre-of-mass path so far, and the contact points of the
+last contact row at or before each time.
 
     animate_run.py RUN_DIR OUT.gif [--frames N] [--fps F] [--elevation DEG]
                    [--azimuth DEG] [--title TEXT]
@@ -163,10 +164,38 @@ def read_run(run: Path):
     return bodies, read_contacts(run)
 
 
+def read_samples(path: Path):
+    """(times, points per time) of the quasi-rigid model's samples.bin
+    (validation/app/samples_file.hpp: "CRSMPL01", then per step its time as
+    float64, its count n as uint32 and n x (x, y, z, traction) as float32,
+    little-endian)."""
+    data = path.read_bytes()
+    if data[:8] != b"CRSMPL01":
+        raise RunError(f"{path}: not a samples file (it does not start with CRSMPL01)")
+    times, points, at = [], [], 8
+    while at < len(data):
+        if len(data) - at < 12:
+            raise RunError(f"{path}: step record {len(times)} at byte {at}: truncated")
+        t = float(np.frombuffer(data, "<f8", 1, at)[0])
+        count = int(np.frombuffer(data, "<u4", 1, at + 8)[0])
+        at += 12
+        if (len(data) - at) // 16 < count:
+            raise RunError(f"{path}: step record {len(times)}: {count} samples need {16 * count} bytes (a truncated file)")
+        record = np.frombuffer(data, "<f4", 4 * count, at).reshape(count, 4).astype(float)
+        if not (math.isfinite(t) and np.all(np.isfinite(record))) or (times and t < times[-1]):
+            raise RunError(f"{path}: step record {len(times)}: a time or sample that is not finite, or time going back")
+        times.append(t), points.append(record[:, :3])
+        at += 16 * count
+    return times, points
+
+
 def read_contacts(run: Path):
     """(times, points per time) of contacts.csv, if the run wrote one: the world
     point columns px, py, pz (the smooth model) or x, y, z (the others); rows
-    with empty cells (the smooth model in flight) are skipped."""
+    with empty cells (the smooth model in flight) are skipped. The
+    quasi-rigid model's samples.bin instead, if the run wrote that."""
+    if (run / "samples.bin").exists():
+        return read_samples(run / "samples.bin")
     path = run / "contacts.csv"
     if not path.exists():
         return [], []

@@ -11,7 +11,8 @@
   put in frame 2, where its width is sqrt(2) times as large (turned), and
   never moves in y. The contact point at t = 1 is red in frames 1 and 2
   only. All measured on the pixels, against the geometry of the rows.
-- Two drawings of one run are byte-identical.
+- Two drawings of one run are byte-identical, and so is the drawing of the
+  same run with its contact as a samples.bin.
 - A real run (`contactref simulate` of the sliding octagon) draws the frames
   asked for, with the contact marker in the last one.
 - Damaged runs exit 2 naming the file, the line and what is wrong; absurd
@@ -20,6 +21,7 @@ Prints every problem; exit 1 if any.
 """
 import math
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -113,6 +115,14 @@ def main() -> int:
             again = draw(run, tmp / "again.gif", *top_view)
             expect(again.returncode == 0 and (tmp / "again.gif").read_bytes() == (tmp / "cube.gif").read_bytes(),
                    "two drawings of one run differ")
+            # The same contacts as a samples.bin (the quasi-rigid model's binary
+            # form): the same GIF, byte for byte. A step in flight has 0 samples.
+            binary = write_run(tmp / "cube_binary", contacts=False)
+            (binary / "samples.bin").write_bytes(b"CRSMPL01" + struct.pack("<dI", 0.5, 0) +
+                                                 struct.pack("<dI4f", 1.0, 1, 3.0, 0.0, 0.5, 1000.0))
+            from_binary = draw(binary, tmp / "binary.gif", *top_view)
+            expect(from_binary.returncode == 0 and (tmp / "binary.gif").read_bytes() == (tmp / "cube.gif").read_bytes(),
+                   f"the run with samples.bin draws differently: {from_binary.stderr[-500:]}")
 
         octagon = tmp / "octagon"
         simulate = subprocess.run([str(contactref), "simulate", str(ROOT / "validation/fixtures/scenes/octagon_sliding.json"),
@@ -151,6 +161,10 @@ def main() -> int:
                 CUBE_PLY.replace("4 3 0 4 7", "4 3 0 4 9")), "a face names a vertex it does not have"),
             ("a contact time that is text", lambda f: (f / "contacts.csv").write_text("time,px,py,pz\nsoon,0,0,0\n"),
              "contacts.csv, line 2, column time: 'soon' is not a number"),
+            ("a truncated samples.bin", lambda f: (f / "samples.bin").write_bytes(
+                b"CRSMPL01" + struct.pack("<dI", 1.0, 2) + bytes(20)), "samples.bin: step record 0: 2 samples need 32 bytes"),
+            ("a samples.bin without its magic", lambda f: (f / "samples.bin").write_bytes(b"CRSMPL02"),
+             "samples.bin: not a samples file"),
         ]
         for index, (what, damage, message) in enumerate(damaged):
             folder = write_run(tmp / f"damaged{index}")
