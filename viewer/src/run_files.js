@@ -1,7 +1,8 @@
 // Reads a `contactref simulate` output folder (validation/app/run_folder.hpp
 // says what it holds): summary.json, shapes.json with each body's PLY,
-// bodies.csv and contacts.csv (or the quasi-rigid model's samples.bin). `source` reads a path relative to the folder:
-// text(path) and bytes(path), each rejecting with an Error naming the path.
+// bodies.csv and contacts.csv (or the quasi-rigid model's samples.bin).
+// `source` reads a path relative to the folder: text(path) and bytes(path),
+// each rejecting with an Error naming the path.
 // Every missing or damaged file becomes an Error that names it.
 import { Float32BufferAttribute } from 'three';
 import { PLYLoader } from 'three/addons/loaders/PLYLoader.js';
