@@ -25,55 +25,80 @@ template <class T> using RegularControl = Eigen::Matrix<T, 3, 12>;
 template <class T>
 const Eigen::Matrix<T, 12, kQuarticTerms>& loop_regular_basis();
 
-// The nonzero entries of the derivatives of the quartic monomials: derivative
-// kJetOrders[jet_column] of monomial u^a v^b is factor u^u_power v^v_power.
-struct QuarticDerivativeTerm {
-  int jet_column, monomial, factor, u_power, v_power;
-};
-inline constexpr int kQuarticDerivativeTermCount = 65;
-constexpr std::array<QuarticDerivativeTerm, kQuarticDerivativeTermCount> quartic_derivative_terms() {
-  std::array<QuarticDerivativeTerm, kQuarticDerivativeTermCount> terms{};
-  std::size_t n = 0;
-  for (int k = 0; k < kJetSize; ++k) {
-    const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1];
-    for (int m = 0; m < kQuarticTerms; ++m) {
-      const int a = kQuarticMonomials[std::size_t(m)][0], b = kQuarticMonomials[std::size_t(m)][1];
-      if (a < i || b < j) continue;
-      int factor = 1;
-      for (int x = 0; x < i; ++x) factor *= a - x;
-      for (int x = 0; x < j; ++x) factor *= b - x;
-      terms[n++] = {k, m, factor, a - i, b - j};
-    }
-  }
-  return terms;
-}
-inline constexpr std::array<QuarticDerivativeTerm, kQuarticDerivativeTermCount> kQuarticDerivativeTerms =
-    quartic_derivative_terms();
+// The column of monomial u^a v^b in kQuarticMonomials' order (by degree).
+constexpr int quartic_monomial(int a, int b) { return (a + b) * (a + b + 1) / 2 + b; }
+static_assert([] {
+  for (int m = 0; m < kQuarticTerms; ++m)
+    if (quartic_monomial(kQuarticMonomials[std::size_t(m)][0], kQuarticMonomials[std::size_t(m)][1]) != m) return false;
+  return true;
+}());
 
 // The jets at (u, v) of the quartics whose monomial coefficients are the rows
 // of `coefficients` (R x 15): an R x 10 matrix, column k the derivative
-// kJetOrders[k]. Only the 65 nonzero monomial derivatives are visited.
+// kJetOrders[k]. By a Taylor shift: the coefficient of x^i y^j in
+// p(u + x, v + y) is (d^(i+j) p / du^i dv^j) / (i! j!), and the shift is
+// Ruffini-Horner's, in u for each power of v, then in v for each power of x:
+// 40 multiply-adds per row, where summing the 65 nonzero monomial
+// derivatives costs 65 multiply-adds and their weights.
 template <class Derived, class T = typename Derived::Scalar>
 Eigen::Matrix<T, Derived::RowsAtCompileTime, kJetSize, 0, Derived::MaxRowsAtCompileTime, kJetSize> quartic_jets(
     const Eigen::MatrixBase<Derived>& coefficients, const T& u, const T& v) {
-  std::array<T, 5> up{T(1), u, u * u, T(0), T(0)}, vp{T(1), v, v * v, T(0), T(0)};
-  up[3] = up[2] * u, up[4] = up[3] * u, vp[3] = vp[2] * v, vp[4] = vp[3] * v;
-  Eigen::Matrix<T, Derived::RowsAtCompileTime, kJetSize, 0, Derived::MaxRowsAtCompileTime, kJetSize> jets =
-      Eigen::Matrix<T, Derived::RowsAtCompileTime, kJetSize, 0, Derived::MaxRowsAtCompileTime, kJetSize>::Zero(
-          coefficients.rows(), kJetSize);
-  for (const QuarticDerivativeTerm& term : kQuarticDerivativeTerms) {
-    const T value = T(term.factor) * up[std::size_t(term.u_power)] * vp[std::size_t(term.v_power)];
-    jets.col(term.jet_column) += value * coefficients.col(term.monomial);
+  using Column = Eigen::Matrix<T, Derived::RowsAtCompileTime, 1, 0, Derived::MaxRowsAtCompileTime, 1>;
+  std::array<Column, kQuarticTerms> shifted;  // by monomial column
+  for (int m = 0; m < kQuarticTerms; ++m) shifted[std::size_t(m)] = coefficients.col(m);
+  const auto at = [&](int a, int b) -> Column& { return shifted[std::size_t(quartic_monomial(a, b))]; };
+  for (int b = 0; b < 4; ++b)  // p(u + x, v): degree 4 - b in u
+    for (int i = 0; i < 4 - b; ++i)
+      for (int a = 3 - b; a >= i; --a) at(a, b) += u * at(a + 1, b);
+  for (int a = 0; a < 4; ++a)  // then p(u + x, v + y): degree 4 - a in v
+    for (int i = 0; i < 4 - a; ++i)
+      for (int b = 3 - a; b >= i; --b) at(a, b) += v * at(a, b + 1);
+  constexpr std::array<int, 4> factorial{1, 1, 2, 6};
+  Eigen::Matrix<T, Derived::RowsAtCompileTime, kJetSize, 0, Derived::MaxRowsAtCompileTime, kJetSize> jets(
+      coefficients.rows(), kJetSize);
+  for (int k = 0; k < kJetSize; ++k) {
+    const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1];
+    jets.col(k) = T(factorial[std::size_t(i)] * factorial[std::size_t(j)]) * at(i, j);
   }
   return jets;
+}
+
+// The coefficients of q(x, y) = p(M (x, y)), p the quartic whose monomial
+// coefficients are the columns of `coefficients`: q's jet at (x, y) is p's
+// jet at M (x, y) carried by the chain rule (AffineJetMap(M)), with no map
+// left to apply at evaluation. Each monomial s^a t^b of p becomes
+// (M00 x + M01 y)^a (M10 x + M11 y)^b, homogeneous of degree a + b.
+template <class T>
+QuarticCoefficients<T> substitute_linear(const QuarticCoefficients<T>& coefficients, const Mat2<T>& M) {
+  // A homogeneous form of degree d: entry j is the coefficient of x^(d-j) y^j.
+  using Form = std::array<T, 5>;
+  const auto times = [](const Form& f, int degree, const T& along_x, const T& along_y) {
+    Form out{};
+    out.fill(T(0));
+    for (int j = 0; j <= degree; ++j) {
+      out[std::size_t(j)] += f[std::size_t(j)] * along_x;
+      out[std::size_t(j + 1)] += f[std::size_t(j)] * along_y;
+    }
+    return out;
+  };
+  QuarticCoefficients<T> out = QuarticCoefficients<T>::Zero();
+  for (int a = 0; a <= 4; ++a)
+    for (int b = 0; a + b <= 4; ++b) {
+      Form form{};
+      form.fill(T(0));
+      form[0] = T(1);
+      for (int k = 0; k < a; ++k) form = times(form, k, M(0, 0), M(0, 1));
+      for (int k = 0; k < b; ++k) form = times(form, a + k, M(1, 0), M(1, 1));
+      for (int j = 0; j <= a + b; ++j)
+        out.col(quartic_monomial(a + b - j, j)) += form[std::size_t(j)] * coefficients.col(quartic_monomial(a, b));
+    }
+  return out;
 }
 
 // The jet at (u, v) of the quartic sum_m coefficients.col(m) u^a v^b.
 template <class T>
 PatchJet<T> quartic_jet(const QuarticCoefficients<T>& coefficients, const T& u, const T& v) {
-  PatchJet<T> jet;
-  jet.d = quartic_jets(coefficients, u, v);
-  return jet;
+  return PatchJet<T>{quartic_jets(coefficients, u, v)};
 }
 
 // The polynomial of a regular patch from its 12 control points (columns).

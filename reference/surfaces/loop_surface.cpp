@@ -2,6 +2,8 @@
 
 #include <boost/math/constants/constants.hpp>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <set>
@@ -30,6 +32,15 @@ std::pair<Mat2<T>, Vec2<T>> corner_map(int corner) {
     case 1: J << 0, 1, -1, -1; return {J, Vec2<T>(0, 1)};   // (a, b) = (v, 1 - u - v)
     default: J << -1, -1, 1, 0; return {J, Vec2<T>(1, 0)};  // (a, b) = (1 - u - v, u)
   }
+}
+
+// 2^k exactly: a normal double built from its exponent bits where one holds
+// it (ldexp is a library call, a tenth of an extraordinary evaluation).
+template <class T>
+T power_of_two(int k) {
+  using std::ldexp;
+  if (k >= -1022 && k <= 1023) return T(std::bit_cast<double>(std::uint64_t(1023 + k) << 52));
+  return ldexp(T(1), k);
 }
 
 // x^e for an integer e >= 0, by squaring.
@@ -62,11 +73,13 @@ class LoopRegularPatch final : public Patch<T> {
 // b1 > 1/2, the middle one otherwise.
 template <class T>
 std::pair<int, int> stam_piece(const T& a, const T& b) {
-  using std::floor;
-  using std::ldexp;
-  using std::log2;
-  const int n = std::max(1, int(floor(T(1) - log2(a + b))));
-  const T scale = ldexp(T(1), n - 1);
+  using std::frexp;
+  // a + b = m 2^e with m in [1/2, 1), exactly: floor(1 - log2(a + b)) is
+  // 2 - e at m = 1/2 and 1 - e otherwise.
+  int e = 0;
+  const T m = frexp(a + b, &e);
+  const int n = std::max(1, m == T(0.5) ? 2 - e : 1 - e);
+  const T scale = power_of_two<T>(n - 1);
   if (scale * a > T(0.5)) return {n, 1};
   if (scale * b > T(0.5)) return {n, 2};
   return {n, 3};
@@ -120,6 +133,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       : singular_{{corner, std::move(vertex)}},
         eig_(loop_eigenstructure<T>(int(control.rows()) - 6)), domain_(unit_triangle<T>()), name_(std::move(name)) {
     std::tie(J_, offset_) = corner_map<T>(corner);
+    J_inverse_ = J_.inverse();  // integer entries, det 1
     corner_jet_map_ = AffineJetMap<T>(J_);
     limit_ = (eig_.limit_mask.transpose() * control).transpose();
     if (eig_.diagonalisable) {
@@ -136,13 +150,13 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       throw ComputationError(describe() + ": the derivatives at the extraordinary vertex itself are not defined by "
                              "Stam's parameterisation (its limit position and normal are: see LoopSurface)");
     }
-    return corner_jet_map_(evaluate_local(local.x(), local.y(), stam_piece(local.x(), local.y())));
+    return evaluate_local(local.x(), local.y(), stam_piece(local.x(), local.y()));
   }
   PatchJet<T> evaluate_piece(const T& u, const T& v, const Vec2<T>& inside) const override {
     const Vec2<T> local = J_ * Vec2<T>(u, v) + offset_;
     const Vec2<T> local_inside = J_ * inside + offset_;
     if (!(local_inside.x() + local_inside.y() > T(0))) return evaluate(u, v);
-    return corner_jet_map_(evaluate_local(local.x(), local.y(), stam_piece(local_inside.x(), local_inside.y())));
+    return evaluate_local(local.x(), local.y(), stam_piece(local_inside.x(), local_inside.y()));
   }
   const Domain<T>& domain() const override { return domain_; }
   std::string describe() const override {
@@ -160,8 +174,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
     if (!(probe.x() + probe.y() > T(0))) return domain_.polygon;  // at the EV, not moving: no piece is distinguished
     const auto [level, child] = stam_piece(probe.x(), probe.y());
     std::vector<Vec2<T>> piece = stam_piece_triangle<T>(level, child);
-    const Mat2<T> J_inverse = J_.inverse();  // integer entries, det 1
-    for (Vec2<T>& x : piece) x = J_inverse * (x - offset_);
+    for (Vec2<T>& x : piece) x = J_inverse_ * (x - offset_);
     return piece;
   }
 
@@ -180,36 +193,69 @@ class LoopExtraordinaryPatch final : public Patch<T> {
 
   // The children's quartics at level n <= kCachedLevels, computed on first
   // use: a surface is built for every CLI run and simulation start, and most
-  // of its patches are never evaluated at most levels.
+  // of its patches are never evaluated at most levels. Each is composed with
+  // the linear part of the map from the patch's (u, v) to the child's (s, t),
+  // child_linear_map, so that its jets are the patch's with no chain rule
+  // left to apply (substitute_linear).
   const std::array<QuarticCoefficients<T>, 3>& cached_children(int n) const {
     const std::size_t i = std::size_t(n - 1);
     std::call_once(cached_once_[i], [&] {
       const DynamicMatrix<T> relative = relative_control(n - 1);
       for (std::size_t k = 0; k < 3; ++k)
-        cached_[i][k] = regular_patch_polynomial(RegularControl<T>((eig_.pick[k] * relative).transpose()));
+        cached_[i][k] = substitute_linear(
+            regular_patch_polynomial(RegularControl<T>((eig_.pick[k] * relative).transpose())),
+            child_linear_map(n, int(k) + 1));
     });
     return cached_[i];
   }
 
-  // The polynomial of piece (n, child) (stam_piece; child 1, 2, 3 as in
-  // kLoopChildMaps) at local (a, b), inside that piece or not.
-  PatchJet<T> evaluate_local(const T& a, const T& b, const std::pair<int, int>& piece) const {
+  // The linear part of (u, v) -> (s, t) for piece (n, child): (a, b) = J (u, v)
+  // + offset, then (s, t) = sign 2^n (a, b) + the child's offset.
+  Mat2<T> child_linear_map(int n, int child) const {
     using std::ldexp;
-    using std::pow;
+    return ldexp(T(kLoopChildMaps[std::size_t(child)].sign_u), n) * J_;
+  }
+
+  // The chain rule from a child's parameters at level n to local ones: a
+  // derivative of order p gains (sign 2 2^(n-1))^p, a power of two (exact).
+  static void scale_orders(PatchJet<T>& jet, int sign, int n) {
+    using std::ldexp;
+    const T per_order = ldexp(T(sign), n);
+    const std::array<T, 4> factor{T(1), per_order, per_order * per_order, per_order * per_order * per_order};
+    for (int k = 1; k < kJetSize; ++k)
+      jet.d.col(k) *= factor[std::size_t(kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1])];
+  }
+
+  // The polynomial of piece (n, child) (stam_piece; child 1, 2, 3 as in
+  // kLoopChildMaps) at local (a, b), inside that piece or not: its jet in the
+  // patch's (u, v).
+  PatchJet<T> evaluate_local(const T& a, const T& b, const std::pair<int, int>& piece) const {
     const auto [n, child] = piece;
-    const T scale = ldexp(T(1), n - 1);
-    const T a1 = scale * a, b1 = scale * b;
+    const T scale = power_of_two<T>(n - 1);
     const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
-    const T s = T(map.sign_u) * 2 * a1 + T(map.offset_u), t = T(map.sign_v) * 2 * b1 + T(map.offset_v);
+    const T s = T(map.sign_u) * 2 * (scale * a) + T(map.offset_u), t = T(map.sign_v) * 2 * (scale * b) + T(map.offset_v);
+    if (n > kCachedLevels) {
+      PatchJet<T> jet = corner_jet_map_(evaluate_deep(s, t, piece));
+      check_finite(jet, a, b);
+      return jet;
+    }
+    // The composed quartic at (x, y) = M^-1 (s, t), M = child_linear_map:
+    // M^-1 = sign 2^-n J^-1, J^-1 integer (det 1), so one rounding.
+    const Vec2<T> x = (T(map.sign_u) * power_of_two<T>(-n)) * (J_inverse_ * Vec2<T>(s, t));
+    PatchJet<T> jet = quartic_jet(cached_children(n)[std::size_t(child - 1)], x.x(), x.y());
+    jet.d.col(0) += limit_;
+    check_finite(jet, a, b);
+    return jet;
+  }
+
+  // Piece (n, child) beyond the cached levels at the child's (s, t): its jet
+  // in local (a, b).
+  PatchJet<T> evaluate_deep(const T& s, const T& t, const std::pair<int, int>& piece) const {
+    const auto [n, child] = piece;
+    const LoopChildMap& map = kLoopChildMaps[std::size_t(child)];
     PatchJet<T> jet;
-    if (n <= kCachedLevels) {
-      jet = quartic_jet(cached_children(n)[std::size_t(child - 1)], s, t);
-      for (int k = 1; k < kJetSize; ++k) {
-        const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
-        jet.d.col(k) *= ldexp(T(p % 2 == 1 ? map.sign_u : 1), p * n);  // (+-2 2^(n-1))^p
-      }
-      jet.d.col(0) += limit_;
-    } else if (eig_.diagonalisable) {
+    if (eig_.diagonalisable) {
+      using std::ldexp;
       // weights(j, k): derivative k of child's surface for unit eigen-component j.
       const auto weights = quartic_jets(eig_.child_polynomials[std::size_t(child - 1)], s, t);
       const Eigen::Index K = eigen_control_.rows();
@@ -217,31 +263,32 @@ class LoopExtraordinaryPatch final : public Patch<T> {
       // that 2^((n-1) p) is never formed alone.
       Eigen::Matrix<T, Eigen::Dynamic, 4, 0, kMaxLoopControl, 4> growth(K, 4);
       for (Eigen::Index j = 0; j < K; ++j) growth(j, 0) = integer_power(eig_.eigenvalues(j), n - 1);
-      for (int p = 1; p < 4; ++p) growth.col(p) = growth.col(p - 1) * scale;
+      for (int p = 1; p < 4; ++p) growth.col(p) = growth.col(p - 1) * power_of_two<T>(n - 1);
       growth.block(0, 1, 1, 3).setZero();  // eigenvalue(0) = 1: the constant component has no derivatives
       for (int k = 0; k < kJetSize; ++k) {
         const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
         const T child_factor = ldexp(T(p % 2 == 1 ? map.sign_u : 1), p);  // (+-2)^p; sign_u == sign_v
         jet.d.col(k) = child_factor * (eigen_control_.transpose() * growth.col(p).cwiseProduct(weights.col(k)));
       }
-    } else {
-      if (n - 1 > kLevels) throw ComputationError(describe() + ": too close to the extraordinary vertex to evaluate");
-      const RegularControl<T> child_control =
-          (eig_.pick[std::size_t(child - 1)] * level_control_[std::size_t(n - 1)]).transpose();
-      jet = quartic_jet(regular_patch_polynomial(child_control), s, t);
-      jet.d.col(0) += limit_;
-      for (int k = 0; k < kJetSize; ++k) {
-        const int p = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
-        jet.d.col(k) *= ldexp(pow(T(map.sign_u), p), p * n);  // (+-2 2^(n-1))^p
-      }
+      return jet;
     }
+    if (n - 1 > kLevels) throw ComputationError(describe() + ": too close to the extraordinary vertex to evaluate");
+    const RegularControl<T> child_control =
+        (eig_.pick[std::size_t(child - 1)] * level_control_[std::size_t(n - 1)]).transpose();
+    jet = quartic_jet(regular_patch_polynomial(child_control), s, t);
+    scale_orders(jet, map.sign_u, n);
+    jet.d.col(0) += limit_;
+    return jet;
+  }
+
+  // ComputationError where the jet at local (a, b) overflowed.
+  void check_finite(const PatchJet<T>& jet, const T& a, const T& b) const {
     if (!jet.d.allFinite()) {
       std::ostringstream os;
       os << describe() << ": derivatives overflow this close to the extraordinary vertex or with control points "
          << "this large, at local parameters (" << a << ", " << b << ")";
       throw ComputationError(os.str());
     }
-    return jet;
   }
 
   std::vector<typename Patch<T>::SingularCorner> singular_;
@@ -252,7 +299,7 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   // [level - 1][child - 1], relative to limit_, filled by cached_children.
   mutable std::array<std::array<QuarticCoefficients<T>, 3>, kCachedLevels> cached_;
   mutable std::array<std::once_flag, kCachedLevels> cached_once_;
-  Mat2<T> J_;
+  Mat2<T> J_, J_inverse_;
   Vec2<T> offset_;
   AffineJetMap<T> corner_jet_map_{Mat2<T>::Identity()};
   Domain<T> domain_;

@@ -42,14 +42,14 @@ struct PatchJet {
 // d/dt = a_t d/da + b_t d/db, so d^(i+j)/ds^i dt^j is the product of i and j
 // such linear forms, whose coefficients on d^p/da^m db^(p-m) are those of a
 // polynomial product. As a linear map on the jet's columns it is a 10 x 10
-// matrix, block diagonal by order, computed once per map. A negative Jacobian
+// matrix, block diagonal by order, computed once per map (its blocks kept). A negative Jacobian
 // (a flipped sub-triangle) negates the odd-order derivatives through J itself:
 // no sign rule is needed.
 template <class T>
 class AffineJetMap {
  public:
-  explicit AffineJetMap(const Mat2<T>& J) : columns_(Eigen::Matrix<T, kJetSize, kJetSize>::Zero()) {
-    columns_(0, 0) = T(1);
+  explicit AffineJetMap(const Mat2<T>& J) {
+    Eigen::Matrix<T, kJetSize, kJetSize> columns = Eigen::Matrix<T, kJetSize, kJetSize>::Zero();
     for (int k = 1; k < kJetSize; ++k) {
       const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1], p = i + j;
       std::array<T, 4> coefficient{T(1), T(0), T(0), T(0)};  // on d^p / da^m db^(p - m)
@@ -65,22 +65,29 @@ class AffineJetMap {
       };
       for (int n = 0; n < i; ++n) multiply(J(0, 0), J(1, 0));
       for (int n = 0; n < j; ++n) multiply(J(0, 1), J(1, 1));
-      for (int m = 0; m <= p; ++m) columns_(jet_index(m, p - m), k) = coefficient[std::size_t(m)];
+      for (int m = 0; m <= p; ++m) columns(jet_index(m, p - m), k) = coefficient[std::size_t(m)];
     }
+    first_ = columns.template block<2, 2>(1, 1);
+    second_ = columns.template block<3, 3>(3, 3);
+    third_ = columns.template block<4, 4>(6, 6);
   }
 
   // The jet in (s, t) from the jet in (a, b).
   PatchJet<T> operator()(const PatchJet<T>& jet_ab) const {
     PatchJet<T> jet_st;
     jet_st.d.col(0) = jet_ab.d.col(0);
-    jet_st.d.template middleCols<2>(1) = jet_ab.d.template middleCols<2>(1) * columns_.template block<2, 2>(1, 1);
-    jet_st.d.template middleCols<3>(3) = jet_ab.d.template middleCols<3>(3) * columns_.template block<3, 3>(3, 3);
-    jet_st.d.template middleCols<4>(6) = jet_ab.d.template middleCols<4>(6) * columns_.template block<4, 4>(6, 6);
+    jet_st.d.template middleCols<2>(1).noalias() = jet_ab.d.template middleCols<2>(1).lazyProduct(first_);
+    jet_st.d.template middleCols<3>(3).noalias() = jet_ab.d.template middleCols<3>(3).lazyProduct(second_);
+    jet_st.d.template middleCols<4>(6).noalias() = jet_ab.d.template middleCols<4>(6).lazyProduct(third_);
     return jet_st;
   }
 
  private:
-  Eigen::Matrix<T, kJetSize, kJetSize> columns_;  // jet_st.d = jet_ab.d * columns_
+  // jet_st.d = jet_ab.d * columns, columns block diagonal by order: its
+  // blocks of orders 1, 2 and 3 (order 0 is 1).
+  Mat2<T> first_;
+  Eigen::Matrix<T, 3, 3> second_;
+  Eigen::Matrix<T, 4, 4> third_;
 };
 
 }  // namespace contactref::surfaces

@@ -49,6 +49,85 @@ TEST(LoopRegularBasis, IsAPartitionOfUnityWithDenominator12) {
   }
 }
 
+// quartic_jets' Taylor shift against the monomials differentiated one by one
+// (d^(i+j) u^a v^b = a!/(a-i)! b!/(b-j)! u^(a-i) v^(b-j)), in T, at points in
+// and beyond the unit triangle. Bound: 40 multiply-adds per entry, each
+// rounding at most the sum of the terms' magnitudes, against the 15 terms'
+// magnitude sum (|u|, |v| <= 2, |c| <= 1, so that sum is under 15 4^4 3!).
+template <class T>
+void check_taylor_shift(std::uint64_t seed) {
+  test::Rng rng(seed);
+  for (int n = 0; n < 50; ++n) {
+    QuarticCoefficients<T> c;
+    for (Eigen::Index r = 0; r < 3; ++r)
+      for (int m = 0; m < kQuarticTerms; ++m) c(r, m) = T(fixtures::uniform(rng, -1, 1));
+    const T u = T(fixtures::uniform(rng, -2, 2)), v = T(fixtures::uniform(rng, -2, 2));
+    const auto jets = quartic_jets(c, u, v);
+    for (int k = 0; k < kJetSize; ++k) {
+      const int i = kJetOrders[std::size_t(k)][0], j = kJetOrders[std::size_t(k)][1];
+      Vec3<T> expected = Vec3<T>::Zero();
+      for (int m = 0; m < kQuarticTerms; ++m) {
+        const int a = kQuarticMonomials[std::size_t(m)][0], b = kQuarticMonomials[std::size_t(m)][1];
+        if (a < i || b < j) continue;
+        T factor(1);
+        for (int x = 0; x < i; ++x) factor *= T(a - x);
+        for (int x = 0; x < j; ++x) factor *= T(b - x);
+        for (int x = 0; x < a - i; ++x) factor *= u;
+        for (int x = 0; x < b - j; ++x) factor *= v;
+        expected += factor * c.col(m);
+      }
+      const T error = (Vec3<T>(jets.col(k)) - expected).cwiseAbs().maxCoeff();
+      EXPECT_LT(error, test::tolerance<T>(40, 15 * 256 * 6)) << "jet column " << k << " at " << u << ", " << v;
+    }
+  }
+}
+
+// substitute_linear against the chain rule it replaces: q = p(M .) has, at
+// (x, y), the jet of p at M (x, y) carried by AffineJetMap(M). Random M with
+// entries in [-2, 2] and integer ones of the Loop corner maps scaled by 2^10.
+template <class T>
+void check_linear_substitution(std::uint64_t seed) {
+  test::Rng rng(seed);
+  std::vector<Mat2<T>> maps;
+  for (int n = 0; n < 20; ++n) {
+    Mat2<T> M;
+    M << T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -2, 2)), T(fixtures::uniform(rng, -2, 2)),
+        T(fixtures::uniform(rng, -2, 2));
+    maps.push_back(M);
+  }
+  Mat2<T> corner;
+  corner << T(0), T(1024), T(-1024), T(-1024);  // (a, b) = (v, 1 - u - v), times 2^10
+  maps.push_back(corner);
+  for (const Mat2<T>& M : maps) {
+    QuarticCoefficients<T> p;
+    for (Eigen::Index r = 0; r < 3; ++r)
+      for (int m = 0; m < kQuarticTerms; ++m) p(r, m) = T(fixtures::uniform(rng, -1, 1));
+    const T scale = M.cwiseAbs().maxCoeff();
+    const Vec2<T> x = Vec2<T>(T(fixtures::uniform(rng, -1, 1)), T(fixtures::uniform(rng, -1, 1))) / scale;
+    const Vec2<T> st = M * x;
+    const PatchJet<T> expected = AffineJetMap<T>(M)(quartic_jet(p, st.x(), st.y()));
+    const PatchJet<T> actual = quartic_jet(substitute_linear(p, M), x.x(), x.y());
+    for (int k = 0; k < kJetSize; ++k) {
+      const int order = kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1];
+      // A derivative of order p scales like |M|^p; the sums behind each
+      // coefficient have at most 2^4 terms, each through about 10 roundings.
+      const T size = std::pow(double(scale), order) * 15 * 256 * 6;
+      const T error = (Vec3<T>(actual.d.col(k)) - Vec3<T>(expected.d.col(k))).cwiseAbs().maxCoeff();
+      EXPECT_LT(error, test::tolerance<T>(16 * 10 + 40, 1) * size) << "jet column " << k << " with M =\n" << M;
+    }
+  }
+}
+
+TEST(QuarticJets, TaylorShiftEqualsTheMonomialDerivatives) {
+  check_taylor_shift<double>(test::kSeed + 220);
+  check_taylor_shift<Real50>(test::kSeed + 221);
+}
+
+TEST(QuarticJets, LinearSubstitutionCarriesTheChainRule) {
+  check_linear_substitution<double>(test::kSeed + 222);
+  check_linear_substitution<Real50>(test::kSeed + 223);
+}
+
 TEST(LoopEigenstructure, EigenvaluesMatchTheClosedForms) {
   for (int N = 3; N <= 12; ++N) {
     const auto& eig = loop_eigenstructure<Real50>(N);
