@@ -72,8 +72,11 @@
 //    Balancing cuts go through a point piece (so that the on-child holds a
 //    piece, item 4) and must leave pieces on both sides.
 
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -132,26 +135,10 @@ class Builder {
       const Vec n = cross(sub(point(b), pa), sub(point(c), pa));
       face_planes_.push_back({n, -dot(n, pa)});
     }
-    // Edge convexity: sign(n_1 . w_2), w_2 the direction from the edge into
-    // face 2 (its left side, seen from outside): < 0 convex, > 0 reflex,
-    // 0 flat (coplanar faces).
-    for (const Edge& e : polyhedron.edges()) {
-      const Vec& p0 = point(e.vertices[0]);
-      const Vec& p1 = point(e.vertices[1]);
-      const Vec w2 = cross(face_planes_[std::size_t(e.faces[1])].n, sub(p0, p1));
-      edge_convexity_.push_back(sign(dot(face_planes_[std::size_t(e.faces[0])].n, w2)));
-    }
+    // The local geometry of edges and vertices is built where step 4 first
+    // asks for it: most entities never border an empty cell.
+    edge_convexity_.assign(std::size_t(polyhedron.edge_count()), kUnknownConvexity);
     corners_.resize(std::size_t(polyhedron.vertex_count()));
-    for (int v = 0; v < polyhedron.vertex_count(); ++v) {
-      for (const int f : polyhedron.vertex_faces(v)) {
-        const auto& face = polyhedron.face(f);
-        const std::size_t k = face.size();
-        const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
-        const Vec ea = sub(point(face[(i + k - 1) % k]), point(v));
-        const Vec eb = sub(point(face[(i + 1) % k]), point(v));
-        corners_[std::size_t(v)].push_back({f, ea, eb, sign(dot(face_planes_[std::size_t(f)].n, cross(eb, ea)))});
-      }
-    }
   }
 
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
@@ -205,19 +192,31 @@ class Builder {
   static bool transversal(const Vec& n, const Cell& cell) {
     switch (cell.dim) {
       case 3: return true;
-      case 2: return !is_zero(cross(n, cell.normal));
-      case 1: return sign(dot(n, cell.line)) != 0;
+      case 2: return !parallel(n, cell.normal);
+      case 1: return dot_sign(n, cell.line) != 0;
       default: return false;
     }
   }
 
+  // The direction u = sign * along, sign = +-1: held so that its sign tests
+  // construct nothing (the projection's multiple of n or of the line is
+  // folded into sign).
+  struct Direction {
+    Vec along;
+    int sign;
+    int dot_sign(const Vec& a) const { return sign * detail::dot_sign(a, along); }
+    Vec vector() const { return sign > 0 ? along : neg(along); }
+  };
+
   // A positive multiple of the projection of n onto the cell's direction
-  // space: u with n . u > 0 whenever n is transversal.
-  static Vec projection(const Vec& n, const Cell& cell) {
+  // space (u with n . u > 0 whenever n is transversal), on side `side` (+1
+  // the projection, -1 its opposite). In a 1-cell on line L it is
+  // (n . L) L, so the direction of sign(n . L) L.
+  static Direction direction(const Vec& n, const Cell& cell, int side) {
     switch (cell.dim) {
-      case 3: return n;
-      case 2: return sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal));
-      default: return mul(dot(n, cell.line), cell.line);
+      case 3: return {n, side};
+      case 2: return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side};
+      default: return {cell.line, side * detail::dot_sign(n, cell.line)};
     }
   }
 
@@ -251,7 +250,7 @@ class Builder {
         out[1].pieces.push_back(piece);
         continue;
       }
-      split_piece(piece, plane, out[0].pieces, out[1].pieces, out[2].pieces);
+      split_piece(piece, cut, out[0].pieces, out[1].pieces, out[2].pieces);
     }
     return out;
   }
@@ -272,12 +271,38 @@ class Builder {
     return false;
   }
 
-  static void split_piece(const Piece& piece, const XPlane& plane, std::vector<Piece>& above, std::vector<Piece>& on,
-                          std::vector<Piece>& below) {
+  void split_piece(const Piece& piece, const Cut& cut, std::vector<Piece>& above, std::vector<Piece>& on,
+                   std::vector<Piece>& below) const {
     std::vector<int> signs;
     signs.reserve(piece.points.size());
-    for (const Vec& p : piece.points) signs.push_back(side(plane, p));
-    detail::split_piece(piece, plane, signs, piece.points, above, on, below);
+    for (const Vec& p : piece.points) signs.push_back(side_of(cut, p));
+    detail::split_piece(piece, cut.plane, signs, piece.points, above, on, below);
+  }
+
+  // side(cut.plane, x). A point held exactly in doubles (the input's
+  // vertices, and many cut points) against a face's support plane is
+  // CGAL's orientation of the face's three plane vertices and the point:
+  // the same sign (n = (b - a) x (c - a), n . (x - a)), from a static filter
+  // with an exact fallback in doubles' expansions rather than in rationals,
+  // which matters where the point lies on the plane (a vertex of a face
+  // beside the cut's face), the case every filter fails.
+  int side_of(const Cut& cut, const Vec& x) const {
+    if (cut.kind == CutKind::support) {
+      const auto& ax = x[0].approx();
+      const auto& ay = x[1].approx();
+      const auto& az = x[2].approx();
+      if (ax.is_point() && ay.is_point() && az.is_point()) {
+        const auto& [a, b, c] = polyhedron_.plane_vertices(cut.face);
+        return int(CGAL::orientation(input_point(a), input_point(b), input_point(c),
+                                     CGAL::Epick::Point_3(ax.inf(), ay.inf(), az.inf())));
+      }
+    }
+    return side(cut.plane, x);
+  }
+
+  CGAL::Epick::Point_3 input_point(int v) const {
+    const Eigen::Vector3d& x = polyhedron_.vertex(v);
+    return {x.x(), x.y(), x.z()};
   }
 
   // The entities still to separate in a cell, in the order they are cut
@@ -409,14 +434,13 @@ class Builder {
   // `side` (+1 above, -1 below) of `plane` in `cell`.
   Location classify_empty(const Cell& cell, const XPlane& plane, int side, const std::vector<Piece>& on,
                           int node) const {
-    Vec u = projection(plane.n, cell);
-    if (side < 0) u = neg(u);
+    const Direction u = direction(plane.n, cell, side);
     for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
       for (const Piece& piece : on) {
         if (piece.tag.kind != kind) continue;
-        const int s = kind == Kind::face   ? sign(dot(face_plane(piece.tag.index).n, u))
+        const int s = kind == Kind::face   ? u.dot_sign(face_plane(piece.tag.index).n)
                       : kind == Kind::edge ? local_edge(piece.tag.index, u)
-                                           : local_vertex(piece.tag.index, u, node);
+                                           : local_vertex(piece.tag.index, u.vector(), node);
         if (s == 0)
           fail(node, std::string("an empty cell borders ") + kind_name(kind) + " " + std::to_string(piece.tag.index) +
                          " along the boundary");
@@ -425,13 +449,41 @@ class Builder {
     fail(node, "an empty cell with no piece on its cut");
   }
 
+  // Edge convexity: sign(n_1 . w_2), w_2 the direction from the edge into
+  // face 2 (its left side, seen from outside): < 0 convex, > 0 reflex,
+  // 0 flat (coplanar faces).
+  int edge_convexity(int e) const {
+    int& convexity = edge_convexity_[std::size_t(e)];
+    if (convexity == kUnknownConvexity) {
+      const Edge& edge = polyhedron_.edge(e);
+      const Vec w2 = cross(face_plane(edge.faces[1]).n, sub(point(edge.vertices[0]), point(edge.vertices[1])));
+      convexity = dot_sign(face_plane(edge.faces[0]).n, w2);
+    }
+    return convexity;
+  }
+
+  // The corners of the faces around vertex v.
+  const std::vector<Corner>& vertex_corners(int v) const {
+    std::vector<Corner>& corners = corners_[std::size_t(v)];
+    if (corners.empty())
+      for (const int f : polyhedron_.vertex_faces(v)) {
+        const auto& face = polyhedron_.face(f);
+        const std::size_t k = face.size();
+        const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
+        const Vec ea = sub(point(face[(i + k - 1) % k]), point(v));
+        const Vec eb = sub(point(face[(i + 1) % k]), point(v));
+        corners.push_back({f, ea, eb, dot_sign(face_plane(f).n, cross(eb, ea))});
+      }
+    return corners;
+  }
+
   // The local class at a point of edge e in direction u: -1 inside, +1
   // outside, 0 on the boundary.
-  int local_edge(int e, const Vec& u) const {
+  int local_edge(int e, const Direction& u) const {
     const Edge& edge = polyhedron_.edge(e);
-    const int s1 = sign(dot(face_plane(edge.faces[0]).n, u));
-    const int s2 = sign(dot(face_plane(edge.faces[1]).n, u));
-    const int convexity = edge_convexity_[std::size_t(e)];
+    const int s1 = u.dot_sign(face_plane(edge.faces[0]).n);
+    const int s2 = u.dot_sign(face_plane(edge.faces[1]).n);
+    const int convexity = edge_convexity(e);
     if (convexity < 0) return s1 > 0 || s2 > 0 ? 1 : s1 < 0 && s2 < 0 ? -1 : 0;  // inside: below both planes
     if (convexity > 0) return s1 < 0 || s2 < 0 ? -1 : s1 > 0 && s2 > 0 ? 1 : 0;  // inside: below either
     return s1;                                                                    // flat: one plane
@@ -457,7 +509,7 @@ class Builder {
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
   // the boundary): step 4's parity count over the corner sectors of v.
   int local_vertex(int v, const Vec& u, int node) const {
-    const auto& corners = corners_[std::size_t(v)];
+    const auto& corners = vertex_corners(v);
     for (const Corner& c : corners)
       if (sign(dot(face_plane(c.face).n, u)) == 0 && in_sector(c, u, false)) return 0;
     // Directions q strictly inside a corner sector, for parameters lambda in
@@ -507,15 +559,19 @@ class Builder {
   BrepIndexOptions options_;
   std::vector<Vec> points_;
   std::vector<XPlane> face_planes_;
-  std::vector<int> edge_convexity_;
-  std::vector<std::vector<Corner>> corners_;
+  static constexpr int kUnknownConvexity = 2;
+  mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
+  mutable std::vector<std::vector<Corner>> corners_;  // by vertex, empty until asked for
 };
 
 }  // namespace
 
 struct BrepIndex::Exact {
   std::vector<XPlane> planes;
-  std::vector<Epeck::Plane_3> cgal_planes;
+  // CGAL's form of the planes, built on the first exact_cut_plane call (a
+  // fifth of a build when it was built with the index, for one test's use).
+  mutable std::once_flag cgal_once;
+  mutable std::vector<Epeck::Plane_3> cgal_planes;
 };
 
 const char* to_string(Region region) {
@@ -555,6 +611,9 @@ Location BrepIndex::classify(const Eigen::Vector3d& point) const { return nodes_
 const std::vector<XPlane>& exact_cut_planes(const BrepIndex& index) { return index.exact_->planes; }
 
 const CGAL::Plane_3<CGAL::Epeck>& BrepIndex::exact_cut_plane(int c) const {
+  std::call_once(exact_->cgal_once, [this] {
+    for (const XPlane& p : exact_->planes) exact_->cgal_planes.emplace_back(p.n[0], p.n[1], p.n[2], p.d);
+  });
   return exact_->cgal_planes[std::size_t(c)];
 }
 
@@ -566,7 +625,6 @@ BrepIndex build_brep_index(const Polyhedron& polyhedron, const BrepIndexOptions&
   index.options_ = options;
   auto exact = std::make_shared<BrepIndex::Exact>();
   Builder(polyhedron, options).build(index.nodes_, index.cuts_, exact->planes);
-  for (const XPlane& p : exact->planes) exact->cgal_planes.emplace_back(p.n[0], p.n[1], p.n[2], p.d);
   index.exact_ = std::move(exact);
 
   BrepIndexStatistics& s = index.statistics_;

@@ -71,6 +71,23 @@ int dot_sign(const Vec& a, const Vec& b) {
   return static_cast<int>(CGAL::sign(v));
 }
 
+bool parallel(const Vec& a, const Vec& b) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
+      const CGAL::Interval_nt<false> c = a[i].approx() * b[j].approx() - a[j].approx() * b[i].approx();
+      if (c.inf() > 0 || c.sup() < 0) return false;
+    }
+  }
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
+    if (CGAL::sign(CGAL::exact(a[i]) * CGAL::exact(b[j]) - CGAL::exact(a[j]) * CGAL::exact(b[i])) != CGAL::ZERO)
+      return false;
+  }
+  return true;
+}
+
 Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
   const FT t = vp / (vp - vq);
   return add(p, mul(t, sub(q, p)));

@@ -20,7 +20,10 @@
 //     argument for the unbalanced tree and a substantial reduction for the
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
-//   - bad options and a non-finite query refused with InputError.
+//   - bad options and a non-finite query refused with InputError;
+//   - the filtered parallelism test the construction uses (exact_pieces.hpp)
+//     against CGAL's exact cross product, where its interval filter cannot
+//     decide.
 #include "robust_geometry/brep_index.hpp"
 
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -35,6 +38,8 @@
 #include <memory>
 #include <random>
 #include <set>
+
+#include "robust_geometry/exact_pieces.hpp"
 #include "tests/kit/source_dir.hpp"
 
 namespace contactref::robust_geometry {
@@ -444,6 +449,27 @@ TEST(BrepIndexNames, LocationsPrintAsRegionAndEntity) {
   EXPECT_EQ(to_string(Location{Region::vertex, 12}), "vertex 12");
   EXPECT_EQ(to_string(Location{Region::inside, -1}), "inside");
   EXPECT_EQ(to_string(Location{}), "outside");
+}
+
+// detail::parallel against is_zero of the exact cross product, on lazy
+// vectors whose intervals hold 0 in every component of the cross product:
+// a cross product of doubles and its multiples (parallel, exactly), and the
+// same vector moved by one part in 2^80 of one component (not parallel,
+// which only the exact path sees), and the zero vector.
+TEST(ExactSigns, ParallelIsExactWhereTheIntervalFilterCannotDecide) {
+  using detail::FT;
+  using detail::Vec;
+  const Vec a = detail::cross(detail::sub(detail::exact_point({0.1, 0.7, -1.3}), detail::exact_point({2.9, 0.3, 0.5})),
+                              detail::sub(detail::exact_point({-0.3, 1.1, 0.2}), detail::exact_point({2.9, 0.3, 0.5})));
+  const Vec tripled = detail::mul(FT(3), a);
+  const Vec nudged = detail::add(a, Vec{FT(0), FT(0), a[2] * FT(std::ldexp(1.0, -80))});
+  const Vec zero{FT(0), FT(0), FT(0)};
+  for (const auto& [b, expected] : {std::pair{tripled, true}, std::pair{detail::neg(a), true},
+                                    std::pair{nudged, false}, std::pair{zero, true}}) {
+    EXPECT_EQ(detail::parallel(a, b), expected);
+    EXPECT_EQ(detail::parallel(a, b), detail::is_zero(detail::cross(a, b)));
+  }
+  EXPECT_FALSE(detail::parallel(a, Vec{FT(1), FT(0), FT(0)}));
 }
 
 TEST(BrepIndexInput, BadOptionsAndNonFiniteQueriesAreRefused) {
