@@ -102,6 +102,11 @@ struct Cell {
   int dim = 3;
   Vec normal;  // dim 2: the normal of the plane holding the cell
   Vec line;    // dim 1: the direction of the line holding the cell
+  // dim 2 and 1: the faces whose support planes hold the cell, known from
+  // the cuts that made it (-1 for an auxiliary or balancing plane): the
+  // exact zeros of n_f . line and n_f x normal for these faces are then
+  // known without evaluating them, which only rationals could.
+  std::array<int, 2> faces{-1, -1};
   std::vector<Piece> pieces;
 };
 
@@ -188,6 +193,12 @@ class Builder {
                                    ": " + what);
   }
 
+  // Whether face f's support plane cuts the cell's affine hull transversally.
+  bool transversal(int f, const Cell& cell) const {
+    if (cell.faces[0] == f || cell.faces[1] == f) return false;  // the cell lies in f's plane
+    return transversal(face_plane(f).n, cell);
+  }
+
   // Whether plane normal n cuts the cell's affine hull transversally.
   static bool transversal(const Vec& n, const Cell& cell) {
     switch (cell.dim) {
@@ -200,11 +211,16 @@ class Builder {
 
   // The direction u = sign * along, sign = +-1: held so that its sign tests
   // construct nothing (the projection's multiple of n or of the line is
-  // folded into sign).
+  // folded into sign). It lies in the planes of the faces in `within` (the
+  // cell's), to which its dot product with their normals is 0, known.
   struct Direction {
     Vec along;
     int sign;
-    int dot_sign(const Vec& a) const { return sign * detail::dot_sign(a, along); }
+    std::array<int, 2> within{-1, -1};
+    int face_dot_sign(int f, const Vec& n_f) const {
+      if (within[0] == f || within[1] == f) return 0;
+      return sign * detail::dot_sign(n_f, along);
+    }
     Vec vector() const { return sign > 0 ? along : neg(along); }
   };
 
@@ -215,8 +231,9 @@ class Builder {
   static Direction direction(const Vec& n, const Cell& cell, int side) {
     switch (cell.dim) {
       case 3: return {n, side};
-      case 2: return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side};
-      default: return {cell.line, side * detail::dot_sign(n, cell.line)};
+      case 2:
+        return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side, cell.faces};
+      default: return {cell.line, side * detail::dot_sign(n, cell.line), cell.faces};
     }
   }
 
@@ -238,8 +255,10 @@ class Builder {
       c.dim = cell.dim;
       c.normal = cell.normal;
       c.line = cell.line;
+      c.faces = cell.faces;
     }
     out[1].dim = cell.dim - 1;
+    out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
     if (cell.dim == 3) out[1].normal = plane.n;
     if (cell.dim == 2) out[1].line = cross(cell.normal, plane.n);
     for (const Piece& piece : cell.pieces) {
@@ -316,9 +335,9 @@ class Builder {
           case 3: return p.dim == 2;
           case 2:
             return p.dim == 1 && (p.tag.kind == Kind::edge ||
-                                  (p.tag.kind == Kind::face && transversal(face_plane(p.tag.index).n, cell)));
+                                  (p.tag.kind == Kind::face && transversal(p.tag.index, cell)));
           case 1:
-            return p.dim == 0 && (p.tag.kind != Kind::face || transversal(face_plane(p.tag.index).n, cell));
+            return p.dim == 0 && (p.tag.kind != Kind::face || transversal(p.tag.index, cell));
           default: return false;
         }
       }();
@@ -344,7 +363,7 @@ class Builder {
   // Step 5: a plane through the entity's piece, transversal to the cell.
   Cut cut_through(const Tag& tag, const Piece& piece, const Cell& cell, int node) const {
     const auto support = [&](int f) -> std::optional<Cut> {
-      if (transversal(face_plane(f).n, cell)) return Cut{face_plane(f), CutKind::support, f};
+      if (transversal(f, cell)) return Cut{face_plane(f), CutKind::support, f};
       return std::nullopt;
     };
     switch (tag.kind) {
@@ -438,7 +457,7 @@ class Builder {
     for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
       for (const Piece& piece : on) {
         if (piece.tag.kind != kind) continue;
-        const int s = kind == Kind::face   ? u.dot_sign(face_plane(piece.tag.index).n)
+        const int s = kind == Kind::face   ? u.face_dot_sign(piece.tag.index, face_plane(piece.tag.index).n)
                       : kind == Kind::edge ? local_edge(piece.tag.index, u)
                                            : local_vertex(piece.tag.index, u.vector(), node);
         if (s == 0)
@@ -481,8 +500,8 @@ class Builder {
   // outside, 0 on the boundary.
   int local_edge(int e, const Direction& u) const {
     const Edge& edge = polyhedron_.edge(e);
-    const int s1 = u.dot_sign(face_plane(edge.faces[0]).n);
-    const int s2 = u.dot_sign(face_plane(edge.faces[1]).n);
+    const int s1 = u.face_dot_sign(edge.faces[0], face_plane(edge.faces[0]).n);
+    const int s2 = u.face_dot_sign(edge.faces[1], face_plane(edge.faces[1]).n);
     const int convexity = edge_convexity(e);
     if (convexity < 0) return s1 > 0 || s2 > 0 ? 1 : s1 < 0 && s2 < 0 ? -1 : 0;  // inside: below both planes
     if (convexity > 0) return s1 < 0 || s2 < 0 ? -1 : s1 > 0 && s2 > 0 ? 1 : 0;  // inside: below either
