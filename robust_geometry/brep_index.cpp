@@ -459,7 +459,7 @@ class Builder {
         if (piece.tag.kind != kind) continue;
         const int s = kind == Kind::face   ? u.face_dot_sign(piece.tag.index, face_plane(piece.tag.index).n)
                       : kind == Kind::edge ? local_edge(piece.tag.index, u)
-                                           : local_vertex(piece.tag.index, u.vector(), node);
+                                           : local_vertex(piece.tag.index, u, node);
         if (s == 0)
           fail(node, std::string("an empty cell borders ") + kind_name(kind) + " " + std::to_string(piece.tag.index) +
                          " along the boundary");
@@ -527,10 +527,11 @@ class Builder {
 
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
   // the boundary): step 4's parity count over the corner sectors of v.
-  int local_vertex(int v, const Vec& u, int node) const {
+  int local_vertex(int v, const Direction& direction, int node) const {
     const auto& corners = vertex_corners(v);
+    const Vec u = direction.vector();
     for (const Corner& c : corners)
-      if (sign(dot(face_plane(c.face).n, u)) == 0 && in_sector(c, u, false)) return 0;
+      if (direction.face_dot_sign(c.face, face_plane(c.face).n) == 0 && in_sector(c, u, false)) return 0;
     // Directions q strictly inside a corner sector, for parameters lambda in
     // (0, 1): convex: lambda ea + (1 - lambda) eb; reflex: the negative of
     // that; straight: n x eb + (2 lambda - 1) eb.
@@ -542,26 +543,27 @@ class Builder {
           const Vec& n = face_plane(c.face).n;
           const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(lambda, c.ea), mul(FT(1) - lambda, c.eb)))
                                     : add(cross(n, c.eb), mul(FT(2) * lambda - FT(1), c.eb));
-          if (auto s = parity(corners, c, u, q)) return *s;
+          if (auto s = parity(corners, c, direction, u, q)) return *s;
         }
       }
     fail(node, "no generic path from the direction to a face of vertex " + std::to_string(v));
   }
 
   // Follows s(t) = (1 - t) u + t q, t in [0, 1), q strictly inside corner c's
-  // sector; nullopt where the path is not generic.
-  std::optional<int> parity(const std::vector<Corner>& corners, const Corner& c, const Vec& u, const Vec& q) const {
-    const int su = sign(dot(face_plane(c.face).n, u));
+  // sector; nullopt where the path is not generic. u = direction.vector().
+  std::optional<int> parity(const std::vector<Corner>& corners, const Corner& c, const Direction& direction,
+                            const Vec& u, const Vec& q) const {
+    const int su = direction.face_dot_sign(c.face, face_plane(c.face).n);
     if (su == 0) return std::nullopt;           // no side of c's plane to arrive from
     if (is_zero(cross(u, q))) return std::nullopt;  // the path would pass through direction 0
     int crossings = 0;
     for (const Corner& g : corners) {
       if (&g == &c) continue;  // the path meets c's plane only at its end
       const Vec& n = face_plane(g.face).n;
-      const FT a = dot(n, u), b = dot(n, q);
-      const int sa = sign(a), sb = sign(b);
+      const int sa = direction.face_dot_sign(g.face, n), sb = dot_sign(n, q);
       if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
+      const FT a = dot(n, u), b = dot(n, q);
       const Vec w = add(u, mul(a / (a - b), sub(q, u)));
       if (in_sector(g, w, true))
         ++crossings;
