@@ -73,7 +73,7 @@ QuarticCoefficients<T> substitute_linear(const QuarticCoefficients<T>& coefficie
   // A homogeneous form of degree d: entry j is the coefficient of x^(d-j) y^j.
   using Form = std::array<T, 5>;
   const auto times = [](const Form& f, int degree, const T& along_x, const T& along_y) {
-    Form out{};
+    Form out;
     out.fill(T(0));
     for (int j = 0; j <= degree; ++j) {
       out[std::size_t(j)] += f[std::size_t(j)] * along_x;
@@ -84,7 +84,7 @@ QuarticCoefficients<T> substitute_linear(const QuarticCoefficients<T>& coefficie
   QuarticCoefficients<T> out = QuarticCoefficients<T>::Zero();
   for (int a = 0; a <= 4; ++a)
     for (int b = 0; a + b <= 4; ++b) {
-      Form form{};
+      Form form;
       form.fill(T(0));
       form[0] = T(1);
       for (int k = 0; k < a; ++k) form = times(form, k, M(0, 0), M(0, 1));

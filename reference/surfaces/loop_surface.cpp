@@ -212,15 +212,13 @@ class LoopExtraordinaryPatch final : public Patch<T> {
   // The linear part of (u, v) -> (s, t) for piece (n, child): (a, b) = J (u, v)
   // + offset, then (s, t) = sign 2^n (a, b) + the child's offset.
   Mat2<T> child_linear_map(int n, int child) const {
-    using std::ldexp;
-    return ldexp(T(kLoopChildMaps[std::size_t(child)].sign_u), n) * J_;
+    return (T(kLoopChildMaps[std::size_t(child)].sign_u) * power_of_two<T>(n)) * J_;
   }
 
   // The chain rule from a child's parameters at level n to local ones: a
   // derivative of order p gains (sign 2 2^(n-1))^p, a power of two (exact).
   static void scale_orders(PatchJet<T>& jet, int sign, int n) {
-    using std::ldexp;
-    const T per_order = ldexp(T(sign), n);
+    const T per_order = T(sign) * power_of_two<T>(n);
     const std::array<T, 4> factor{T(1), per_order, per_order * per_order, per_order * per_order * per_order};
     for (int k = 1; k < kJetSize; ++k)
       jet.d.col(k) *= factor[std::size_t(kJetOrders[std::size_t(k)][0] + kJetOrders[std::size_t(k)][1])];
