@@ -23,6 +23,8 @@
 namespace contactref {
 namespace {
 
+using test::contains;
+
 // The cube [-0.5,0.5]^3, faces counter-clockwise seen from outside.
 const std::vector<Eigen::Vector3d> kCubeVertices = {{-0.5, -0.5, -0.5}, {0.5, -0.5, -0.5}, {0.5, 0.5, -0.5},
                                                     {-0.5, 0.5, -0.5},  {-0.5, -0.5, 0.5}, {0.5, -0.5, 0.5},
@@ -117,11 +119,6 @@ std::string binary_cube(bool big_endian, bool double_coordinates) {
     for (int corner : face) body.put(std::int32_t(corner));
   }
   return file + body.bytes();
-}
-
-::testing::AssertionResult contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
 }
 
 // The message of the InputError parse_ply / parse_xyz throws, or "no error".

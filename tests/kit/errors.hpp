@@ -1,6 +1,8 @@
 #pragma once
 // What a call throws, as text, for bad-input tests: "InputError: ...",
 // "ComputationError: ..." or "no error".
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "core/errors.hpp"
@@ -31,6 +33,10 @@ std::string message_of(F&& f) {
   return "no error";
 }
 
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// Whether text contains part; in EXPECT_TRUE, a failure shows both.
+inline ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << text << "' does not contain '" << part << "'";
+}
 
 }  // namespace contactref::test

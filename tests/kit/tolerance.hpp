@@ -11,11 +11,17 @@
 //   CONTACTREF_TEST_RESIDUALS=1    print every comparison's residual and bound,
 //                                  passing or not
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "core/scalar.hpp"
 
 namespace contactref::test {
+
+// Double's machine epsilon, for bounds written as a count of it.
+inline constexpr double kEps = std::numeric_limits<double>::epsilon();
+// Float's, for MuJoCo's single-precision outputs.
+inline constexpr double kFloatEps = double(std::numeric_limits<float>::epsilon());
 
 inline double tolerance_scale() {
   static const double scale = [] {

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "tests/validation/cli_run.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
@@ -30,7 +31,7 @@ using contactref::test::CliRun;
 using contactref::test::run;
 using contactref::test::run_all;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using contactref::test::contains;
 
 std::string fmt_kinematics(const std::string& scene, const std::string& options) {
   return "kinematics '" + scene + "' " + options;

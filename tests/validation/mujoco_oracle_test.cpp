@@ -24,7 +24,7 @@ using Mat3d = Mat3<double>;
 
 constexpr double kG = 9.81;
 // MuJoCo keeps mesh vertices in single precision.
-constexpr double kFloatEps = double(std::numeric_limits<float>::epsilon());
+using test::kFloatEps;
 
 // The 8 corners of a box with half-sides h, centred at the origin, and its
 // inertia about the centre for mass m: m/3 diag(hy^2 + hz^2, ...).

@@ -21,7 +21,7 @@ namespace {
 
 using Vec3d = Vec3<double>;
 
-constexpr double kFloatEps = double(std::numeric_limits<float>::epsilon());
+using test::kFloatEps;
 // The oracle's contact softness (mujoco_scene.hpp): d = 0.99, tc = 2 h.
 constexpr double kImpedance = 0.99;
 

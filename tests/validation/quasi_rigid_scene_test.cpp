@@ -11,11 +11,12 @@
 
 #include "tests/kit/source_dir.hpp"
 #include "validation/scenes/scene.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace contactref::scenes {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 
 TEST(QuasiRigidScene, BodiesAreSampledOnTheirGeometryWithTheirMaterials) {
   const std::string text = R"({

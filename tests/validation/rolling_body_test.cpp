@@ -21,7 +21,7 @@
 namespace contactref::oracles {
 namespace {
 
-constexpr double kG = 9.81;
+constexpr double kGravity = 9.81;
 
 // A ball of the mass and radius with I = k m r^2 about its centre (its centre
 // of mass), on the plane under gravity_w, at rest with its centre above the origin.
@@ -55,11 +55,11 @@ double round_off(long steps) { return test::tolerance<double>(64.0 * double(step
 // omega_y), pressed by m g cos(theta), held by the friction m a - m g sin(theta).
 TEST(RollingBody, BallRollsDownAnInclineAtGSinThetaOverOnePlusK) {
   const double theta = 0.3;
-  const Vec3<double> g_w(kG * std::sin(theta), 0, -kG * std::cos(theta));
+  const Vec3<double> g_w(kGravity * std::sin(theta), 0, -kGravity * std::cos(theta));
   for (const double k : {2.0 / 5, 2.0 / 3}) {  // solid ball (5/7 g sin theta), thin shell (3/5)
     const RollingBody body = ball(k, g_w);
     const RollingRun run = run_rolling(body, ball_start(), 0, {0.25, 0.5, 1.0}, 1e-3);
-    const double a = kG * std::sin(theta) / (1 + k);
+    const double a = kGravity * std::sin(theta) / (1 + k);
     for (const RollingSample& s : run.samples) {
       const double t = s.time;
       const double scale = round_off(run.steps);
@@ -67,7 +67,7 @@ TEST(RollingBody, BallRollsDownAnInclineAtGSinThetaOverOnePlusK) {
       EXPECT_TRUE(test::matrices_near(s.state.com_w, Vec3<double>(a * t * t / 2, 0, 0.1), scale)) << "k " << k;
       EXPECT_TRUE(test::matrices_near(s.state.omega_w, Vec3<double>(0, a * t / 0.1, 0), scale)) << "k " << k;
       EXPECT_TRUE(test::matrices_near(s.evaluation.contact_force_w,
-                                      Vec3<double>(body.mass * (a - g_w.x()), 0, body.mass * kG * std::cos(theta)), scale));
+                                      Vec3<double>(body.mass * (a - g_w.x()), 0, body.mass * kGravity * std::cos(theta)), scale));
       EXPECT_NEAR(s.evaluation.energy, run.samples.front().evaluation.energy, scale * 10);  // rolling keeps it
     }
   }
@@ -78,12 +78,12 @@ TEST(RollingBody, BallRollsDownAnInclineAtGSinThetaOverOnePlusK) {
 TEST(RollingBody, BallRollsStraightAtConstantVelocity) {
   const Vec3<double> v(0.3, -0.4, 0);
   const Vec3<double> omega = Vec3<double>(0, 0, 0.1).cross(v) / (0.1 * 0.1);  // v = omega x (centre - contact)
-  const RollingRun run = run_rolling(ball(0.4, Vec3<double>(0, 0, -kG)), ball_start(v, omega), 0, {2.0, 10.0}, 1e-2);
+  const RollingRun run = run_rolling(ball(0.4, Vec3<double>(0, 0, -kGravity)), ball_start(v, omega), 0, {2.0, 10.0}, 1e-2);
   for (const RollingSample& s : run.samples) {
     EXPECT_TRUE(test::matrices_near(s.state.com_w, Vec3<double>(v * s.time + Vec3<double>(0, 0, 0.1)), round_off(run.steps)));
     EXPECT_TRUE(test::matrices_near(s.state.com_velocity_w, v, round_off(run.steps)));
     EXPECT_TRUE(test::matrices_near(s.state.omega_w, omega, round_off(run.steps)));
-    EXPECT_TRUE(test::matrices_near(s.evaluation.contact_force_w, Vec3<double>(0, 0, 2 * kG), round_off(run.steps)));
+    EXPECT_TRUE(test::matrices_near(s.evaluation.contact_force_w, Vec3<double>(0, 0, 2 * kGravity), round_off(run.steps)));
     EXPECT_LE(s.evaluation.slip_w.norm(), round_off(run.steps));
   }
 }
@@ -95,7 +95,7 @@ TEST(RollingBody, BallRollsStraightAtConstantVelocity) {
 TEST(RollingBody, DampingDecaysARollingBallExponentially) {
   const double c = 0.01, I_p = 0.4 * 2 * 0.01 + 2 * 0.01;
   const Vec3<double> omega0(0, 5, 0);
-  const RollingRun run = run_rolling(ball(0.4, Vec3<double>(0, 0, -kG), {0, 0, c}),
+  const RollingRun run = run_rolling(ball(0.4, Vec3<double>(0, 0, -kGravity), {0, 0, c}),
                                      ball_start(Vec3<double>(0.5, 0, 0), omega0), 0, {1.0, 3.0}, 1e-2);
   for (const RollingSample& s : run.samples) {
     // RKF78's truncation for the rate lambda = c / I_p = 0.25 / s: (lambda h)^9 / 9! per step, below 1e-30.
@@ -117,15 +117,15 @@ TEST(RollingBody, DampingDecaysARollingBallExponentially) {
 TEST(RollingBody, ResistanceDeceleratesRollingAndSpinLinearlyAndTheOracleStopsWhereTheyStop) {
   const double mu_r = 0.002, mu_s = 0.001, m = 2, I = 0.4 * 2 * 0.01, I_p = I + m * 0.01;
   const double w0 = 4, s0 = 3;
-  const RollingBody body = ball(0.4, Vec3<double>(0, 0, -kG), {mu_r, mu_s, 0});
+  const RollingBody body = ball(0.4, Vec3<double>(0, 0, -kGravity), {mu_r, mu_s, 0});
   const RollingState start = ball_start(Vec3<double>(0.1 * w0, 0, 0), Vec3<double>(0, w0, s0));
-  const double roll_stop = w0 * I_p / (mu_r * m * kG), spin_stop = s0 * I / (mu_s * m * kG);
+  const double roll_stop = w0 * I_p / (mu_r * m * kGravity), spin_stop = s0 * I / (mu_s * m * kGravity);
   ASSERT_LT(spin_stop, roll_stop);  // 1.22 s, 2.85 s
   const RollingRun run = run_rolling(body, start, 0, {0.1, 0.3, 0.45}, 1e-3);
   for (const RollingSample& s : run.samples) {
-    const Vec3<double> omega(0, w0 - mu_r * m * kG * s.time / I_p, s0 - mu_s * m * kG * s.time / I);
+    const Vec3<double> omega(0, w0 - mu_r * m * kGravity * s.time / I_p, s0 - mu_s * m * kGravity * s.time / I);
     EXPECT_TRUE(test::matrices_near(s.state.omega_w, omega, round_off(run.steps)));
-    EXPECT_NEAR(s.evaluation.power, -m * kG * (mu_r * omega.y() + mu_s * omega.z()), round_off(run.steps) * 10);
+    EXPECT_NEAR(s.evaluation.power, -m * kGravity * (mu_r * omega.y() + mu_s * omega.z()), round_off(run.steps) * 10);
   }
   const std::string stopped = test::error_of([&] { run_rolling(body, start, 0, {2.0}, 1e-3); });
   EXPECT_TRUE(test::contains(stopped, "ComputationError")) << stopped;
@@ -139,9 +139,9 @@ TEST(RollingBody, ResistanceDeceleratesRollingAndSpinLinearlyAndTheOracleStopsWh
 // (m g sin(theta) r - mu_r m g cos(theta)) / (I + m r^2) about y.
 TEST(RollingBody, ResistedRollingFromRestTakesTheDirectionItStartsIn) {
   const double theta = 0.1, mu_r = 0.001, m = 2, I_p = 0.4 * m * 0.01 + m * 0.01;
-  const Vec3<double> g_w(kG * std::sin(theta), 0, -kG * std::cos(theta));
+  const Vec3<double> g_w(kGravity * std::sin(theta), 0, -kGravity * std::cos(theta));
   const RollingRun run = run_rolling(ball(0.4, g_w, {mu_r, 0, 0}), ball_start(), 0, {0.5}, 1e-3);
-  const double alpha = (m * kG * std::sin(theta) * 0.1 - mu_r * m * kG * std::cos(theta)) / I_p;
+  const double alpha = (m * kGravity * std::sin(theta) * 0.1 - mu_r * m * kGravity * std::cos(theta)) / I_p;
   EXPECT_TRUE(test::matrices_near(run.samples.back().state.omega_w, Vec3<double>(0, alpha * 0.5, 0), round_off(run.steps)));
 }
 
@@ -195,7 +195,7 @@ TEST(RollingBody, RattlebackConservesEnergyAndTheConstraintAtTheIntegratorsOrder
   RollingBody body;
   body.mass = 5;
   body.inertia_b = Vec3<double>(1, 10, 10).asDiagonal();
-  body.gravity_w = Vec3<double>(0, 0, -kG);
+  body.gravity_w = Vec3<double>(0, 0, -kGravity);
   body.shape = std::make_shared<ParaboloidShape>(Vec3<double>(0, 0, 0.1), K);
   RollingState start;
   // Upside down (the apex at the bottom), tilted by 0.1 and 0.05 rad.
@@ -220,7 +220,7 @@ TEST(RollingBody, RattlebackConservesEnergyAndTheConstraintAtTheIntegratorsOrder
 }
 
 TEST(RollingBody, RefusesBadInputAndEndsAtLiftOff) {
-  const RollingBody good = ball(0.4, Vec3<double>(0, 0, -kG));
+  const RollingBody good = ball(0.4, Vec3<double>(0, 0, -kGravity));
   const RollingState start = ball_start();
   const auto refused = [&](RollingBody body, RollingState s, std::vector<double> times, double h, const char* what) {
     const std::string message = test::error_of([&] { run_rolling(body, s, 0, times, h); });
@@ -249,7 +249,7 @@ TEST(RollingBody, RefusesBadInputAndEndsAtLiftOff) {
   EXPECT_TRUE(test::contains(test::error_of([] { ParaboloidShape(Vec3<double>::Zero(), -Eigen::Matrix2d::Identity()); }),
                              "InputError"));
   // Gravity pulling up: the plane would have to pull, so the body would lift off.
-  const std::string lift = test::error_of([&] { run_rolling(ball(0.4, Vec3<double>(0, 0, kG)), start, 0, {1}, 1e-3); });
+  const std::string lift = test::error_of([&] { run_rolling(ball(0.4, Vec3<double>(0, 0, kGravity)), start, 0, {1}, 1e-3); });
   EXPECT_TRUE(test::contains(lift, "ComputationError")) << lift;
   EXPECT_TRUE(test::contains(lift, "leave the plane")) << lift;
 }

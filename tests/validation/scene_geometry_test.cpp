@@ -19,6 +19,7 @@
 #include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/validation/scene_errors.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ using contactref::scenes::Scene;
 using contactref::scenes::SceneBody;
 using json = nlohmann::json;
 
-const double kEps = std::numeric_limits<double>::epsilon();
+using contactref::test::kEps;
 const std::filesystem::path kFixtures = contactref::test::source_dir() / "validation/fixtures";
 
 // A scene for the 6D model with one fixed box and one free body given by
@@ -48,9 +49,9 @@ json scene_with(const json& free) {
   return document;
 }
 
-Scene parse(const json& document) { return parse_scene(document.dump(), kFixtures / "scenes/scene.json"); }
+Scene parse_in_fixtures(const json& document) { return parse_scene(document.dump(), kFixtures / "scenes/scene.json"); }
 
-void expect_error(const json& document, const std::string& field, const std::string& words) {
+void expect_error_in_fixtures(const json& document, const std::string& field, const std::string& words) {
   contactref::test::expect_scene_error(document, kFixtures / "scenes/scene.json", field, words);
 }
 
@@ -62,7 +63,7 @@ void expect_inertia(const Mat3<double>& got, const Mat3<double>& expected, doubl
 
 // Closed form: m = rho lx ly lz, I = m/12 diag(ly^2 + lz^2, lx^2 + lz^2, lx^2 + ly^2).
 TEST(SceneGeometry, BoxMassPropertiesAreTheClosedForm) {
-  const Scene scene = parse(scene_with(json::parse(R"({"geometry": {"type": "box", "size": [0.2, 0.3, 0.5]}, "density": 700})")));
+  const Scene scene = parse_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "box", "size": [0.2, 0.3, 0.5]}, "density": 700})")));
   const SceneBody& box = scene.bodies[1];
   EXPECT_EQ(box.kind, GeometryKind::kPolyhedron);
   const double mass = 700 * 0.2 * 0.3 * 0.5;
@@ -85,7 +86,7 @@ TEST(SceneGeometry, PrismMassPropertiesAreTheClosedForm) {
     const double r = 0.05, h = 0.04, rho = 300;
     json free = json::parse(R"({"geometry": {"type": "prism", "radius": 0.05, "height": 0.04}, "density": 300})");
     free["geometry"]["sides"] = n;
-    const Scene scene = parse(scene_with(free));
+    const Scene scene = parse_in_fixtures(scene_with(free));
     const SceneBody& prism = scene.bodies[1];
     const double angle = 2 * std::numbers::pi / n;
     const double area = n * r * r * std::sin(angle) / 2, mass = rho * area * h;
@@ -103,7 +104,7 @@ TEST(SceneGeometry, PrismMassPropertiesAreTheClosedForm) {
 // The unit cube [0, 1]^3 of polyhedra/cube.off: its centre (1/2, 1/2, 1/2)
 // is the shift, and the shifted solid is the centred cube.
 TEST(SceneGeometry, AMeshIsShiftedToItsCentreOfMass) {
-  const Scene scene = parse(scene_with(json::parse(R"({"geometry": {"type": "mesh", "file": "../polyhedra/cube.off"},
+  const Scene scene = parse_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "mesh", "file": "../polyhedra/cube.off"},
       "density": 2})")));
   const SceneBody& cube = scene.bodies[1];
   EXPECT_NEAR((cube.com_shift - Vec3<double>::Constant(0.5)).norm(), 0, 16 * kEps);
@@ -117,7 +118,7 @@ TEST(SceneGeometry, AMeshIsShiftedToItsCentreOfMass) {
 TEST(SceneGeometry, PointCloudsCarryTheirNormalsAndNoVolume) {
   const json points = json::parse(R"({"geometry": {"type": "points", "file": "../points/cube_corners.ply"}, "mass": 1,
       "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]})");
-  const Scene scene = parse(scene_with(points));
+  const Scene scene = parse_in_fixtures(scene_with(points));
   const SceneBody& foot = scene.bodies[1];
   EXPECT_EQ(foot.kind, GeometryKind::kPoints);
   ASSERT_EQ(foot.geometry.points.points.size(), 8u);
@@ -127,13 +128,13 @@ TEST(SceneGeometry, PointCloudsCarryTheirNormalsAndNoVolume) {
   dense.erase("mass");
   dense.erase("inertia");
   dense["density"] = 1000;
-  expect_error(scene_with(dense), "bodies[1].density", "needs a geometry that encloses a volume");
+  expect_error_in_fixtures(scene_with(dense), "bodies[1].density", "needs a geometry that encloses a volume");
   // A cloud without normals is not a point-sampled surface.
   const std::filesystem::path bare = contactref::test::scratch_dir() / "contactref_bare_points.xyz";
   std::ofstream(bare) << "0 0 0\n1 0 0\n0 1 0\n";
   json without = points;
   without["geometry"]["file"] = bare.string();
-  expect_error(scene_with(without), "bodies[1].geometry.file", "has no normals");
+  expect_error_in_fixtures(scene_with(without), "bodies[1].geometry.file", "has no normals");
   std::filesystem::remove(bare);
 }
 
@@ -141,7 +142,7 @@ TEST(SceneGeometry, PosesAndVelocitiesOfFreeBodies) {
   json free = json::parse(R"({"geometry": {"type": "box", "size": [1, 1, 1]}, "density": 1,
       "pose": {"position": [1, 2, 3], "rotate": [1.5707963267948966, [0, 0, 2]]},
       "velocity": {"linear": [0.5, 0, 0], "angular": [0, 0, 3]}})");
-  const Scene scene = parse(scene_with(free));
+  const Scene scene = parse_in_fixtures(scene_with(free));
   const SceneBody& body = scene.bodies[1];
   EXPECT_EQ(body.E_w_b.translation(), Vec3<double>(1, 2, 3));
   EXPECT_NEAR((body.E_w_b.rotation() * Vec3<double>::UnitX() - Vec3<double>::UnitY()).norm(), 0, 4 * kEps);
@@ -150,36 +151,36 @@ TEST(SceneGeometry, PosesAndVelocitiesOfFreeBodies) {
   // "offset" is position's former name; both at once are refused.
   json both = free;
   both["pose"]["offset"] = {0, 0, 0};
-  expect_error(scene_with(both), "bodies[1].pose.offset", "give position (or its former name offset), not both");
+  expect_error_in_fixtures(scene_with(both), "bodies[1].pose.offset", "give position (or its former name offset), not both");
   json fixed_moving = scene_with(free);
   fixed_moving["bodies"][0]["velocity"] = {{"linear", {1, 0, 0}}};
-  expect_error(fixed_moving, "bodies[0].velocity", "a fixed body does not move");
+  expect_error_in_fixtures(fixed_moving, "bodies[0].velocity", "a fixed body does not move");
   json bad_axis = free;
   bad_axis["pose"]["rotate"] = {1, {0, 0, 0}};
-  expect_error(scene_with(bad_axis), "bodies[1].pose.rotate[1]", "non-zero");
+  expect_error_in_fixtures(scene_with(bad_axis), "bodies[1].pose.rotate[1]", "non-zero");
   json unknown = free;
   unknown["velocity"]["spin"] = 1;
-  expect_error(scene_with(unknown), "bodies[1].velocity.spin", "allowed here: linear, angular");
+  expect_error_in_fixtures(scene_with(unknown), "bodies[1].velocity.spin", "allowed here: linear, angular");
 }
 
 TEST(SceneGeometry, BadPolyhedraAreRefusedByField) {
-  expect_error(scene_with(json::parse(R"({"geometry": {"type": "prism", "sides": 2, "radius": 1, "height": 1}, "density": 1})")),
+  expect_error_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "prism", "sides": 2, "radius": 1, "height": 1}, "density": 1})")),
                "bodies[1].geometry.sides", "a prism has 3 to 4096 sides, got 2");
-  expect_error(scene_with(json::parse(R"({"geometry": {"type": "prism", "sides": 5, "radius": 1, "height": 0}, "density": 1})")),
+  expect_error_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "prism", "sides": 5, "radius": 1, "height": 0}, "density": 1})")),
                "bodies[1].geometry.height", "must be positive");
-  expect_error(scene_with(json::parse(R"({"geometry": {"type": "box", "size": [1, -1, 1]}, "density": 1})")),
+  expect_error_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "box", "size": [1, -1, 1]}, "density": 1})")),
                "bodies[1].geometry.size[1]", "edge lengths must be positive");
-  expect_error(scene_with(json::parse(R"({"geometry": {"type": "mesh", "file": "no_such.off"}, "density": 1})")),
+  expect_error_in_fixtures(scene_with(json::parse(R"({"geometry": {"type": "mesh", "file": "no_such.off"}, "density": 1})")),
                "bodies[1].geometry.file", "no_such.off");
   // An open mesh is no polyhedron: the topology check names the edge.
   const std::filesystem::path open = contactref::test::scratch_dir() / "contactref_open.off";
   std::ofstream(open) << "OFF\n4 3 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n";
   json mesh = json::parse(R"({"geometry": {"type": "mesh"}, "density": 1})");
   mesh["geometry"]["file"] = open.string();
-  expect_error(scene_with(mesh), "bodies[1].geometry", "the surface is open");
+  expect_error_in_fixtures(scene_with(mesh), "bodies[1].geometry", "the surface is open");
   std::filesystem::remove(open);
   json both = json::parse(R"({"geometry": {"type": "box", "size": [1, 1, 1]}, "surface": {"type": "plane"}, "density": 1})");
-  expect_error(scene_with(both), "bodies[1].surface", "give geometry (or its former name surface), not both");
+  expect_error_in_fixtures(scene_with(both), "bodies[1].surface", "give geometry (or its former name surface), not both");
 }
 
 TEST(SceneModels, TheModelIsReadAndTheSmoothModelsFieldsBelongToIt) {
@@ -188,21 +189,21 @@ TEST(SceneModels, TheModelIsReadAndTheSmoothModelsFieldsBelongToIt) {
                                     std::pair{"point-contact", ModelType::kPointContact},
                                     std::pair{"quasi-rigid", ModelType::kQuasiRigid}}) {
     document["model"]["type"] = text;
-    EXPECT_EQ(parse(document).model, model);
+    EXPECT_EQ(parse_in_fixtures(document).model, model);
   }
   document["model"]["type"] = "fem";
-  expect_error(document, "model.type", "unknown model \"fem\" (known: smooth, quasi-rigid, volume-6d, point-contact)");
+  expect_error_in_fixtures(document, "model.type", "unknown model \"fem\" (known: smooth, quasi-rigid, volume-6d, point-contact)");
   document["model"] = {{"type", "volume-6d"}, {"E", 1e6}};
-  expect_error(document, "model.E", "unknown field");
+  expect_error_in_fixtures(document, "model.E", "unknown field");
   document["model"] = {{"type", "volume-6d"}};
   document["contact"] = {{"body1", "body"}};
-  expect_error(document, "contact", "a field of the smooth model; the volume-6d model does not take it");
+  expect_error_in_fixtures(document, "contact", "a field of the smooth model; the volume-6d model does not take it");
   // The smooth model takes parametric surfaces only.
   document.erase("contact");
   document["model"]["type"] = "smooth";
   document["bodies"][1] = json::parse(R"({"name": "b", "surface": {"type": "sphere", "radius": 1}, "mass": 1,
       "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]})");
-  expect_error(document, "bodies[0].geometry.type", "the smooth model takes parametric surfaces");
+  expect_error_in_fixtures(document, "bodies[0].geometry.type", "the smooth model takes parametric surfaces");
 }
 
 // The done-criterion scene of the foundation issue: three free boxes on a

@@ -6,19 +6,20 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <numbers>
 
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/validation/scene_errors.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace {
 
@@ -31,8 +32,7 @@ using contactref::scenes::Scene;
 using json = nlohmann::json;
 namespace su = contactref::surfaces;
 
-const double kPi = boost::math::constants::pi<double>();
-const double kEps = std::numeric_limits<double>::epsilon();
+using contactref::test::kEps;
 const std::filesystem::path kScenes = contactref::test::source_dir() / "validation/fixtures/scenes";
 
 // A valid scene: a solid sphere resting on the plane z = 0.
@@ -92,7 +92,7 @@ TEST(SceneExamples, SphereOnPlaneLoads) {
   EXPECT_EQ(scene.options.h_min, 0.001);
   EXPECT_EQ(scene.options.duration, 2.0);
   EXPECT_EQ(scene.options.output_interval, 0.01);
-  EXPECT_EQ(scene.initial.q(0), kPi / 2);
+  EXPECT_EQ(scene.initial.q(0), std::numbers::pi / 2);
   EXPECT_EQ(scene.initial.qdot(1), 2.0);
   const auto system = scene.system();
   EXPECT_EQ(system.surface1, scene.free_body().complex());
@@ -181,11 +181,11 @@ TEST(SceneDensity, AnalyticSurfaceIsShiftedToItsCentreOfMass) {
     d["bodies"][0] = json::parse(R"({"name": "egg", "density": 500,
         "surface": {"type": "ellipsoid", "radii": [0.1, 0.2, 0.3], "transform": {"offset": [0.1, 0.2, 0.3]}}})");
     d["contact"]["body1"] = "egg";
-    d["contact"]["q"] = {kPi / 2, -kPi / 2, 0, 0, 0};  // the lowest point (0, 0, -0.3)
+    d["contact"]["q"] = {std::numbers::pi / 2, -std::numbers::pi / 2, 0, 0, 0};  // the lowest point (0, 0, -0.3)
   });
   const Scene scene = parse(document);
   const auto& egg = scene.free_body();
-  const double mass = 500 * 4 * kPi / 3 * 0.1 * 0.2 * 0.3;
+  const double mass = 500 * 4 * std::numbers::pi / 3 * 0.1 * 0.2 * 0.3;
   // mass_properties meets its 1e-14 tolerance on the ellipsoid (spectral rules).
   EXPECT_NEAR(egg.mass, mass, 1e-12 * mass);
   EXPECT_NEAR((egg.com_shift - Vec3<double>(0.1, 0.2, 0.3)).norm(), 0, 1e-12);
@@ -222,7 +222,7 @@ TEST(SceneFields, IntegratorPoseAndName) {
   const Scene scene = parse(modified([](json& d) {
     d["name"] = "my-run";
     d["integrator"] = {{"type", "dormand-prince"}, {"tolerance", 1e-9}, {"boundary", "linear"}, {"h_max", 0.02}};
-    d["bodies"][1]["pose"] = {{"rotate", {kPi / 2, {0, 0, 1}}}, {"offset", {1, 2, 3}}};
+    d["bodies"][1]["pose"] = {{"rotate", {std::numbers::pi / 2, {0, 0, 1}}}, {"offset", {1, 2, 3}}};
     d["gravity"] = {0, 0, -1};
     d["bodies"][0]["surface"]["transform"] = {{"scale", {1, 1, 2}}, {"rotate", {0.3, {1, 1, 0}}}};
   }));

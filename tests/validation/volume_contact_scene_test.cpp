@@ -15,6 +15,7 @@
 #include "tests/kit/source_dir.hpp"
 #include "tests/validation/scene_errors.hpp"
 #include "validation/scenes/scene.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace contactref::scenes {
 namespace {
@@ -22,7 +23,7 @@ namespace {
 using json = nlohmann::json;
 namespace vc = contactref::volume_contact;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 const std::filesystem::path kFile = test::source_dir() / "validation/fixtures/scenes/inline.json";
 
 // A ground plane and a free box of 0.1 x 0.2 x 0.3 m at 500 kg/m^3.

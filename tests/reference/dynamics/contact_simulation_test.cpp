@@ -6,7 +6,8 @@
 // constraint residuals computed from the patches themselves, and bad input.
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
+#include <numbers>
+
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
@@ -14,6 +15,7 @@
 #include "reference/surfaces/loop_surface.hpp"
 #include "reference/surfaces/mass_properties.hpp"
 #include "core/errors.hpp"
+#include "tests/kit/one_patch.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "tests/kit/source_dir.hpp"
 
@@ -21,14 +23,8 @@ namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
-constexpr double kPi = boost::math::constants::pi<double>();
 
-template <class T>
-su::PatchComplex<T> one_patch(std::unique_ptr<su::Patch<T>> patch) {
-  su::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using test::one_patch;
 
 // A Bezier plane on [-1.5, 1.5]^2 at z = 0 (the App. B.1 floor): (x, y) = (-1.5 + 3 s, -1.5 + 3 t).
 su::PatchComplex<double> bezier_floor() {
@@ -91,7 +87,7 @@ TEST(ContactSimulation, SlidingSphereMovesInAStraightLineExactly) {
   ContactSystem<double> system{mass, Mat3<double>::Identity() * I, &sphere, &plane, Mat4<double>::Identity(),
                                Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
-  initial.q << kPi / 2, 0.3, 0.1, -0.2, 0.7;
+  initial.q << std::numbers::pi / 2, 0.3, 0.1, -0.2, 0.7;
   initial.qdot << 0, 0, 0.5, -0.25, 0;
   for (IntegratorKind kind : {IntegratorKind::kRk4, IntegratorKind::kDormandPrince54}) {
     SimulationOptions<double> options;
@@ -308,7 +304,7 @@ TEST(ContactSimulation, BodyPulledOffThePlaneSeparates) {
   const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(1, 1, 1)));
   const su::PatchComplex<double> plane = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
   ContactState<double> initial;
-  initial.q << kPi / 2, 0.3, 0, 0, 0;
+  initial.q << std::numbers::pi / 2, 0.3, 0, 0, 0;
   for (double g : {-9.81, 9.81}) {
     const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &plane, Mat4<double>::Identity(),
                                        Vec3<double>(0, 0, g), {}};
@@ -336,7 +332,7 @@ TEST(ContactSimulationInput, BadOptionsAndStatesAreRejectedByName) {
   const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.4, &sphere, &floor, Mat4<double>::Identity(),
                                      Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> good;
-  good.q << kPi / 2, 0.3, 0.5, 0.5, 0;
+  good.q << std::numbers::pi / 2, 0.3, 0.5, 0.5, 0;
   const auto message = [&](const ContactState<double>& state, const SimulationOptions<double>& options) -> std::string {
     try {
       simulate(system, state, options);
@@ -376,7 +372,7 @@ TEST(ContactSimulation, LeavingAnOpenSurfaceEndsTheRun) {
   const ContactSystem<double> system{1.0, Mat3<double>::Identity() * 0.025, &sphere, &floor, Mat4<double>::Identity(),
                                      Vec3<double>(0, 0, -9.81), {}};
   ContactState<double> initial;
-  initial.q << kPi / 2, 0.3, 0.9, 0.5, 0;
+  initial.q << std::numbers::pi / 2, 0.3, 0.9, 0.5, 0;
   initial.qdot << 0, 0, 0.5, 0, 0;  // 1.5 m/s towards the floor's edge at u = 1, 0.3 m away
   SimulationOptions<double> options;
   options.duration = 1.0;

@@ -10,8 +10,8 @@
 //    with that depth, with it above the floor it starts.
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
 #include <memory>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
@@ -25,7 +25,6 @@ namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
-constexpr double kPi = boost::math::constants::pi<double>();
 
 ContactSystem<double> system_of(const su::PatchComplex<double>& body, const su::PatchComplex<double>& floor) {
   ContactSystem<double> system;
@@ -48,7 +47,7 @@ TEST(InitialContact, ATorusOnItsInnerSaddleIsRefusedAndOnItsOuterEquatorStarts) 
   const su::PatchComplex<double> floor = test::one_patch<double>(std::make_unique<su::PlanePatch<double>>());
   const ContactSystem<double> system = system_of(torus, floor);
   ContactState<double> inner;
-  inner.q << kPi / 2, kPi, 0, 0, 0;  // tube angle pi: the inner equator
+  inner.q << std::numbers::pi / 2, std::numbers::pi, 0, 0, 0;  // tube angle pi: the inner equator
   const std::string message = test::message_of<InputError>([&] { simulate(system, inner, short_run()); });
   EXPECT_NE(message.find("the initial contact (patches 0 and 0"), std::string::npos) << message;
   EXPECT_NE(message.find("interpenetrates: the relative curvature of the two surfaces there has the eigenvalue -33.3333"),
@@ -86,7 +85,7 @@ TEST(InitialContact, ABodyReachingBelowAFloorElsewhereIsRefusedWithTheDepth) {
       const std::size_t at = message.find(" m below body 2's plane at (");
       ASSERT_NE(at, std::string::npos) << message;
       const double depth = std::stod(message.substr(message.rfind(' ', at - 1) + 1));
-      EXPECT_NEAR(depth, -height, radius * (1 - std::cos(kPi / 48))) << message;
+      EXPECT_NEAR(depth, -height, radius * (1 - std::cos(std::numbers::pi / 48))) << message;
       EXPECT_NE(message.find("of its patch 1"), std::string::npos) << message;
     } else {
       EXPECT_EQ(simulate(system, start, short_run()).status, SimulationStatus::kCompleted);

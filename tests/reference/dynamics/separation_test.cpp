@@ -12,9 +12,9 @@
 // constant spin.
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
@@ -24,7 +24,6 @@ namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
-constexpr double kPi = boost::math::constants::pi<double>();
 
 using contactref::test::one_patch;
 
@@ -36,7 +35,7 @@ struct BallOnCylinder {
   // The cylinder's axis (its chart's z) along world -y: a quarter turn about x.
   Mat4<double> E_w_2() const {
     Mat4<double> E = Mat4<double>::Identity();
-    E.topLeftCorner<3, 3>() = Eigen::AngleAxisd(kPi / 2, Vec3<double>::UnitX()).toRotationMatrix();
+    E.topLeftCorner<3, 3>() = Eigen::AngleAxisd(std::numbers::pi / 2, Vec3<double>::UnitX()).toRotationMatrix();
     return E;
   }
   ContactSystem<double> system(const FrictionModel<double>& friction) const {
@@ -49,7 +48,7 @@ struct BallOnCylinder {
   // t, never towards a pole of the chart.
   ContactState<double> start() const {
     ContactState<double> state;
-    state.q << kPi / 2, 0, kPi / 2 - theta0, 0, kPi / 2;
+    state.q << std::numbers::pi / 2, 0, std::numbers::pi / 2 - theta0, 0, std::numbers::pi / 2;
     return state;
   }
   // The angle of the ball's centre from the top, and its speed, at a sample.

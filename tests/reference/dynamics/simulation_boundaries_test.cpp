@@ -7,7 +7,8 @@
 // Also: step sizes that cannot move the clock are refused.
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
+#include <numbers>
+
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/dynamics/step_acceptance.hpp"
@@ -20,7 +21,6 @@ namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
-constexpr double kPi = boost::math::constants::pi<double>();
 constexpr double kRadius = 0.25;
 
 // Patch 2 j + i covers [i, i + 1] x [j, j + 1] at z = 0 with (x, y) = (i + s, j + t).
@@ -63,7 +63,7 @@ struct SlidingSphere {
 ContactState<double> on_floor(int patch, double s, double t, double sdot, double tdot) {
   ContactState<double> state;
   state.patch2 = patch;
-  state.q << kPi / 2, -kPi / 2, s, t, 0;
+  state.q << std::numbers::pi / 2, -std::numbers::pi / 2, s, t, 0;
   state.qdot << 0, 0, sdot, tdot, 0;
   return state;
 }

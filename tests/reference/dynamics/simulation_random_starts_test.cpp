@@ -10,10 +10,10 @@
 // the sanitizers' test preset runs 200, at twenty times the release's cost).
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <numbers>
 #include <random>
 
 #include "reference/dynamics/contact_simulation.hpp"
@@ -22,6 +22,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/loop_surface.hpp"
+#include "tests/kit/one_patch.hpp"
 #include "tests/kit/source_dir.hpp"
 
 namespace contactref::dynamics {
@@ -29,7 +30,6 @@ namespace {
 
 namespace su = contactref::surfaces;
 using su::Vec2;
-constexpr double kPi = boost::math::constants::pi<double>();
 
 struct LoopBody {
   std::unique_ptr<su::LoopSurface<double>> surface;
@@ -45,15 +45,11 @@ struct LoopBody {
 LoopBody loop_body(const std::string& file, double scale) {
   su::TriangleMesh mesh = su::read_triangle_mesh(contactref::test::source_dir() / "validation/fixtures/meshes" / file);
   for (auto& x : mesh.vertices) x *= scale;
-  const double mass = 500 * 4.0 / 3 * kPi * scale * scale * scale;
+  const double mass = 500 * 4.0 / 3 * std::numbers::pi * scale * scale * scale;
   return {std::make_unique<su::LoopSurface<double>>(mesh, file), mass, Mat3<double>::Identity() * 0.4 * mass * scale * scale};
 }
 
-su::PatchComplex<double> one_patch(std::unique_ptr<su::Patch<double>> patch) {
-  su::PatchComplex<double> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using test::one_patch;
 
 // A point of the unit triangle: uniform, or (one time in four) on a line or
 // corner where pieces or patches meet.
@@ -91,13 +87,13 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
   const LoopBody ico = loop_body("icosahedron.obj", 0.1);
   const LoopBody bowl = loop_body("bowl_b2.obj", 0.0872);
   const LoopBody valences = loop_body("valences_3_to_10.obj", 0.1);  // valence 3 (A not diagonalisable) to 10
-  const su::PatchComplex<double> paraboloid = one_patch(std::make_unique<su::ParaboloidPatch<double>>(1.0, 2.0));
+  const su::PatchComplex<double> paraboloid = one_patch<double>(std::make_unique<su::ParaboloidPatch<double>>(1.0, 2.0));
   std::array<Vec3<double>, 16> control;
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) control[std::size_t(4 * a + b)] = Vec3<double>(-1.5 + a, -1.5 + b, 0);
-  const su::PatchComplex<double> floor = one_patch(std::make_unique<su::BezierPatch<double>>(control));
-  const su::PatchComplex<double> marble = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(0.005, 0.005, 0.005)));
-  const double marble_mass = 1000 * 4.0 / 3 * kPi * 0.005 * 0.005 * 0.005;
+  const su::PatchComplex<double> floor = one_patch<double>(std::make_unique<su::BezierPatch<double>>(control));
+  const su::PatchComplex<double> marble = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(0.005, 0.005, 0.005)));
+  const double marble_mass = 1000 * 4.0 / 3 * std::numbers::pi * 0.005 * 0.005 * 0.005;
   const Vec3<double> g(0, 0, -9.81);
   const auto system = [&](double mass, const Mat3<double>& inertia, const su::PatchComplex<double>& one,
                            const su::PatchComplex<double>& two) {
@@ -109,7 +105,7 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
       StartSetup{system(valences.mass, valences.inertia, valences.surface->complex(), paraboloid), true,
                  Vec2<double>::Zero(), 0.2},
       StartSetup{system(marble_mass, Mat3<double>::Identity() * 0.4 * marble_mass * 0.005 * 0.005, marble, bowl.surface->complex()),
-            false, Vec2<double>(kPi / 2, 0), 1},
+            false, Vec2<double>(std::numbers::pi / 2, 0), 1},
   };
 
   SimulationOptions<double> options;
@@ -141,7 +137,7 @@ TEST(SimulationRandomStarts, EveryValidStartEndsWithAStatusWithinBoundedPasses) 
     // equator, off its poles).
     const Vec2<double> other = setup.centre + setup.spread * Vec2<double>(symmetric(random), symmetric(random));
     (setup.loop_is_body1 ? initial.patch1 : initial.patch2) = face;
-    initial.q << (setup.loop_is_body1 ? x : other), (setup.loop_is_body1 ? other : x), kPi * symmetric(random);
+    initial.q << (setup.loop_is_body1 ? x : other), (setup.loop_is_body1 ? other : x), std::numbers::pi * symmetric(random);
     for (int k = 0; k < 5; ++k) initial.qdot(k) = (random() % 3 == 0) ? 0.0 : symmetric(random);
     // Both integrators and both boundary locations.
     SimulationOptions<double> variant_options = options;

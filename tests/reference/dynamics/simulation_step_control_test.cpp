@@ -11,27 +11,23 @@
 // oscillator, and energy conservation of the frictionless ODE.
 #include <gtest/gtest.h>
 
-#include <boost/math/constants/constants.hpp>
+#include <numbers>
+
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "core/errors.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
+#include "tests/kit/one_patch.hpp"
 #include "tests/kit/tolerance.hpp"
 
 namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
-constexpr double kPi = boost::math::constants::pi<double>();
-constexpr double kRadius = 0.1;
+constexpr double kBallRadius = 0.1;
 
-template <class P>
-su::PatchComplex<double> one_patch(std::unique_ptr<P> patch) {
-  su::PatchComplex<double> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
+using test::one_patch;
 
 // The plane z = 0, whose evaluation fails beyond x = limit (as a
 // parameterisation that is singular there would).
@@ -53,13 +49,13 @@ class PlaneSingularBeyond final : public su::Patch<double> {
 ContactSystem<double> sphere_on(const su::PatchComplex<double>& sphere, const su::PatchComplex<double>& floor,
                                 const Vec3<double>& gravity) {
   const double mass = 1.0;
-  return {mass, Mat3<double>::Identity() * 0.4 * mass * kRadius * kRadius, &sphere, &floor, Mat4<double>::Identity(),
+  return {mass, Mat3<double>::Identity() * 0.4 * mass * kBallRadius * kBallRadius, &sphere, &floor, Mat4<double>::Identity(),
           gravity, {}};
 }
 
 ContactState<double> bottom_at(double u, double v, double udot, double vdot) {
   ContactState<double> state;
-  state.q << kPi / 2, -kPi / 2, u, v, 0;
+  state.q << std::numbers::pi / 2, -std::numbers::pi / 2, u, v, 0;
   state.qdot << 0, 0, udot, vdot, 0;
   return state;
 }
@@ -70,8 +66,8 @@ TEST(SimulationStepControl, AFailedEvaluationAtAStageShrinksTheStep) {
   // x + (h / 2) x' = 0.1 m, beyond the singular line x = 0.07 that the motion
   // never reaches; a 0.1 s step stays within 0.05 m. On main the failed
   // stage ended the run.
-  const su::PatchComplex<double> sphere = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius)));
-  const su::PatchComplex<double> floor = one_patch(std::make_unique<PlaneSingularBeyond>(0.07));
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kBallRadius, kBallRadius, kBallRadius)));
+  const su::PatchComplex<double> floor = one_patch<double>(std::make_unique<PlaneSingularBeyond>(0.07));
   const ContactSystem<double> system = sphere_on(sphere, floor, Vec3<double>(-10, 0, -9.81));
   SimulationOptions<double> options;
   options.h_max = 0.2;
@@ -105,10 +101,10 @@ TEST(SimulationStepControl, Rk4StepsBeyondTheStabilityLimitAreRetriedSmaller) {
   // by |R(i w h)|^2 > 1 every step on main. The energy test keeps only steps
   // that resolve the motion.
   const double R = 1.0;
-  const su::PatchComplex<double> sphere = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius)));
-  const su::PatchComplex<double> bowl = one_patch(std::make_unique<su::ParaboloidPatch<double>>(1 / R, 1 / R));
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kBallRadius, kBallRadius, kBallRadius)));
+  const su::PatchComplex<double> bowl = one_patch<double>(std::make_unique<su::ParaboloidPatch<double>>(1 / R, 1 / R));
   const ContactSystem<double> system = sphere_on(sphere, bowl, Vec3<double>(0, 0, -9.81));
-  const double w = std::sqrt(9.81 / (R - kRadius));
+  const double w = std::sqrt(9.81 / (R - kBallRadius));
   SimulationOptions<double> options;
   options.h_max = 1.0;
   options.h_min = 0.001;
@@ -141,8 +137,8 @@ TEST(SimulationStepControl, ARotationFasterThanAMinimumStepResolvesEndsTheRunFai
   // and the normal force turned negative: reported as a separation, exit 0,
   // on main. The step must resolve the rotation (w h <= 1, step_acceptance.hpp
   // resolved_step): below h_min the run fails at once and says why.
-  const su::PatchComplex<double> sphere = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius)));
-  const su::PatchComplex<double> floor = one_patch(std::make_unique<su::PlanePatch<double>>());
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kBallRadius, kBallRadius, kBallRadius)));
+  const su::PatchComplex<double> floor = one_patch<double>(std::make_unique<su::PlanePatch<double>>());
   const ContactSystem<double> system = sphere_on(sphere, floor, Vec3<double>(0, 0, -9.81));
   ContactState<double> start = bottom_at(0, 0, 0, 0);
   const double spin = 1e6;
@@ -166,7 +162,7 @@ TEST(SimulationStepControl, ARotationFasterThanAMinimumStepResolvesEndsTheRunFai
   ASSERT_EQ(resolved.status, SimulationStatus::kCompleted) << resolved.message;
   EXPECT_LE(resolved.statistics.largest_step, 1 / spin);
   const double e0 = resolved.initial_energy;  // 1/2 I w^2 + m g r
-  EXPECT_NEAR(e0, 0.5 * 0.4 * kRadius * kRadius * spin * spin + 9.81 * kRadius, test::tolerance<double>(16) * e0);
+  EXPECT_NEAR(e0, 0.5 * 0.4 * kBallRadius * kBallRadius * spin * spin + 9.81 * kBallRadius, test::tolerance<double>(16) * e0);
   for (const SimulationSample<double>& sample : resolved.samples) {
     EXPECT_NEAR(sample.energy, e0, test::tolerance<double>(4096) * e0) << "t = " << sample.state.time;
     EXPECT_LT(sample.com_w.head<2>().norm(), test::tolerance<double>(4096)) << "t = " << sample.state.time;
@@ -178,11 +174,11 @@ su::PatchComplex<double> unit_floor() {
   std::array<Vec3<double>, 16> control;
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) control[std::size_t(4 * a + b)] = Vec3<double>(a / 3.0, b / 3.0, 0);
-  return one_patch(std::make_unique<su::BezierPatch<double>>(control));
+  return one_patch<double>(std::make_unique<su::BezierPatch<double>>(control));
 }
 
 TEST(SimulationStepControl, LinearBoundaryProjectsOnlyWhenTheVelocityReachesTheEdge) {
-  const su::PatchComplex<double> sphere = one_patch(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kRadius, kRadius, kRadius)));
+  const su::PatchComplex<double> sphere = one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(kBallRadius, kBallRadius, kBallRadius)));
   const su::PatchComplex<double> floor = unit_floor();
   SimulationOptions<double> options;
   options.boundary = BoundaryLocation::kLinear;

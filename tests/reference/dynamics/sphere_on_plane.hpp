@@ -6,15 +6,9 @@
 
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
+#include "tests/kit/one_patch.hpp"
 
 namespace contactref::test {
-
-template <class T>
-surfaces::PatchComplex<T> one_patch(std::unique_ptr<surfaces::Patch<T>> patch) {
-  surfaces::PatchComplex<T> complex;
-  complex.patches.push_back(std::move(patch));
-  return complex;
-}
 
 // A sphere on the plane z = 0 (body 2 at the identity), contact at the
 // sphere's equator (s = pi/2) with psi = pi/2, which puts the sphere's polar

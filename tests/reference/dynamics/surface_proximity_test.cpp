@@ -19,10 +19,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <boost/math/constants/constants.hpp>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <numbers>
 
 #include "core/errors.hpp"
 #include "reference/dynamics/surface_proximity.hpp"
@@ -43,7 +43,6 @@ namespace {
 namespace su = contactref::surfaces;
 using su::Vec2;
 using test::tolerance;
-constexpr double kPi = boost::math::constants::pi<double>();
 
 // The tessellation bound the tests ask for (m): 0.5 mm, the scale of a
 // simulation's collision tolerance for bodies of about 10 cm.
@@ -651,7 +650,7 @@ TEST(SurfaceProximity, RefusesPairsThatAreNotClosest) {
   // Chart 0 of each: s from the +x pole, t about x; the equator point on +y
   // is (s, t) = (pi/2, 0), on -y (pi/2, pi).
   const std::string message = test::message_of<ComputationError>([&] {
-    newton_closest_points(h1, E_w_1, 0, Vec2<double>(kPi / 2, 0.1), h2, E_w_2, 0, Vec2<double>(kPi / 2, 0.1));
+    newton_closest_points(h1, E_w_1, 0, Vec2<double>(std::numbers::pi / 2, 0.1), h2, E_w_2, 0, Vec2<double>(std::numbers::pi / 2, 0.1));
   });
   EXPECT_NE(message.find("normals are parallel"), std::string::npos) << message;
   EXPECT_NE(message.find("(patch 0 of body 1) and ellipsoid chart 0 (poles on body x) (patch 0 of body 2)"), std::string::npos) << message;

@@ -22,6 +22,7 @@
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/fixtures/quasi_rigid_ball.hpp"
 #include "validation/oracles/hertz.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -29,7 +30,7 @@ namespace {
 using test::contains;
 using test::error_of;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 
 fixtures::SampledBall coarse_ball() {
   fixtures::SampledBall ball;

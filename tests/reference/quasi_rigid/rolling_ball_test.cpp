@@ -30,11 +30,12 @@
 #include "validation/fixtures/quasi_rigid_ball.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "validation/oracles/hertz.hpp"
+#include "tests/kit/tolerance.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 constexpr double kG = 9.81, kMu = 0.5;
 
 struct Setting {

@@ -24,6 +24,7 @@
 #include "reference/volume_contact/volume_world.hpp"
 #include "tests/kit/errors.hpp"
 #include "validation/fixtures/volume_contact_scenes.hpp"
+#include "tests/reference/volume_contact/box_soup.hpp"
 
 namespace contactref::volume_contact {
 namespace {
@@ -31,7 +32,7 @@ namespace {
 constexpr double kG = 9.81;
 
 // The box [-hx, hx] x [-hy, hy] x [-hz, hz].
-PolygonSoup box_soup(double hx, double hy, double hz) { return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box"); }
+using test::box_soup;
 
 RigidBody box(const std::string& name, double hx, double hy, double hz, double mass) {
   RigidBody body;

@@ -36,12 +36,13 @@
 
 #include "tests/kit/errors.hpp"
 #include "validation/fixtures/volume_contact_scenes.hpp"
+#include "tests/reference/volume_contact/box_soup.hpp"
 
 namespace contactref::volume_contact {
 namespace {
 
 // The box [-hx, hx] x [-hy, hy] x [-hz, hz].
-PolygonSoup box_soup(double hx, double hy, double hz) { return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box"); }
+using test::box_soup;
 
 RigidBody box_body(const std::string& name, double hx, double hy, double hz, double mass) {
   RigidBody body;

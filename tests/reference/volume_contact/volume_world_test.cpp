@@ -36,6 +36,7 @@
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/reference/volume_contact/box_soup.hpp"
 
 namespace contactref::volume_contact {
 namespace {
@@ -63,7 +64,7 @@ PolygonSoup prism_soup(int sides, double radius, double height, double phase) {
 }
 
 // The box [-hx, hx] x [-hy, hy] x [-hz, hz].
-PolygonSoup box_soup(double hx, double hy, double hz) { return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box"); }
+using test::box_soup;
 
 RigidBody solid(const std::string& name, PolygonSoup soup, double mass, double mu) {
   RigidBody body;
