@@ -24,13 +24,14 @@
 
 #include "tests/kit/errors.hpp"  // contains, message_of
 #include "tests/kit/source_dir.hpp"
+#include "tests/robust_geometry/solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Vector3d;
 
-const std::filesystem::path kPolyhedra = contactref::test::source_dir() / "validation/fixtures/polyhedra";
+using test::kPolyhedra;
 
 RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 

@@ -41,13 +41,13 @@
 
 #include "robust_geometry/exact_pieces.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/robust_geometry/solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
-const std::filesystem::path kSource = contactref::test::source_dir();
-const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
-const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
+using test::kGeometryData;
+using test::kPolyhedra;
 
 using Epick = CGAL::Exact_predicates_inexact_constructions_kernel;
 using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;
@@ -106,7 +106,7 @@ class Oracle {
 // Test solids.
 
 Polyhedron solid(const std::string& file) {
-  return read_polyhedron(file == "torus_frame.off" ? kData / file : kPolyhedra / file);
+  return read_polyhedron(file == "torus_frame.off" ? kGeometryData / file : kPolyhedra / file);
 }
 
 // A block under a height field: the top is an n x n grid of unit cells at

@@ -29,6 +29,7 @@
 #include "tests/kit/tolerance.hpp"
 #include "validation/fixtures/bumpy_cube.hpp"
 #include "validation/fixtures/halfspace_box.hpp"
+#include "tests/robust_geometry/solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -42,7 +43,7 @@ using test::tolerance;
 
 // ---------------------------------------------------------------- solids
 
-TriangleSolid unit_cube() { return fixtures::box_solid(Vector3d::Zero(), Vector3d::Ones()); }
+using test::unit_cube;
 
 // The corner tetrahedron conv(0, a e_x, a e_y, a e_z), faces outward.
 TriangleSolid corner_tetrahedron(double a) {

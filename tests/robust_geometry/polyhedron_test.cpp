@@ -34,15 +34,18 @@
 #include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/robust_geometry/solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Q = CGAL::Exact_rational;
-const std::filesystem::path kSource = contactref::test::source_dir();
-const std::filesystem::path kPolyhedra = kSource / "validation/fixtures/polyhedra";
-const std::filesystem::path kData = kSource / "tests/robust_geometry/data";
-const std::filesystem::path kBad = kData / "bad";
+using test::kGeometryData;
+using test::kPolyhedra;
+// A function, not a constant initialised from kGeometryData (an inline
+// variable of another header): in the sanitized build (clang) that constant
+// was initialised first, from an empty path.
+std::filesystem::path bad_folder() { return kGeometryData / "bad"; }
 
 // ---------------------------------------------------------------------------
 // The bad-input corpus.
@@ -113,7 +116,7 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
   // from the files (the fault each one was built with).
   for (const auto& c : kBadCases) {
     SCOPED_TRACE(c.file);
-    const std::string path = (kBad / c.file).string();
+    const std::string path = (bad_folder() / c.file).string();
     const std::string message = test::message_of<InputError>([&] { read_polyhedron(path); });
     ASSERT_NE(message, "no error") << "no InputError";
     const std::string where = path + (c.line > 0 ? ":" + std::to_string(c.line) + ": " : std::string(": "));
@@ -123,7 +126,7 @@ TEST(PolyhedronCorpus, EveryBadFileIsRefusedNamingFileLineAndElement) {
 }
 
 TEST(PolyhedronCorpus, MissingFileIsAnInputError) {
-  const std::string message = test::message_of<InputError>([] { read_polyhedron(kBad / "no_such_file.off"); });
+  const std::string message = test::message_of<InputError>([] { read_polyhedron(bad_folder() / "no_such_file.off"); });
   EXPECT_NE(message.find("no_such_file.off: cannot open the mesh file"), std::string::npos) << message;
 }
 
@@ -199,8 +202,8 @@ std::vector<GoodCase> good_cases() {
       {kPolyhedra / "l_prism.off", 12, 18, 8, 2, Q(3), {Q(5) / 6, Q(5) / 6, Q(1) / 2}, false},
       {kPolyhedra / "octahedron.off", 6, 12, 8, 2, Q(4) / 3, {Q(0), Q(0), Q(0)}, true},
       // 9 - 1 of the square minus its hole, genus 1.
-      {kData / "torus_frame.off", 16, 32, 16, 0, Q(8), {Q(3) / 2, Q(3) / 2, Q(1) / 2}, false},
-      {kData / "cube.obj", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
+      {kGeometryData / "torus_frame.off", 16, 32, 16, 0, Q(8), {Q(3) / 2, Q(3) / 2, Q(1) / 2}, false},
+      {kGeometryData / "cube.obj", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
   };
 }
 
@@ -383,7 +386,7 @@ TEST(PolyhedronSolids, TriangulationsCoverEachFaceWithItsOrientation) {
 TEST(PolyhedronSolids, ObjAndOffOfTheSameSolidGiveTheSamePolyhedron) {
   // cube.obj lists cube.off's vertices and faces with every OBJ face form.
   const Polyhedron off = read_polyhedron(kPolyhedra / "cube.off");
-  const Polyhedron obj = read_polyhedron(kData / "cube.obj");
+  const Polyhedron obj = read_polyhedron(kGeometryData / "cube.obj");
   EXPECT_EQ(off.vertices(), obj.vertices());
   EXPECT_EQ(off.faces(), obj.faces());
   ASSERT_EQ(off.edge_count(), obj.edge_count());

@@ -20,6 +20,7 @@
 #include "tests/kit/tolerance.hpp"
 #include "validation/fixtures/bumpy_cube.hpp"
 #include "validation/fixtures/halfspace_box.hpp"
+#include "tests/robust_geometry/solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -31,7 +32,7 @@ using test::message_of;
 using test::tolerance;
 
 TriangleSolid box(const Vector3d& lo, const Vector3d& hi) { return fixtures::box_solid(lo, hi); }
-TriangleSolid unit_cube() { return box(Vector3d::Zero(), Vector3d::Ones()); }
+using test::unit_cube;
 
 RigidPose<double> pose(const Vector3d& rotation_vector, const Vector3d& translation) {
   return RigidPose<double>::from_rotation_vector(rotation_vector, translation, "test pose");

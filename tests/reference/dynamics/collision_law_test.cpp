@@ -39,6 +39,7 @@
 #include "tests/kit/random.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -46,11 +47,6 @@ namespace {
 using test::matrices_near;
 using test::scalars_near;
 using test::tolerance;
-
-void report(const std::string& what, double value) {
-  std::cout << "[collision] " << what << ": " << std::scientific << std::setprecision(3) << value << std::defaultfloat
-            << "\n";
-}
 
 // A free rigid body's velocities and the impulse relations at a point r
 // (offset from the centre of mass), written from Newton-Euler for an impulse:
@@ -277,7 +273,7 @@ TEST(CollisionLawEllipsoid, ElasticFrictionlessImpactKeepsTheEnergy) {
     EXPECT_NEAR(out.v.x(), s.body.v.x(), 0.0);
     EXPECT_NEAR(out.v.y(), s.body.v.y(), 0.0);
   }
-  report("ellipsoid e = 1 frictionless, |Delta E| / E worst", worst);
+  test::report("collision", "ellipsoid e = 1 frictionless, |Delta E| / E worst", worst);
 }
 
 TEST(CollisionLawEllipsoid, ElasticRoughImpactReversesTheRelativeVelocity) {
@@ -424,8 +420,8 @@ TEST(CollisionLawRandom, CodeAgreesWithThePapersFormIn50DigitsAndDoubleToItsRoun
     worst_50 = std::max(worst_50, double((c50.impulse_w - exact.J).norm() / bound50));
     (exact.clipped ? sliding : sticking)++;
   }
-  report("|J_double - J_paper,50| / bound worst", worst_double);
-  report("|J_50 - J_paper,50| / bound worst", worst_50);
+  test::report("collision", "|J_double - J_paper,50| / bound worst", worst_double);
+  test::report("collision", "|J_50 - J_paper,50| / bound worst", worst_50);
   std::cout << "[collision] " << sliding << " sliding, " << sticking << " in the cone\n";
   EXPECT_GE(sliding, N / 5);  // both branches are exercised
   EXPECT_GE(sticking, N / 5);
@@ -459,7 +455,7 @@ TEST(CollisionLawRandom, EnergyNeverGrowsAndMatchesItsClosedForm) {
     EXPECT_LE(c.energy_change, bound) << "sample " << k;
     largest_gain = std::max(largest_gain, c.energy_change / bound);
   }
-  report("largest Delta E / its round-off bound (<= 0: no gain)", largest_gain);
+  test::report("collision", "largest Delta E / its round-off bound (<= 0: no gain)", largest_gain);
 }
 
 TEST(CollisionLawRandom, ThePapersLawGainsEnergyOnlyWhereKappaExceedsTwo) {
@@ -520,7 +516,7 @@ TEST(CollisionLawRandom, ImpulsePushesStaysInTheConeAndRestoresMinusENormalVeloc
       largest_normal_shift = std::max(largest_normal_shift, std::abs(Jn - frictionless) / frictionless);
     }
   }
-  report("sliding: largest |J_n - (1 + e) a| / ((1 + e) a)", largest_normal_shift);
+  test::report("collision", "sliding: largest |J_n - (1 + e) a| / ((1 + e) a)", largest_normal_shift);
   EXPECT_GT(largest_normal_shift, 1e-2) << "the law does not keep the frictionless normal impulse";
 }
 

@@ -32,6 +32,7 @@
 #include "tests/kit/random.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -39,11 +40,6 @@ namespace {
 using test::matrices_near;
 using test::tolerance;
 using surfaces::Vec2;
-
-void report(const std::string& what, double value) {
-  std::cout << "[dynamics] " << what << ": " << std::scientific << std::setprecision(3) << value << std::defaultfloat
-            << "\n";
-}
 
 template <class T>
 double max_abs(const Eigen::MatrixBase<T>& m) {
@@ -209,10 +205,10 @@ TYPED_TEST(KryPaiSection33, FrictionlessContactWrenchIsAPureNormalForceWithZeroP
     }
   }
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("frictionless, " + digits + ", worst |H^T f_c| over its bound", worst_Htf);
-  report("frictionless, " + digits + ", worst |f_1c tangential + torque| over its bound", worst_tangential);
-  report("frictionless, " + digits + ", worst |phi . f_c| over its bound", worst_power);
-  report("frictionless, " + digits + ", worst |dE/dt| from the derivative over its bound", worst_dE);
+  test::report("dynamics", "frictionless, " + digits + ", worst |H^T f_c| over its bound", worst_Htf);
+  test::report("dynamics", "frictionless, " + digits + ", worst |f_1c tangential + torque| over its bound", worst_tangential);
+  test::report("dynamics", "frictionless, " + digits + ", worst |phi . f_c| over its bound", worst_power);
+  test::report("dynamics", "frictionless, " + digits + ", worst |dE/dt| from the derivative over its bound", worst_dE);
 }
 
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
@@ -231,7 +227,7 @@ TEST(KryPaiSection33, EnergyRateMatchesA50DigitDifferenceOfTheEnergyAndIsZero) {
       worst = std::max(worst, double(abs(rate)));
     }
   }
-  report("50-digit central difference of E(y) along y', worst |dE/dt| (J/s)", worst);
+  test::report("dynamics", "50-digit central difference of E(y) along y', worst |dE/dt| (J/s)", worst);
 }
 
 // Eq. 20 solved with a wrong Hdot (omitted, or with its sign flipped, two
@@ -267,7 +263,7 @@ TEST(KryPaiSection33, WrongHdotKeepsTheSolveResidualsButNotTheEnergy) {
     }
   }
   EXPECT_EQ(detected, cases) << "the energy difference misses a wrong Hdot";
-  report("wrong Hdot (omitted or negated): smallest |dE/dt| by the 50-digit difference (J/s)", smallest_rate);
+  test::report("dynamics", "wrong Hdot (omitted or negated): smallest |dE/dt| by the 50-digit difference (J/s)", smallest_rate);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -317,8 +313,8 @@ TYPED_TEST(SphereOnPlane, AtRestHasZeroAccelerationAndNormalForceMg) {
     worst_fn = std::max(worst_fn, double(abs(r.f_n - mg) / mg));
   }
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("sphere resting on plane, " + digits + ", worst |q''| (1/s^2 or m/s^2)", worst_qddot);
-  report("sphere resting on plane, " + digits + ", worst |f_n - m g| / m g", worst_fn);
+  test::report("dynamics", "sphere resting on plane, " + digits + ", worst |q''| (1/s^2 or m/s^2)", worst_qddot);
+  test::report("dynamics", "sphere resting on plane, " + digits + ", worst |f_n - m g| / m g", worst_fn);
 }
 
 TYPED_TEST(SphereOnPlane, SlidingWithSpinKeepsCentreVelocityAndSpinConstant) {
@@ -350,7 +346,7 @@ TYPED_TEST(SphereOnPlane, SlidingWithSpinKeepsCentreVelocityAndSpinConstant) {
     worst = std::max({worst, max_abs(centre_acceleration), max_abs(r.dphi.template head<3>()),
                       max_abs(r.qddot.template segment<2>(2)), double(abs(r.f_n - mg) / mg)});
   }
-  report(std::string("sphere sliding with spin, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
+  test::report("dynamics", std::string("sphere sliding with spin, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
              ", worst |centre accel|, |domega|, |u''|, |v''|, |f_n - mg|/mg",
          worst);
 }
@@ -404,7 +400,7 @@ TEST(KryPaiSection33, DoubleAgreesWith50Digits) {
       if (std::max(dq, df) > worst) worst = std::max(dq, df), where = label;
     }
   }
-  report("double vs 50 digits, worst relative q'' or f_c (" + where + ")", worst);
+  test::report("dynamics", "double vs 50 digits, worst relative q'' or f_c (" + where + ")", worst);
 }
 #endif  // CONTACTREF_HAS_REAL50
 

@@ -34,17 +34,13 @@
 #include "tests/kit/random.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
 
 using test::matrices_near;
 using test::tolerance;
-
-void report(const std::string& what, double value) {
-  std::cout << "[friction] " << what << ": " << std::scientific << std::setprecision(3) << value << std::defaultfloat
-            << "\n";
-}
 
 template <class T> using Vec2 = Eigen::Matrix<T, 2, 1>;
 
@@ -61,12 +57,12 @@ using test::name;
 // A random body, pose of body 2 and state (q, r') of `mode`, sample n. The
 // parameter points are regular and convex, so every matrix solved is regular.
 template <class T>
-struct Sample {
+struct ModeSample {
   ContactDynamics<T> dynamics;
   StateVector<T> y;
 };
 template <class T>
-Sample<T> sample(Kind kind, ContactMode mode, int n) {
+ModeSample<T> sample(Kind kind, ContactMode mode, int n) {
   test::Rng rng(test::kSeed + 3000 + 100 * std::uint64_t(kind) + 10 * std::uint64_t(mode) + std::uint64_t(n));
   const auto [m, I] = test::random_inertia<T>(rng);
   const Mat4<T> E_w_2 = test::random_pose<T>(rng);
@@ -101,7 +97,7 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
   for (ContactMode mode : kFrictionModes) {
     for (Kind kind : kKinds) {
       for (int n = 0; n < 3; ++n) {
-        const Sample<Real50> s = sample<Real50>(kind, mode, n);
+        const ModeSample<Real50> s = sample<Real50>(kind, mode, n);
         const Vec5<Real50> q = s.y.head<5>();
         const kinematics::ContactConfiguration<Real50> c =
             kinematics::contact_configuration<Real50>(p.body1(kind), p.body2(kind), q);
@@ -128,7 +124,7 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
       }
     }
   }
-  report("|Hdot_r - 50-digit difference of H_1 P| worst", worst);
+  test::report("friction", "|Hdot_r - 50-digit difference of H_1 P| worst", worst);
 }
 
 // dE/dt along the state derivative by a 50-digit central difference of the
@@ -162,7 +158,7 @@ TEST(FrictionModes, EnergyRateIsTheFrictionLawsPowerByA50DigitDifference) {
       const FrictionLaw<Real50> law = resisting ? resisting_law<Real50>() : FrictionLaw<Real50>{};
       for (Kind kind : kKinds) {
         for (int n = 0; n < 2; ++n) {
-          const Sample<Real50> s = sample<Real50>(kind, mode, n);
+          const ModeSample<Real50> s = sample<Real50>(kind, mode, n);
           const ContactDynamicsState<Real50> r = s.dynamics.evaluate(mode, s.y, law);
           const Real50 rate = energy_rate_by_difference(s.dynamics, mode, s.y, r.derivative);
           const Real50 expected = law_power(r, law);
@@ -186,8 +182,8 @@ TEST(FrictionModes, EnergyRateIsTheFrictionLawsPowerByA50DigitDifference) {
     }
   }
   EXPECT_GT(compressive, 10) << "too few samples in compression to check the sign of the work";
-  report("|dE/dt by difference - the law's power| worst (W)", worst);
-  report("most negative power of the law in compression (W)", most_negative);
+  test::report("friction", "|dE/dt by difference - the law's power| worst (W)", worst);
+  test::report("friction", "most negative power of the law in compression (W)", most_negative);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -271,7 +267,7 @@ TYPED_TEST(SphereOnIncline, SlidingMatchesNewtonEuler) {
     worst = std::max({worst, double((w.centre_acceleration - a).cwiseAbs().maxCoeff()),
                       double((w.angular_acceleration - alpha).cwiseAbs().maxCoeff())});
   }
-  report(std::string("sphere sliding on an incline, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
+  test::report("friction", std::string("sphere sliding on an incline, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
              ", worst |a - closed form| (m/s^2, 1/s^2)",
          worst);
 }
@@ -321,7 +317,7 @@ TYPED_TEST(SphereOnIncline, RollingInNoSlipAndNoSpinMatchesNewtonEuler) {
       worst = std::max(worst, double((w.centre_acceleration - a).cwiseAbs().maxCoeff()));
     }
   }
-  report(std::string("sphere rolling on an incline, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
+  test::report("friction", std::string("sphere rolling on an incline, ") + (std::is_same_v<T, double> ? "double" : "50 digits") +
              ", worst |a - closed form| (m/s^2, 1/s^2)",
          worst);
 }
@@ -333,7 +329,7 @@ TEST(FrictionModes, ZeroLawReproducesTheFrictionlessSolve) {
   double worst = 0;
   for (Kind kind : kKinds) {
     for (int n = 0; n < 5; ++n) {
-      const Sample<double> s = sample<double>(kind, ContactMode::kSliding, n);
+      const ModeSample<double> s = sample<double>(kind, ContactMode::kSliding, n);
       const ContactDynamicsState<double> sliding = s.dynamics.evaluate(ContactMode::kSliding, s.y, {});
       const ContactDynamicsState<double> frictionless = s.dynamics.evaluate(ContactMode::kFrictionless, s.y, {});
       // Both solves are backward stable on systems of condition <= 1e4 here.
@@ -342,17 +338,17 @@ TEST(FrictionModes, ZeroLawReproducesTheFrictionlessSolve) {
       EXPECT_LT(frictionless.condition, 1e4);
     }
   }
-  report("|q''(sliding, mu = 0) - q''(frictionless)| worst", worst);
+  test::report("friction", "|q''(sliding, mu = 0) - q''(frictionless)| worst", worst);
 }
 
 TEST(FrictionModes, HighFrictionDegradesTheConditionAndASingularSolveIsAnError) {
   // F's slip rows tend to -mu v Ad^T row 5, parallel for mu -> infinity:
   // the condition of the equilibrated F M H grows like mu.
-  const Sample<double> s = sample<double>(Kind::kEllipsoidOnPlane, ContactMode::kSliding, 0);
+  const ModeSample<double> s = sample<double>(Kind::kEllipsoidOnPlane, ContactMode::kSliding, 0);
   const double low = s.dynamics.evaluate(ContactMode::kSliding, s.y, {0.1, 0, 0, 0}).condition;
   const double high = s.dynamics.evaluate(ContactMode::kSliding, s.y, {1e6, 0, 0, 0}).condition;
-  report("condition of F M H at mu = 0.1", low);
-  report("condition of F M H at mu = 1e6", high);
+  test::report("friction", "condition of F M H at mu = 0.1", low);
+  test::report("friction", "condition of F M H at mu = 1e6", high);
   EXPECT_GT(high, 1e3 * low);
   const std::string e = test::error_of([&] { s.dynamics.evaluate(ContactMode::kSliding, s.y, {1e20, 0, 0, 0}); });
   EXPECT_NE(e.find("ComputationError: contact dynamics (sliding): F M H_r is singular to working precision"),
@@ -361,7 +357,7 @@ TEST(FrictionModes, HighFrictionDegradesTheConditionAndASingularSolveIsAnError) 
 }
 
 TEST(FrictionModes, BadStatesAndLawsAreInputErrors) {
-  const Sample<double> s = sample<double>(Kind::kEllipsoidOnPlane, ContactMode::kNoSlip, 0);
+  const ModeSample<double> s = sample<double>(Kind::kEllipsoidOnPlane, ContactMode::kNoSlip, 0);
   std::string e = test::error_of([&] { s.dynamics.evaluate(ContactMode::kSliding, s.y, {}); });
   EXPECT_NE(e.find("InputError: contact dynamics state: the sliding mode needs 10 entries (q and 5 velocities), got 8"),
             std::string::npos)

@@ -39,18 +39,14 @@
 #include "tests/kit/errors.hpp"
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
 
 namespace su = contactref::surfaces;
 using test::one_patch;
-using test::SphereOnPlane;
-
-void report(const std::string& what, double value) {
-  std::cout << "[friction simulation] " << what << ": " << std::scientific << std::setprecision(3) << value
-            << std::defaultfloat << "\n";
-}
+using test::SphereOnPlaneScene;
 
 // An ellipsoid with semi-axes (0.3, 0.2, 0.12) m, 1.5 kg, on the plane z = 0
 // (body 2 at the identity), frictionless until a test sets its friction.
@@ -136,7 +132,7 @@ T run_tolerance() {
 TYPED_TEST(FrictionSimulation, SphereLaunchedSlidingStartsRollingAtTheClosedFormTimeAndSpeed) {
   using T = TypeParam;
   using std::abs;
-  const SphereOnPlane<T> set;
+  const SphereOnPlaneScene<T> set;
   FrictionModel<T> friction;
   friction.law.mu = T(0.3);
   friction.mu_static = T(0.3);
@@ -168,14 +164,14 @@ TYPED_TEST(FrictionSimulation, SphereLaunchedSlidingStartsRollingAtTheClosedForm
   EXPECT_LT(abs(last.impulse_work + set.m * v_th * v_th / T(7)), run_tolerance<T>()) << "the impulse's work";
   EXPECT_LT(abs(integrator_loss(result)), run_tolerance<T>());
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("sliding sphere, " + digits + ", |t_switch - closed form| (s)", double(abs(event->time - t_s)));
-  report("sliding sphere, " + digits + ", |v_roll - 5/7 v0| (m/s)", double(abs(last.com_velocity_w.x() - T(5) / T(7) * v0)));
+  test::report("friction simulation", "sliding sphere, " + digits + ", |t_switch - closed form| (s)", double(abs(event->time - t_s)));
+  test::report("friction simulation", "sliding sphere, " + digits + ", |v_roll - 5/7 v0| (m/s)", double(abs(last.com_velocity_w.x() - T(5) / T(7) * v0)));
 }
 
 TYPED_TEST(FrictionSimulation, SphereWithBackspinSlidesToRestAtTheClosedFormDistanceAndTime) {
   using T = TypeParam;
   using std::abs;
-  const SphereOnPlane<T> set;
+  const SphereOnPlaneScene<T> set;
   FrictionModel<T> friction;
   friction.law.mu = T(0.3);
   friction.mu_static = T(0.3);
@@ -204,14 +200,14 @@ TYPED_TEST(FrictionSimulation, SphereWithBackspinSlidesToRestAtTheClosedFormDist
   EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
   EXPECT_LT(abs(integrator_loss(result)), run_tolerance<T>()) << "all the energy to friction and the impulse";
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("sphere sliding to rest, " + digits + ", |x_stop - closed form| (m)", double(abs(last.com_w.x() - x_s)));
-  report("sphere sliding to rest, closed-form distance v0^2 / (2 mu g) without threshold (m)", double(v0 * v0 / (2 * mu_g)));
+  test::report("friction simulation", "sphere sliding to rest, " + digits + ", |x_stop - closed form| (m)", double(abs(last.com_w.x() - x_s)));
+  test::report("friction simulation", "sphere sliding to rest, closed-form distance v0^2 / (2 mu g) without threshold (m)", double(v0 * v0 / (2 * mu_g)));
 }
 
 TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
   using T = TypeParam;
   using std::abs;
-  const SphereOnPlane<T> set;
+  const SphereOnPlaneScene<T> set;
   FrictionModel<T> friction;
   friction.law.mu = T(0.3);
   friction.law.mu_spin = T(0.05);
@@ -243,14 +239,14 @@ TYPED_TEST(FrictionSimulation, SpinningSphereStopsAtTheClosedFormTime) {
   EXPECT_LT(abs(last.work + I * (omega0 * omega0 - w_th * w_th) / T(2)), run_tolerance<T>()) << "the spin torque's work";
   EXPECT_LT(abs(last.impulse_work + I * w_th * w_th / T(2)), run_tolerance<T>()) << "the impulse's work";
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("spinning sphere, " + digits + ", |t_threshold - closed form| (s)", double(abs(event->time - t_s)));
-  report("spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
+  test::report("friction simulation", "spinning sphere, " + digits + ", |t_threshold - closed form| (s)", double(abs(event->time - t_s)));
+  test::report("friction simulation", "spinning sphere, closed-form stopping time without threshold (s)", double(omega0 / rate));
 }
 
 TYPED_TEST(FrictionSimulation, RollingSphereWithRollingResistanceStopsAtTheClosedFormTimeAndRests) {
   using T = TypeParam;
   using std::abs;
-  const SphereOnPlane<T> set;
+  const SphereOnPlaneScene<T> set;
   FrictionModel<T> friction;
   friction.law.mu = T(0.3);
   friction.law.mu_roll = T(0.05);
@@ -287,7 +283,7 @@ TYPED_TEST(FrictionSimulation, RollingSphereWithRollingResistanceStopsAtTheClose
   EXPECT_LT(abs(last.work + I_c * (omega0 * omega0 - w_th * w_th) / T(2)), run_tolerance<T>()) << "the resistance's work";
   EXPECT_LT(abs(last.impulse_work + I_c * w_th * w_th / T(2)), run_tolerance<T>()) << "the impulse's work";
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("rolling sphere with rolling resistance, " + digits + ", |t_threshold - closed form| (s)",
+  test::report("friction simulation", "rolling sphere with rolling resistance, " + digits + ", |t_threshold - closed form| (s)",
          double(abs(event->time - t_s)));
 }
 
@@ -301,7 +297,7 @@ TYPED_TEST(FrictionSimulation, RollingSphereWithRollingResistanceStopsAtTheClose
 TYPED_TEST(FrictionSimulation, RollingAndSpinningSphereComesToRestAtTheClosedFormTimes) {
   using T = TypeParam;
   using std::abs;
-  const SphereOnPlane<T> set;
+  const SphereOnPlaneScene<T> set;
   FrictionModel<T> friction;
   friction.law.mu = T(0.3);
   friction.law.mu_roll = T(0.05);
@@ -338,7 +334,7 @@ TYPED_TEST(FrictionSimulation, RollingAndSpinningSphereComesToRestAtTheClosedFor
     EXPECT_LT(last.omega_w.norm(), run_tolerance<T>());
     EXPECT_LT(last.com_velocity_w.norm(), run_tolerance<T>());
     EXPECT_LE(largest_energy_rise(result), run_tolerance<T>());
-    report("rolling and spinning sphere to rest, h_max = " + std::to_string(double(h_max)) + ", switch-time error (s)",
+    test::report("friction simulation", "rolling and spinning sphere to rest, h_max = " + std::to_string(double(h_max)) + ", switch-time error (s)",
            double(error));
   }
 }
@@ -347,7 +343,7 @@ TYPED_TEST(FrictionSimulation, RollingAndSpinningSphereComesToRestAtTheClosedFor
 // y): held by no-roll below tan(theta) = mu_roll / R, rolling down with the
 // closed-form acceleration above (the start's static check releases it).
 TEST(FrictionSimulationRest, NoRollHoldsASphereOnAGentleInclineAndReleasesItOnASteepOne) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = 0.3;
   friction.law.mu_roll = 0.05;
@@ -413,7 +409,7 @@ TEST(FrictionSimulationEnergy, RollingEllipsoidConservesEnergyAtFourthOrderInNoS
     }
     for (std::size_t k = 1; k < errors.size(); ++k)
       EXPECT_GT(std::log2(errors[k - 1] / errors[k]), 3.5) << to_string(mode) << ": " << errors[k - 1] << " -> " << errors[k];
-    report(std::string("rolling ellipsoid, ") + to_string(mode) + ", energy error at h = 1 ms (J)", errors.back());
+    test::report("friction simulation", std::string("rolling ellipsoid, ") + to_string(mode) + ", energy error at h = 1 ms (J)", errors.back());
   }
 }
 
@@ -450,8 +446,8 @@ TEST(FrictionSimulationConvergence, FourthOrderAcrossASlidingToNoSlipSwitch) {
   const double t1 = std::abs(switch_times[0] - switch_times[1]), t2 = std::abs(switch_times[1] - switch_times[2]);
   EXPECT_GT(std::log2(d1 / d2), 3.5) << d1 << " -> " << d2;
   EXPECT_GT(std::log2(t1 / t2), 3.5) << t1 << " -> " << t2;
-  report("ellipsoid sliding into no-slip, observed order of the final centre of mass", std::log2(d1 / d2));
-  report("ellipsoid sliding into no-slip, observed order of the switch time", std::log2(t1 / t2));
+  test::report("friction simulation", "ellipsoid sliding into no-slip, observed order of the final centre of mass", std::log2(d1 / d2));
+  test::report("friction simulation", "ellipsoid sliding into no-slip, observed order of the switch time", std::log2(t1 / t2));
 }
 
 // A stick that cannot hold from rest on an anisotropic contact: a tilted
@@ -513,7 +509,7 @@ TEST(FrictionSimulationWarning, HighFrictionLogsOneIllConditionedEvent) {
 }
 
 TEST(FrictionSimulationInput, BadFrictionModelsAreRefused) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = -0.1;
   std::string e = test::error_of([&] { simulate(set.system(friction), set.sliding_start(1.0), options<double>(0.1)); });

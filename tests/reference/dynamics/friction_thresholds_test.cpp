@@ -30,7 +30,7 @@
 namespace contactref::dynamics {
 namespace {
 
-using test::SphereOnPlane;
+using test::SphereOnPlaneScene;
 
 constexpr double kHMax = 0.01, kHMin = 1e-4;
 
@@ -66,15 +66,15 @@ std::vector<SimulationEvent<double>> switches(const SimulationResult<double>& re
 
 // The slip u = v_x - R omega_y and the angular momentum about the contact
 // point of a row (world axes; the sphere moves along x, rolls about y).
-double slip(const SphereOnPlane<double>& set, const SimulationSample<double>& row) {
+double slip(const SphereOnPlaneScene<double>& set, const SimulationSample<double>& row) {
   return row.com_velocity_w.x() - set.R * row.omega_w.y();
 }
-double contact_momentum(const SphereOnPlane<double>& set, const SimulationSample<double>& row) {
+double contact_momentum(const SphereOnPlaneScene<double>& set, const SimulationSample<double>& row) {
   return set.m * set.R * row.com_velocity_w.x() + set.I() * row.omega_w.y();
 }
 
 TEST(FrictionThresholds, BackspinRollsOnAtTheClosedFormTimeAndSpeedForEveryThresholdInTheSameSteps) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   const double v0 = 1, duration = 0.6;
   ContactState<double> start = set.sliding_start(v0);
   start.qdot(1) = 1.5 * v0 / set.R;  // backspin (friction_simulation_test.cpp's sign)
@@ -105,7 +105,7 @@ TEST(FrictionThresholds, BackspinRollsOnAtTheClosedFormTimeAndSpeedForEveryThres
 }
 
 TEST(FrictionThresholds, AZeroSpinThresholdHoldsTheSpinWhereItStops) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = friction.mu_static = 0.3;
   friction.law.mu_spin = 0.02;
@@ -136,7 +136,7 @@ TEST(FrictionThresholds, AZeroSpinThresholdHoldsTheSpinWhereItStops) {
 // slip's switch time and the rolling speed carry RK4's error: it must fall
 // at RK4's order (>= 2^3.5 per halving of h_max) down to round-off.
 TEST(FrictionThresholds, ASpinThatStopsWhileSlidingIsHeldAndTheSlipStopsIntoNoSpin) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = friction.mu_static = 0.2;
   friction.law.mu_spin = 0.02;  // the spin stops at 0.148 s, the slip at 0.290 s
@@ -178,7 +178,7 @@ TEST(FrictionThresholds, ASpinThatStopsWhileSlidingIsHeldAndTheSlipStopsIntoNoSp
 // cannot hold it (mu R = 0.15 m > mu_roll = 0.01 m), so the rolling passes
 // through zero at a located event and the law's torque turns with it.
 TEST(FrictionThresholds, ABackspinThatTheResistanceCannotHoldPassesThroughZeroAtALocatedEvent) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = friction.mu_static = 0.3;
   friction.law.mu_roll = 0.01;
@@ -217,7 +217,7 @@ TEST(FrictionThresholds, ABackspinThatTheResistanceCannotHoldPassesThroughZeroAt
 // 7/10 m (5/7 v0)^2 of kinetic energy: the impulse's work is -m v0^2 / 7,
 // and the energy as given is m v0^2 / 2 + m g R.
 TEST(FrictionThresholds, TheStartsImpulseIsInTheEnergyAccounts) {
-  const SphereOnPlane<double> set;
+  const SphereOnPlaneScene<double> set;
   FrictionModel<double> friction;
   friction.law.mu = friction.mu_static = 0.3;
   const double v0 = 0.004;

@@ -62,7 +62,7 @@ TEST(InitialContact, ABodyReachingBelowAFloorElsewhereIsRefusedWithTheDepth) {
   const double radius = 0.1;
   const su::PatchComplex<double> floor = test::one_patch<double>(std::make_unique<su::PlanePatch<double>>());
   // The contact at the first sphere's bottom (sphere_on_plane.hpp's start).
-  const test::SphereOnPlane<double> set;
+  const test::SphereOnPlaneScene<double> set;
   ContactState<double> start = set.sliding_start(0);
   const su::EllipsoidPatch<double> probe(Vec3<double>(radius, radius, radius));
   const Mat4<double> E_2_1 = kinematics::contact_configuration<double>(probe, *floor.patches[0], start.q).E_2_1;

@@ -35,6 +35,7 @@
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -45,11 +46,6 @@ using test::tolerance;
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 using State50 = MaximalPlaneContact<Real50>::State;
 #endif  // CONTACTREF_HAS_REAL50
-
-void report(const std::string& what, double value) {
-  std::cout << "[maximal] " << what << ": " << std::scientific << std::setprecision(3) << value << std::defaultfloat
-            << "\n";
-}
 
 template <class T>
 Vec3<T> gravity() {
@@ -190,7 +186,7 @@ TEST(MaximalPlaneContact, GapRateMatchesA50DigitDifferenceAlongTheFreeMotion) {
     EXPECT_GT(abs(analytic), Real50("1e-3")) << "a non-trivial rate";
     worst = std::max(worst, double(abs(analytic - numeric)));
   }
-  report("|J phi - dg/dt (50-digit central difference)|, worst of 4 states", worst);
+  test::report("maximal", "|J phi - dg/dt (50-digit central difference)|, worst of 4 states", worst);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -249,10 +245,10 @@ TEST(MaximalPlaneContact, SecondDerivativeOfTheGapMatchesKappaAndVanishesAlongTh
     smallest_kappa = std::min(smallest_kappa, double(abs(e.kappa)));
   }
   EXPECT_GT(smallest_kappa, 1e-2) << "kappa is exercised";
-  report("|d/dt g' (free flow, 50-digit difference) - (J M^-1 b + kappa)|", worst_free);
-  report("|d/dt g'| along the constrained flow (50-digit difference)", worst_constrained);
-  report("|d2/dt2 g| along the constrained flow (50-digit second difference)", worst_second);
-  report("smallest |kappa| in these states (m/s^2)", smallest_kappa);
+  test::report("maximal", "|d/dt g' (free flow, 50-digit difference) - (J M^-1 b + kappa)|", worst_free);
+  test::report("maximal", "|d/dt g'| along the constrained flow (50-digit difference)", worst_constrained);
+  test::report("maximal", "|d2/dt2 g| along the constrained flow (50-digit second difference)", worst_second);
+  test::report("maximal", "smallest |kappa| in these states (m/s^2)", smallest_kappa);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -307,8 +303,8 @@ TYPED_TEST(MaximalPlaneContactTyped, AgreesWithTheReducedModelAtTheSameState) {
     worst_accel = std::max(worst_accel, double((dy.template segment<6>(7) - r.dphi).cwiseAbs().maxCoeff()));
   }
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("vs reduced model, " + digits + ": |lambda - f_n| / (m g)", worst_force);
-  report("vs reduced model, " + digits + ": |phi' - dphi| (1/s^2, m/s^2)", worst_accel);
+  test::report("maximal", "vs reduced model, " + digits + ": |lambda - f_n| / (m g)", worst_force);
+  test::report("maximal", "vs reduced model, " + digits + ": |phi' - dphi| (1/s^2, m/s^2)", worst_accel);
 }
 
 // ---------------------------------------------------------------------------
@@ -352,9 +348,9 @@ TYPED_TEST(MaximalPlaneContactTyped, SphereRestsAndRollsWithNormalForceMG) {
   EXPECT_LE(abs(a_centre_w.z()), tolerance<T>(64) * g);
   EXPECT_LE(abs(e.gap_rate), tolerance<T>(16));
   const std::string digits = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("sphere, " + digits + ": |lambda - m g| / (m g) at rest",
+  test::report("maximal", "sphere, " + digits + ": |lambda - m g| / (m g) at rest",
          double(abs(model.normal_force(rest) - mass * g) / (mass * g)));
-  report("sphere, " + digits + ": |lambda - m g| / (m g) rolling", double(abs(e.lambda - mass * g) / (mass * g)));
+  test::report("maximal", "sphere, " + digits + ": |lambda - m g| / (m g) rolling", double(abs(e.lambda - mass * g) / (mass * g)));
 }
 
 // ---------------------------------------------------------------------------
@@ -401,10 +397,10 @@ double report_orders(const std::string& what, const std::vector<Drift>& drifts, 
   for (std::size_t k = 0; k < drifts.size(); ++k) {
     std::ostringstream os;
     os << what << ", " << steps[k] << " steps (" << drifts[k].shortened << " ended on a piece boundary)";
-    report(os.str(), drifts[k].*field);
+    test::report("maximal", os.str(), drifts[k].*field);
     if (k > 0) {
       const double order = std::log2(drifts[k - 1].*field / (drifts[k].*field));
-      report("  order", order);
+      test::report("maximal", "  order", order);
       smallest = std::min(smallest, order);
     }
   }

@@ -40,6 +40,7 @@
 #include "tests/kit/scalars.hpp"
 #include "tests/kit/tolerance.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/kit/report.hpp"
 
 namespace contactref::dynamics {
 namespace {
@@ -53,8 +54,6 @@ using surfaces::Patch;
 using surfaces::Vec2;
 using test::matrices_near;
 using test::tolerance;
-
-void report(const std::string& what, double value) { std::cerr << "[transition] " << what << ": " << value << "\n"; }
 
 // ---------------------------------------------------------------------------
 // The bodies, in both scalars, from the same doubles.
@@ -261,7 +260,7 @@ TYPED_TEST(PatchTransitionTyped, PoseAndTwistAreUnchanged) {
   }
   // Every kind of face is crossed: regular and extraordinary on icosphere1,
   // all three on valences_3_to_10, extraordinary and split on the bowl.
-  for (const auto& [what, n] : counted) report("transitions from " + what, n);
+  for (const auto& [what, n] : counted) test::report("transition", "transitions from " + what, n);
   for (const char* what : {"icosphere1.obj regular", "icosphere1.obj extraordinary", "valences_3_to_10.obj regular",
                            "valences_3_to_10.obj extraordinary", "valences_3_to_10.obj split",
                            "bowl_b2.obj extraordinary", "bowl_b2.obj split"})
@@ -269,11 +268,11 @@ TYPED_TEST(PatchTransitionTyped, PoseAndTwistAreUnchanged) {
   for (int b = 0; b < 2; ++b) {
     EXPECT_GT(discriminating[b], 10) << "body " << b + 1 << ": too few transitions turn the frame to tell psi's sign";
     const std::string which = std::string(in_double ? "double" : "50 digits") + ", body " + std::to_string(b + 1);
-    report("E_2_1 after - before, worst entry, " + which, worst_pose[b]);
-    report("H_1 q' after - before, worst entry / (|H||q'| scale), " + which, worst_twist[b]);
-    report("transitions whose frame turn tells psi's sign, " + which, discriminating[b]);
+    test::report("transition", "E_2_1 after - before, worst entry, " + which, worst_pose[b]);
+    test::report("transition", "H_1 q' after - before, worst entry / (|H||q'| scale), " + which, worst_twist[b]);
+    test::report("transition", "transitions whose frame turn tells psi's sign, " + which, discriminating[b]);
   }
-  report(std::string("transitions checked, ") + (in_double ? "double" : "50 digits"), double(all.size()));
+  test::report("transition", std::string("transitions checked, ") + (in_double ? "double" : "50 digits"), double(all.size()));
 }
 
 // Crossing back across the returned edge at 1 - alpha undoes the transition.
@@ -300,8 +299,8 @@ TYPED_TEST(PatchTransitionTyped, CrossingBackRestoresPatchEdgeAndCoordinates) {
     worst_qdot = std::max(worst_qdot, double((back.qdot - qdot).cwiseAbs().maxCoeff()) / cond);
   }
   const std::string which = std::is_same_v<T, double> ? "double" : "50 digits";
-  report("round trip, q worst entry, " + which, worst_q);
-  report("round trip, q' worst entry / condition, " + which, worst_qdot);
+  test::report("transition", "round trip, q worst entry, " + which, worst_q);
+  test::report("transition", "round trip, q' worst entry / condition, " + which, worst_qdot);
 }
 
 // Eq. 43 drops the row that is zero in the contact frames: check which one.
@@ -350,8 +349,8 @@ TEST(PatchTransition, DoubleAgreesWith50Digits) {
     worst_qdot = std::max(worst_qdot,
                           double((d.transition.qdot.cast<Real50>() - r.transition.qdot).cwiseAbs().maxCoeff()) / cond);
   }
-  report("double vs 50 digits, q worst entry", worst_q);
-  report("double vs 50 digits, q' worst entry / condition", worst_qdot);
+  test::report("transition", "double vs 50 digits, q worst entry", worst_q);
+  test::report("transition", "double vs 50 digits, q' worst entry / condition", worst_qdot);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -420,7 +419,7 @@ TEST(PatchTransition, ConformingContactIsDetectedAndNearConformingIsNot) {
     const double cond = condition(hhat(after, body));
     EXPECT_TRUE(matrices_near(Vec6<double>(after.H_1 * t.qdot), Vec6<double>(before.H_1 * qdot),
                               tolerance<double>(4096, cond)));
-    report("near-conforming cup, body " + std::to_string(body) + ", condition of Hhat", cond);
+    test::report("transition", "near-conforming cup, body " + std::to_string(body) + ", condition of Hhat", cond);
   }
 }
 

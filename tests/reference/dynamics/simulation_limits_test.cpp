@@ -42,10 +42,10 @@ class CountingSink final : public spatial::RowSink<SimulationSample<double>> {
   double last_time = -1, resident_early = 0, resident_late = 0;
 };
 
-ContactSystem<double> frictionless(const test::SphereOnPlane<double>& set) { return set.system(FrictionModel<double>()); }
+ContactSystem<double> frictionless(const test::SphereOnPlaneScene<double>& set) { return set.system(FrictionModel<double>()); }
 
 TEST(SimulationLimits, RowsGoToTheSinkAndMemoryDoesNotGrowWithTheRun) {
-  const test::SphereOnPlane<double> set;
+  const test::SphereOnPlaneScene<double> set;
   ContactState<double> start = set.sliding_start(0.3);
   start.qdot(1) = -0.3 / set.R;  // rolling without slip along x: uniform, cheap
   SimulationOptions<double> options;
@@ -73,7 +73,7 @@ TEST(SimulationLimits, RowsGoToTheSinkAndMemoryDoesNotGrowWithTheRun) {
 }
 
 TEST(SimulationLimits, RunsBeyondTheLimitsAreRefusedUpFrontOrEndFailed) {
-  const test::SphereOnPlane<double> set;
+  const test::SphereOnPlaneScene<double> set;
   const ContactSystem<double> system = frictionless(set);
   const ContactState<double> start = set.sliding_start(0);
   SimulationOptions<double> options;

@@ -15,7 +15,7 @@ namespace contactref::test {
 // axis along world y: rolling along world x moves the contact along the
 // equator (t), away from the chart's poles.
 template <class T>
-struct SphereOnPlane {
+struct SphereOnPlaneScene {
   T R{T(0.5)}, m{T(2)}, g{T(9.81)};
   surfaces::PatchComplex<T> sphere = one_patch<T>(std::make_unique<surfaces::EllipsoidPatch<T>>(Vec3<T>(R, R, R)));
   surfaces::PatchComplex<T> plane = one_patch<T>(std::make_unique<surfaces::PlanePatch<T>>());

@@ -21,6 +21,7 @@
 #include "tests/kit/sanitized.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/oracles/hertz.hpp"
+#include "tests/reference/quasi_rigid/hertz_sphere.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -28,14 +29,16 @@ namespace {
 using test::contains;
 using test::error_of;
 
-constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
+using test::kHertzE;
+using test::kHertzNu;
+using test::kHertzRadius;
 
 struct Press {
-  double a = 1.5e-3, approach = a * a / kRadius, h = a / (test::kSanitized ? 5 : 8);  // kit/sanitized.hpp
-  QuasiRigidBody sphere{fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu}};
+  double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / (test::kSanitized ? 5 : 8);  // kit/sanitized.hpp
+  QuasiRigidBody sphere{fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu}};
   QuasiRigidBody ground{fixtures::lattice_plane(h, 2.5 * a / h), {0, 0}};
   RigidPose<double> E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
-  double hertz = oracles::hertz_load_at_approach(kRadius, kE / (1 - kNu * kNu), approach);
+  double hertz = oracles::hertz_load_at_approach(kHertzRadius, kHertzE / (1 - kHertzNu * kHertzNu), approach);
 };
 
 TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
@@ -45,8 +48,8 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
   for (const QuasiRigidBody& level : sphere.levels()) {
     for (std::size_t k = 0; k < level.surface().samples().points.size(); ++k) {
       const Eigen::Vector3d& p = level.surface().samples().points[k];
-      EXPECT_NEAR((p - Eigen::Vector3d(0, 0, kRadius)).norm(), kRadius, 1e-9) << level.name();
-      EXPECT_NEAR(level.surface().samples().normals[k].dot((p - Eigen::Vector3d(0, 0, kRadius)) / kRadius), 1, 1e-6);
+      EXPECT_NEAR((p - Eigen::Vector3d(0, 0, kHertzRadius)).norm(), kHertzRadius, 1e-9) << level.name();
+      EXPECT_NEAR(level.surface().samples().normals[k].dot((p - Eigen::Vector3d(0, 0, kHertzRadius)) / kHertzRadius), 1, 1e-6);
     }
   }
   EXPECT_LT(sphere.levels()[0].surface().samples().points.size(), sphere.levels()[1].surface().samples().points.size());
@@ -158,11 +161,11 @@ TEST(MultiLevel, WrenchChangeDoesNotDependOnTheBodyFramesOrigin) {
     // The lattice turned 0.3 rad about the sphere's axis: no two samples
     // share a coordinate, so that round-off in the moved coordinates breaks
     // no tie in the clustering (a level built otherwise would differ).
-    SurfaceSamples cap = fixtures::lattice_sphere_cap(kRadius, press.h, 2.5 * press.a / press.h);
+    SurfaceSamples cap = fixtures::lattice_sphere_cap(kHertzRadius, press.h, 2.5 * press.a / press.h);
     const Eigen::Matrix3d turn = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()).toRotationMatrix();
     for (Eigen::Vector3d& x : cap.points) x = turn * x - d;
     for (Eigen::Vector3d& n : cap.normals) n = turn * n;
-    const MultiLevelBody sphere(QuasiRigidBody(cap, {kE, kNu}), {16, 4});
+    const MultiLevelBody sphere(QuasiRigidBody(cap, {kHertzE, kHertzNu}), {16, 4});
     const RigidPose<double> E_w_sphere = RigidPose<double>::from_translation(Eigen::Vector3d(0, 0, -press.approach) + d);
     const MultiLevelContact all = resolve_multi_level(sphere, E_w_sphere, ground, RigidPose<double>(), 0.0);
     ASSERT_EQ(all.wrench_change.size(), 2u);

@@ -24,6 +24,7 @@
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/fixtures/synthetic_foot.hpp"
 #include "validation/oracles/hertz.hpp"
+#include "tests/reference/quasi_rigid/hertz_sphere.hpp"
 
 namespace contactref::quasi_rigid {
 namespace {
@@ -31,16 +32,18 @@ namespace {
 using test::contains;
 using test::error_of;
 
-constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3;
+using test::kHertzE;
+using test::kHertzNu;
+using test::kHertzRadius;
 
 TEST(PointContact, SampledSphereOnARigidPlaneCarriesHertzsLoadAtItsApproach) {
-  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 6;
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / 6;
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {0, 0});
   const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
   const QuasiRigidContact contact = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>());
-  const double E_star = kE / (1 - kNu * kNu);
-  const double hertz_load = oracles::hertz_load_at_approach(kRadius, E_star, approach);
+  const double E_star = kHertzE / (1 - kHertzNu * kHertzNu);
+  const double hertz_load = oracles::hertz_load_at_approach(kHertzRadius, E_star, approach);
   std::cout << "sphere load " << contact.a.load << ", ground load " << contact.b.load << ", Hertz " << hertz_load
             << "; active " << contact.a.active.size() << " / " << contact.b.active.size() << ", area "
             << contact.a.contact_area << " vs " << std::numbers::pi * a * a << "\n";
@@ -53,7 +56,7 @@ TEST(PointContact, SampledSphereOnARigidPlaneCarriesHertzsLoadAtItsApproach) {
   EXPECT_NEAR(contact.b.load, hertz_load, 0.03 * hertz_load);
   // The force is the load but for the normals' tilt, at most (r / R)^2 / 2
   // over the loaded region r < a + 3 h (the active range).
-  EXPECT_NEAR(contact.a.force_w.z(), contact.a.load, std::pow((a + 3 * h) / kRadius, 2) / 2 * contact.a.load);
+  EXPECT_NEAR(contact.a.force_w.z(), contact.a.load, std::pow((a + 3 * h) / kHertzRadius, 2) / 2 * contact.a.load);
   EXPECT_LT(contact.a.force_w.z(), contact.a.load);
   EXPECT_LT((contact.a.force_w + contact.b.force_w).norm(), 0.02 * hertz_load);
   EXPECT_NEAR(contact.a.contact_area, std::numbers::pi * a * a, 0.1 * std::numbers::pi * a * a);
@@ -75,15 +78,15 @@ TEST(PointContact, BesideARigidPlaneOneLcpOnTheSphereAndThePlanesTractionsAreHer
   // resolved by kernels 2 h wide): within 6% of p0, the grid case's 4% peak
   // bound plus the interpolation's smoothing over a kernel (p'' h^2 / 8 at
   // r = 0.8 a: 2% of p0 at a / h = 6). Either body may be A.
-  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 6;
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / 6;
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu});
   SurfaceSamples plane_samples = fixtures::lattice_plane(h, 2.5 * a / h);
   for (Eigen::Vector3d& p : plane_samples.points) p += Eigen::Vector3d(h / 2, h / 2, 0);
   const QuasiRigidBody ground(plane_samples, {0, 0});
   const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
-  const double E_star = kE / (1 - kNu * kNu);
+  const double E_star = kHertzE / (1 - kHertzNu * kHertzNu);
   const oracles::HertzContact hertz =
-      oracles::hertz_sphere_on_half_space(kRadius, E_star, oracles::hertz_load_at_approach(kRadius, E_star, approach));
+      oracles::hertz_sphere_on_half_space(kHertzRadius, E_star, oracles::hertz_load_at_approach(kHertzRadius, E_star, approach));
   for (const bool sphere_first : {true, false}) {
     const QuasiRigidContact c = sphere_first ? resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>())
                                              : resolve_contact(ground, RigidPose<double>(), sphere, E_w_sphere);
@@ -146,14 +149,14 @@ TEST(PointContact, AContactBetweenTheSpheresSamplesIsSolvedOnTheRigidPlanesSampl
 
 TEST(PointContact, TwoSpheresOfDifferentMaterialsMeetHertzAndShareTheApproachByCompliance) {
   // Hertz for two spheres: R = R1 R2 / (R1 + R2), 1/E* = sum (1 - nu^2) / E.
-  const double a = 1.5e-3, R = kRadius / 2, approach = a * a / R, h = a / 6;
-  const Material soft{kE, kNu}, hard{3 * kE, 0.4};
-  const QuasiRigidBody upper(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), soft);
-  const QuasiRigidBody lower(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h, -1), hard);
+  const double a = 1.5e-3, R = kHertzRadius / 2, approach = a * a / R, h = a / 6;
+  const Material soft{kHertzE, kHertzNu}, hard{3 * kHertzE, 0.4};
+  const QuasiRigidBody upper(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), soft);
+  const QuasiRigidBody lower(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h, -1), hard);
   const QuasiRigidContact contact =
       resolve_contact(upper, RigidPose<double>::from_translation({0, 0, -approach / 2}), lower,
                       RigidPose<double>::from_translation({0, 0, approach / 2}));
-  const double E_star = 1 / ((1 - kNu * kNu) / kE + (1 - 0.16) / (3 * kE));
+  const double E_star = 1 / ((1 - kHertzNu * kHertzNu) / kHertzE + (1 - 0.16) / (3 * kHertzE));
   const double hertz_load = oracles::hertz_load_at_approach(R, E_star, approach);
   std::cout << "upper load " << contact.a.load << ", lower " << contact.b.load << ", Hertz " << hertz_load << "\n";
   for (const ContactIteration& it : contact.iterations) {
@@ -213,7 +216,7 @@ TEST(PointContact, TwoDeformableBodiesWhoseSurfacesDisagreeAreReportedUnsettled)
 // is all indentation), its surface bulges outward about the contact, and
 // Section 6.1's growth leaves no traction at the rims of the active sets.
 TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
-  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 3, sigma = a;
+  const double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / 3, sigma = a;
   const double extent = 2.5 * a + 5 * sigma;
   ContactOptions options;
   options.kernel = ResponseKernel::Kind::kVolumePreserving;
@@ -223,12 +226,12 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
     const char* name;
     Material sphere, plane;
   };
-  const QuasiRigidBody soft_sphere(fixtures::lattice_sphere_cap(kRadius, h, extent / h), {kE, kNu});
+  const QuasiRigidBody soft_sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, extent / h), {kHertzE, kHertzNu});
   const QuasiRigidBody rigid_ground(fixtures::lattice_plane(h, extent / h), {0, 0});
-  std::vector<Case> cases = {Case{"(c) sphere deformable", {kE, kNu}, {0, 0}}};
+  std::vector<Case> cases = {Case{"(c) sphere deformable", {kHertzE, kHertzNu}, {0, 0}}};
   if (!test::kSanitized) {  // kit/sanitized.hpp: one case under the sanitizers
-    cases.push_back(Case{"(b) plane deformable", {0, 0}, {kE, kNu}});
-    cases.push_back(Case{"(d) both deformable", {kE, kNu}, {kE, kNu}});
+    cases.push_back(Case{"(b) plane deformable", {0, 0}, {kHertzE, kHertzNu}});
+    cases.push_back(Case{"(d) both deformable", {kHertzE, kHertzNu}, {kHertzE, kHertzNu}});
   }
   QuasiRigidContact wide;  // case (c), the reference of the growth below
   for (const Case& c : cases) {
@@ -269,7 +272,7 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
   EXPECT_EQ(cut.growth_rounds, 0);
 
   // The Boussinesq kernel only indents: its displaced volume is all positive.
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {0, 0});
   const QuasiRigidContact boussinesq = resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>());
   EXPECT_NEAR(boussinesq.a.displaced_volume, boussinesq.a.displaced_absolute_volume, 1e-12 * boussinesq.a.displaced_volume);
@@ -279,9 +282,9 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
 // same, the forces and torques are the rotated ones (every frame conversion
 // of the detection, the gaps, the deformed patches and the wrenches).
 TEST(PointContact, ARigidMotionOfBothBodiesRotatesTheWrenches) {
-  const double a = 1.5e-3, approach = a * a / kRadius, h = a / 4;
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2.5 * a / h), {kE, kNu});
-  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {2 * kE, 0.25});
+  const double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / 4;
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu});
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {2 * kHertzE, 0.25});
   // Off-centre, so that the torques about the bodies' origins do not vanish.
   const auto E_ground_sphere = RigidPose<double>::from_translation({0.3 * a, -0.2 * a, -approach});
   const QuasiRigidContact here = resolve_contact(sphere, E_ground_sphere, ground, RigidPose<double>());
@@ -305,19 +308,19 @@ TEST(PointContact, ARigidMotionOfBothBodiesRotatesTheWrenches) {
 // still resolves, the load follows Hertz's delta^(3/2) law within the
 // large-contact error (a / R)^2, and no penetration is left on the sphere.
 TEST(PointContact, DeepPressStillResolves) {
-  const double a = 5e-3, approach = a * a / kRadius, h = a / (test::kSanitized ? 3 : 5);
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2 * a / h), {kE, kNu});
+  const double a = 5e-3, approach = a * a / kHertzRadius, h = a / (test::kSanitized ? 3 : 5);
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2 * a / h), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(h, 2 * a / h), {0, 0});
   const QuasiRigidContact contact =
       resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -approach}), ground, RigidPose<double>());
-  const double hertz = oracles::hertz_load_at_approach(kRadius, kE / (1 - kNu * kNu), approach);
+  const double hertz = oracles::hertz_load_at_approach(kHertzRadius, kHertzE / (1 - kHertzNu * kHertzNu), approach);
   EXPECT_NEAR(contact.a.load, hertz, 0.05 * hertz);
   EXPECT_GT(contact.iterations.back().min_separation_a.value(), -1e-3 * approach);
 }
 
 TEST(PointContact, BodiesApartHaveNoActiveSamples) {
   const double h = 2.5e-4;
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 3e-3 / h), {kE, kNu});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 3e-3 / h), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(h, 3e-3 / h), {0, 0});
   const QuasiRigidContact contact =
       resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, 1e-5}), ground, RigidPose<double>());
@@ -340,9 +343,9 @@ TEST(PointContact, BodiesApartHaveNoActiveSamples) {
 // resolve.
 TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
   const double h = 8e-3;
-  const QuasiRigidBody big(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
-  const QuasiRigidBody small(sample_sphere(Eigen::Vector3d::Zero(), 0.03, h), {kE, kNu});
-  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kE, kNu});
+  const QuasiRigidBody big(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kHertzE, kHertzNu});
+  const QuasiRigidBody small(sample_sphere(Eigen::Vector3d::Zero(), 0.03, h), {kHertzE, kHertzNu});
+  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kHertzE, kHertzNu});
   const RigidPose<double> I;
   const auto shifted = [](double x) { return RigidPose<double>::from_translation({x, 0, 0}); };
   struct Case {
@@ -380,7 +383,7 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
       "cube", {{-s, -s, -s}, {s, -s, -s}, {s, s, -s}, {-s, s, -s}, {-s, -s, s}, {s, -s, s}, {s, s, s}, {-s, s, s}},
       {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}});
   const double spacing = 1.5e-3;
-  const QuasiRigidBody box(sample_mesh(cube, spacing), {kE, kNu});
+  const QuasiRigidBody box(sample_mesh(cube, spacing), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(spacing, 0.008 / spacing), {0, 0});
   const auto E_w_box = RigidPose<double>::from_axis_angle(0.01, Eigen::Vector3d::UnitY(), {0, 0, s - 1e-3}, "box");
   int upward_below = 0;  // the construction's: side-face samples below the plane, facing up
@@ -401,8 +404,8 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
 // on the plate, at the first; a refusal at the second.
 TEST(PointContact, ASphereBelowAPlatesPlanePastItsRimTouchesNothing) {
   const double h = test::kSanitized ? 8e-3 : 4e-3;
-  const QuasiRigidBody sphere(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kE, kNu});
-  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kE, kNu});
+  const QuasiRigidBody sphere(sample_sphere(Eigen::Vector3d::Zero(), 0.05, h), {kHertzE, kHertzNu});
+  const QuasiRigidBody plate(fixtures::lattice_plane(h, 0.05 / h), {kHertzE, kHertzNu});
   for (const Eigen::Vector3d& centre : {Eigen::Vector3d(0.1 + 1.5 * h, 0, -0.02), Eigen::Vector3d(0.1 + 4 * h, 0, -0.03)}) {
     const QuasiRigidContact contact =
         resolve_contact(sphere, RigidPose<double>::from_translation(centre), plate, RigidPose<double>());
@@ -417,9 +420,9 @@ TEST(PointContact, ASphereBelowAPlatesPlanePastItsRimTouchesNothing) {
 
 TEST(PointContact, RefusesTwoRigidBodiesAndBadOptions) {
   const double h = 2.5e-4;
-  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, h, 2e-3 / h), {kE, kNu});
+  const QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, h, 2e-3 / h), {kHertzE, kHertzNu});
   const QuasiRigidBody ground(fixtures::lattice_plane(h, 2e-3 / h), {0, 0});
-  const QuasiRigidBody rigid(fixtures::lattice_sphere_cap(kRadius, h, 2e-3 / h), {0, 0});
+  const QuasiRigidBody rigid(fixtures::lattice_sphere_cap(kHertzRadius, h, 2e-3 / h), {0, 0});
   const RigidPose<double> I;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(rigid, I, ground, I); }), "are both rigid"));
   ContactOptions options;

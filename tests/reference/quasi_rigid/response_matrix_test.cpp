@@ -26,7 +26,7 @@
 namespace contactref::quasi_rigid {
 namespace {
 
-constexpr double kCompliance = 1e-6;  // m^3/N, any positive value (R is linear in it)
+constexpr double kKernelCompliance = 1e-6;  // m^3/N, any positive value (R is linear in it)
 
 // Nodes on a square grid of spacing h inside the disk of radius a - h / 2.
 std::vector<Eigen::Vector2d> disk_nodes(double a, double h) { return square_grid_nodes(h, (a - h / 2) / h); }
@@ -36,11 +36,11 @@ TEST(ResponseMatrix, UniformPressureOnADiskMatchesJohnsonsClosedForm) {
   const std::vector<Eigen::Vector2d> nodes = disk_nodes(a, h);
   const ShepardKernels kernels{h, 2.5 * h};
   const Eigen::MatrixXd R =
-      response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kCompliance, 0}, kernels, a);
+      response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kKernelCompliance, 0}, kernels, a);
   double worst_inner = 0, worst = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const double r = nodes[i].norm();
-    const double exact = kCompliance * 4 * a * boost::math::ellint_2(r / a);
+    const double exact = kKernelCompliance * 4 * a * boost::math::ellint_2(r / a);
     const double error = std::abs(R.row(Eigen::Index(i)).sum() - exact) / exact;
     worst = std::max(worst, error);
     if (r <= a / 2) worst_inner = std::max(worst_inner, error);
@@ -57,7 +57,7 @@ TEST(ResponseMatrix, UniformPressureOnADiskMatchesJohnsonsClosedForm) {
 
 TEST(ResponseMatrix, VolumePreservingKernelDisplacesNoVolume) {
   const double sigma = 0.15;
-  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, sigma};
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kKernelCompliance, sigma};
   // Eq. 3 by an independent quadrature.
   boost::math::quadrature::exp_sinh<double> integrator;
   double error = 0, magnitude = 0;
@@ -78,7 +78,7 @@ TEST(ResponseMatrix, VolumePreservingKernelDisplacesNoVolume) {
   // O(h^2 / sigma^2) ~ 0.4 of its gross volume at worst; the central load's
   // field is symmetric, which cancels most of it.
   EXPECT_LT(std::abs(volume), 0.1 * gross);
-  const Eigen::MatrixXd R_b = response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kCompliance, 0}, kernels);
+  const Eigen::MatrixXd R_b = response_matrix(nodes, {ResponseKernel::Kind::kBoussinesq, kKernelCompliance, 0}, kernels);
   EXPECT_GT(areas.dot(R_b.col(centre)), 10 * std::abs(volume)) << "Boussinesq displaces volume";
   std::cout << "[response] volume-preserving kernel: displaced volume / gross " << volume / gross << "\n";
 }
@@ -87,7 +87,7 @@ TEST(ResponseMatrix, SelfTermsConvergeUnderQuadratureRefinement) {
   const double a = 0.5, h = 0.1;
   const std::vector<Eigen::Vector2d> nodes = disk_nodes(a, h);
   const ShepardKernels kernels{h, 2.5 * h};
-  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
+  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kKernelCompliance, 0};
   const auto at = [&](int angles, double segment) {
     return response_matrix(nodes, kernel, kernels, a, {angles, 8, segment}).diagonal().eval();
   };
@@ -152,7 +152,7 @@ TEST(ResponseMatrix, VectorisedKernelIsTheScalarOnesToRoundOff) {
 TEST(ResponseMatrix, BadInputIsNamed) {
   using test::contains;
   using test::message_of;
-  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kCompliance, 0};
+  const ResponseKernel kernel{ResponseKernel::Kind::kBoussinesq, kKernelCompliance, 0};
   const ShepardKernels kernels{0.1, 0.25};
   EXPECT_TRUE(contains(message_of<InputError>([&] { response_matrix({}, kernel, kernels); }), "no node"));
   EXPECT_TRUE(contains(message_of<InputError>([&] {

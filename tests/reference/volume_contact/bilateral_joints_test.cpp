@@ -29,7 +29,7 @@
 namespace contactref::volume_contact {
 namespace {
 
-constexpr double kG = 9.81;
+constexpr double kGravity = 9.81;
 
 // The box [-hx, hx] x [-hy, hy] x [-hz, hz].
 using test::box_soup;
@@ -65,7 +65,7 @@ TEST(BilateralJoints, ARodOnASphericalJointSwingsAsTheCompoundPendulum) {
   pivot.anchor_b = Eigen::Vector3d(0, 0, d);
   VolumeWorld world({support, rod}, options(h), {pivot});
   const double I_p = rod.I_com_b(1, 1) + mass * d * d;
-  const double period = 2 * std::numbers::pi * std::sqrt(I_p / (mass * kG * d)) * (1 + theta0 * theta0 / 16);
+  const double period = 2 * std::numbers::pi * std::sqrt(I_p / (mass * kGravity * d)) * (1 + theta0 * theta0 / 16);
   // Upward crossings of x = 0 by the centre of mass, interpolated linearly.
   std::vector<double> crossings;
   double anchor_error = 0;
