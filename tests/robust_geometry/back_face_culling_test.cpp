@@ -31,7 +31,7 @@ namespace {
 
 using Eigen::Vector3d;
 
-using test::kPolyhedra;
+using test::polyhedra_folder;
 
 RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 
@@ -42,7 +42,7 @@ Vector6d twist(const Vector3d& omega, const Vector3d& v) {
 }
 
 TEST(BackFaceCulling, GenericTranslationCullsExactlyHalfOfACentrallySymmetricSphere) {
-  const Polyhedron sphere = read_polyhedron(kPolyhedra / "uv_sphere_128.off");
+  const Polyhedron sphere = read_polyhedron(polyhedra_folder() / "uv_sphere_128.off");
   std::mt19937 random(7);
   std::normal_distribution<double> normal;
   for (int trial = 0; trial < 20; ++trial) {
@@ -55,7 +55,7 @@ TEST(BackFaceCulling, GenericTranslationCullsExactlyHalfOfACentrallySymmetricSph
 }
 
 TEST(BackFaceCulling, DiagonalMotionCullsThreeFacesThreeEdgesAndOneVertexOfACube) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const EntityMask keep = cull_back_faces(cube, RigidPose<double>(), twist(Vector3d::Zero(), {-1, -1, -1}));
   EXPECT_EQ(kept_counts(keep), (std::array<int, 3>{7, 9, 3}));
   for (int f = 0; f < 6; ++f) EXPECT_EQ(keep.faces[std::size_t(f)], cube.plane(f).normal.sum() < 0);
@@ -63,7 +63,7 @@ TEST(BackFaceCulling, DiagonalMotionCullsThreeFacesThreeEdgesAndOneVertexOfACube
 }
 
 TEST(BackFaceCulling, RestingSlidingAndSpinningContactFacesAreKept) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const BrepIndex index = build_brep_index(cube);
   const Eigen::Matrix3d q = Eigen::AngleAxisd(0.3, Vector3d(1, -2, 2).normalized()).toRotationMatrix();
   Eigen::Matrix4d rounded = translation({0.5, 0.5, 1}).matrix();
@@ -96,7 +96,7 @@ TEST(BackFaceCulling, RestingSlidingAndSpinningContactFacesAreKept) {
 TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
   // Rotation about the z axis through the cube's centre: on each side face
   // p' . n changes sign across the face; the top and bottom have p' . n = 0.
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const Vector3d centre(0.5, 0.5, 0.5), omega(0, 0, 1);
   const EntityMask keep = cull_back_faces(cube, RigidPose<double>(), twist(omega, -omega.cross(centre)));
   EXPECT_EQ(kept_counts(keep), (std::array<int, 3>{8, 12, 6}));
@@ -117,7 +117,7 @@ TEST(BackFaceCulling, AFaceMovingBothWaysIsKept) {
 }
 
 TEST(BackFaceCulling, BadInputIsRefusedByName) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const auto message = [&](const Vector6d& w, double margin) {
     return test::message_of<InputError>([&] { cull_back_faces(cube, RigidPose<double>(), w, margin); });
   };

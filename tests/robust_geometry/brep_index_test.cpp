@@ -46,8 +46,8 @@
 namespace contactref::robust_geometry {
 namespace {
 
-using test::kGeometryData;
-using test::kPolyhedra;
+using test::geometry_data_folder;
+using test::polyhedra_folder;
 
 using Epick = CGAL::Exact_predicates_inexact_constructions_kernel;
 using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;
@@ -106,7 +106,7 @@ class Oracle {
 // Test solids.
 
 Polyhedron solid(const std::string& file) {
-  return read_polyhedron(file == "torus_frame.off" ? kGeometryData / file : kPolyhedra / file);
+  return read_polyhedron(file == "torus_frame.off" ? geometry_data_folder() / file : polyhedra_folder() / file);
 }
 
 // A block under a height field: the top is an n x n grid of unit cells at
@@ -420,7 +420,7 @@ TEST(BrepIndexDepth, SphereOf128FacesBesideThePaper) {
 
   // The order of the support planes moves the mean depth (not the maximum):
   // the same sphere with its faces shuffled (seeded).
-  PolygonSoup soup = read_polygon_soup(kPolyhedra / "uv_sphere_128.off");
+  PolygonSoup soup = read_polygon_soup(polyhedra_folder() / "uv_sphere_128.off");
   soup.face_lines.clear();
   std::mt19937 rng(3);
   for (int k = 0; k < 3; ++k) {

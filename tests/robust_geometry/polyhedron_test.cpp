@@ -40,12 +40,9 @@ namespace contactref::robust_geometry {
 namespace {
 
 using Q = CGAL::Exact_rational;
-using test::kGeometryData;
-using test::kPolyhedra;
-// A function, not a constant initialised from kGeometryData (an inline
-// variable of another header): in the sanitized build (clang) that constant
-// was initialised first, from an empty path.
-std::filesystem::path bad_folder() { return kGeometryData / "bad"; }
+using test::geometry_data_folder;
+using test::polyhedra_folder;
+std::filesystem::path bad_folder() { return geometry_data_folder() / "bad"; }
 
 // ---------------------------------------------------------------------------
 // The bad-input corpus.
@@ -195,15 +192,15 @@ std::vector<GoodCase> good_cases() {
   // V, E, F counted from the construction of each file (see its comment and
   // validation/fixtures/polyhedra/README.md), not from the code under test.
   return {
-      {kPolyhedra / "tetrahedron.off", 4, 6, 4, 2, Q(1) / 6, {Q(1) / 4, Q(1) / 4, Q(1) / 4}, true},
-      {kPolyhedra / "cube.off", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
+      {polyhedra_folder() / "tetrahedron.off", 4, 6, 4, 2, Q(1) / 6, {Q(1) / 4, Q(1) / 4, Q(1) / 4}, true},
+      {polyhedra_folder() / "cube.off", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
       // Two boxes [0,2]x[0,1]x[0,1] (volume 2, centroid (1, 1/2, 1/2)) and
       // [0,1]x[1,2]x[0,1] (volume 1, centroid (1/2, 3/2, 1/2)).
-      {kPolyhedra / "l_prism.off", 12, 18, 8, 2, Q(3), {Q(5) / 6, Q(5) / 6, Q(1) / 2}, false},
-      {kPolyhedra / "octahedron.off", 6, 12, 8, 2, Q(4) / 3, {Q(0), Q(0), Q(0)}, true},
+      {polyhedra_folder() / "l_prism.off", 12, 18, 8, 2, Q(3), {Q(5) / 6, Q(5) / 6, Q(1) / 2}, false},
+      {polyhedra_folder() / "octahedron.off", 6, 12, 8, 2, Q(4) / 3, {Q(0), Q(0), Q(0)}, true},
       // 9 - 1 of the square minus its hole, genus 1.
-      {kGeometryData / "torus_frame.off", 16, 32, 16, 0, Q(8), {Q(3) / 2, Q(3) / 2, Q(1) / 2}, false},
-      {kGeometryData / "cube.obj", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
+      {geometry_data_folder() / "torus_frame.off", 16, 32, 16, 0, Q(8), {Q(3) / 2, Q(3) / 2, Q(1) / 2}, false},
+      {geometry_data_folder() / "cube.obj", 8, 12, 6, 2, Q(1), {Q(1) / 2, Q(1) / 2, Q(1) / 2}, true},
   };
 }
 
@@ -351,7 +348,7 @@ TEST(PolyhedronSolids, SupportPlanesHoldEveryVertexAndPointOutward) {
     }
   }
   // Exact values: the L-prism's hexagons are z = 0 (outward -z) and z = 1.
-  const Polyhedron l = read_polyhedron(kPolyhedra / "l_prism.off");
+  const Polyhedron l = read_polyhedron(polyhedra_folder() / "l_prism.off");
   EXPECT_EQ(l.plane(0).normal, Eigen::Vector3d(0, 0, -1));
   EXPECT_EQ(l.plane(0).offset, 0.0);
   EXPECT_EQ(l.plane(1).normal, Eigen::Vector3d(0, 0, 1));
@@ -385,8 +382,8 @@ TEST(PolyhedronSolids, TriangulationsCoverEachFaceWithItsOrientation) {
 
 TEST(PolyhedronSolids, ObjAndOffOfTheSameSolidGiveTheSamePolyhedron) {
   // cube.obj lists cube.off's vertices and faces with every OBJ face form.
-  const Polyhedron off = read_polyhedron(kPolyhedra / "cube.off");
-  const Polyhedron obj = read_polyhedron(kGeometryData / "cube.obj");
+  const Polyhedron off = read_polyhedron(polyhedra_folder() / "cube.off");
+  const Polyhedron obj = read_polyhedron(geometry_data_folder() / "cube.obj");
   EXPECT_EQ(off.vertices(), obj.vertices());
   EXPECT_EQ(off.faces(), obj.faces());
   ASSERT_EQ(off.edge_count(), obj.edge_count());
@@ -406,7 +403,7 @@ TEST(PolyhedronReaders, OffVariantsOfTheSameText) {
       "OFF 4 4 6\r\n# corner tetrahedron\r\n\r\n0 0 0\r\n1 0 0\r\n0 1 0  # vertex 2\r\n0 0 1\r\n"
       "3 0 2 1 255 0 0\r\n3 0 1 3\r\n3 0 3 2 0.5 0.5 0.5 1\r\n3 1 2 3\r\n";
   const Polyhedron a(parse_off(text, "variants"));
-  const Polyhedron b = read_polyhedron(kPolyhedra / "tetrahedron.off");
+  const Polyhedron b = read_polyhedron(polyhedra_folder() / "tetrahedron.off");
   EXPECT_EQ(a.vertices(), b.vertices());
   EXPECT_EQ(a.faces(), b.faces());
   EXPECT_EQ(a.name(), "variants");
@@ -442,7 +439,7 @@ TEST(PolyhedronSolids, ExactAtExtremeScales) {
   for (const int exponent : {200, -200}) {
     SCOPED_TRACE(exponent);
     const double s = std::ldexp(1.0, exponent);
-    PolygonSoup soup = read_polygon_soup(kPolyhedra / "cube.off");
+    PolygonSoup soup = read_polygon_soup(polyhedra_folder() / "cube.off");
     for (auto& x : soup.vertices) x = s * x + Eigen::Vector3d::Constant(2 * s);
     const Polyhedron p(soup);
     EXPECT_EQ(p.volume(), std::ldexp(1.0, 3 * exponent));
@@ -456,7 +453,7 @@ TEST(PolyhedronSolids, ExactAtExtremeScales) {
 // The 128-face UV sphere (Bouma & Vanecek, Section 4.2).
 
 TEST(PolyhedronSphere, UvSphereOf128FacesAgainstThePrismatoidFormula) {
-  const Polyhedron p = read_polyhedron(kPolyhedra / "uv_sphere_128.off");
+  const Polyhedron p = read_polyhedron(polyhedra_folder() / "uv_sphere_128.off");
   // 8 bands x 16 sectors: 2 poles + 7 rings of 16 vertices; edges 16 + 16
   // spokes, 7 x 16 along the rings, 6 x 16 between them; 32 triangles and 96
   // quads.

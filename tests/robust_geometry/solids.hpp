@@ -1,6 +1,8 @@
 #pragma once
 // What several robust-geometry tests share: the polyhedra of
-// validation/fixtures, the tests' own data, and the unit cube [0, 1]^3.
+// validation/fixtures, the tests' own data, and the unit cube [0, 1]^3. The
+// folders are functions, not constants: another unit's constant initialised
+// from an inline constant of a header may be initialised first (clang did).
 #include <Eigen/Core>
 #include <filesystem>
 
@@ -10,8 +12,8 @@
 
 namespace contactref::test {
 
-inline const std::filesystem::path kPolyhedra = source_dir() / "validation/fixtures/polyhedra";
-inline const std::filesystem::path kGeometryData = source_dir() / "tests/robust_geometry/data";
+inline std::filesystem::path polyhedra_folder() { return source_dir() / "validation/fixtures/polyhedra"; }
+inline std::filesystem::path geometry_data_folder() { return source_dir() / "tests/robust_geometry/data"; }
 
 inline robust_geometry::TriangleSolid unit_cube() {
   return fixtures::box_solid(Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones());
