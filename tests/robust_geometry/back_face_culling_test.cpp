@@ -24,14 +24,14 @@
 
 #include "tests/kit/errors.hpp"  // contains, message_of
 #include "tests/kit/source_dir.hpp"
-#include "tests/robust_geometry/solids.hpp"
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Eigen::Vector3d;
 
-using test::polyhedra_folder;
+using test_solids::polyhedra_folder;
 
 RigidPose<double> translation(const Vector3d& t) { return RigidPose<double>::from_translation(t); }
 

@@ -41,13 +41,13 @@
 
 #include "robust_geometry/exact_pieces.hpp"
 #include "tests/kit/source_dir.hpp"
-#include "tests/robust_geometry/solids.hpp"
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
-using test::geometry_data_folder;
-using test::polyhedra_folder;
+using test_solids::geometry_data_folder;
+using test_solids::polyhedra_folder;
 
 using Epick = CGAL::Exact_predicates_inexact_constructions_kernel;
 using Epeck = CGAL::Exact_predicates_exact_constructions_kernel;

@@ -42,7 +42,7 @@ Vector6d velocity(const Vector3d& v) {
 }
 
 TEST(ContactAnalysis, Fig4ABlockRestingOnAnotherNeedsOnlyTheFaceRegion) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const BrepIndex index = build_brep_index(cube);
   const RigidPose<double> pose = translation({0.5, 0.5, 1});
   const ContactAnalysis analysis = find_contacts(cube, index, cube, pose, velocity({1, 0.5, 0}));
@@ -183,7 +183,7 @@ TEST(ContactAnalysis, Fig5TheZeroDimensionalRegionAtTheCornerDependsOnAlphaAgain
 // The crossing edges of contact_regions_test: e_a = x, e_b = (0, 1, -1):
 // e_a x e_b = (0, 1, 1), from the cube toward B.
 TEST(ContactAnalysis, CrossingEdgesGetTheCrossProductNormal) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const BrepIndex index = build_brep_index(cube);
   const Polyhedron b =
       tetrahedron({0.5, 0.5, 1.5}, {0.5, 1.5, 0.5}, {0.25, 1.5, 1.5}, {0.75, 1.5, 1.5});
@@ -199,7 +199,7 @@ TEST(ContactAnalysis, CrossingEdgesGetTheCrossProductNormal) {
 // normal cone, the positive octant, within the octahedron's inward normal
 // cone |d_x|, |d_y| <= d_z), with extreme rays z, x + z, y + z and x + y + z.
 TEST(ContactAnalysis, VertexOnVertexGetsTheBisectorOfTheSeparatingCone) {
-  const Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");
+  const Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");
   const BrepIndex index = build_brep_index(cube);
   const Polyhedron b = octahedron({1, 1, 1}, 0.25);
   const ContactAnalysis analysis =

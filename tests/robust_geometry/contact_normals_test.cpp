@@ -108,7 +108,7 @@ Polyhedron relisted(const Polyhedron& p) {
 Polyhedron groove_tetrahedron() { return tetrahedron({1, 1, 0.5}, {2, 1.5, 0.3}, {1.5, 2, 0.3}, {1.7, 1.7, 0.8}); }
 
 TEST(ContactNormals, AVertexInAReflexGrooveGetsTheTwoFacesOfTheGroove) {
-  const Polyhedron prism = read_polyhedron(kPolyhedra / "l_prism.off");
+  const Polyhedron prism = read_polyhedron(polyhedra_folder() / "l_prism.off");
   for (const Polyhedron& tet : {groove_tetrahedron(), relisted(groove_tetrahedron())}) {
     const ContactAnalysis analysis = analyse(prism, tet, RigidPose<double>());
     EXPECT_FALSE(analysis.intersection.penetrating());
@@ -124,7 +124,7 @@ TEST(ContactNormals, AVertexInAReflexGrooveGetsTheTwoFacesOfTheGroove) {
 // Swapping the solids: the groove is now B's, its inward normals are the
 // normals from A (the tetrahedron) to B, the negated ones.
 TEST(ContactNormals, SwappingTheSolidsNegatesTheNormals) {
-  const Polyhedron prism = read_polyhedron(kPolyhedra / "l_prism.off");
+  const Polyhedron prism = read_polyhedron(polyhedra_folder() / "l_prism.off");
   const ContactAnalysis analysis = analyse(groove_tetrahedron(), prism, RigidPose<double>());
   ASSERT_EQ(analysis.contacts.size(), std::size_t(1));
   EXPECT_EQ(analysis.contacts.front().rule, NormalRule::convex_pieces);

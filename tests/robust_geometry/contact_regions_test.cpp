@@ -67,7 +67,7 @@ void expect_regions(const IntersectionSet& got, std::vector<Expected> expected, 
 
 class ContactRegions : public ::testing::Test {
  protected:
-  Polyhedron cube = read_polyhedron(kPolyhedra / "cube.off");  // [0, 1]^3
+  Polyhedron cube = read_polyhedron(polyhedra_folder() / "cube.off");  // [0, 1]^3
   BrepIndex index = build_brep_index(cube);
   Polyhedron unit = box({0, 0, 0}, {1, 1, 1});  // B's shape in the box cases
   // Entities of A (the cube).
@@ -170,7 +170,7 @@ TEST_F(ContactRegions, CrossingEdgesGiveOnePoint) {
 // corner, so two 2D regions (Lemma 1: one per connected component), each
 // traced separately through the pinch point.
 TEST(ContactRegionsNonConvex, TwoComponentsOfOnePairMeetingAtAReflexCorner) {
-  const Polyhedron l_prism = read_polyhedron(kPolyhedra / "l_prism.off");
+  const Polyhedron l_prism = read_polyhedron(polyhedra_folder() / "l_prism.off");
   const BrepIndex index = build_brep_index(l_prism);
   const Polyhedron b = convex_polyhedron({{1.5, 0.5, 1}, {0.5, 1.5, 1}, {2.5, 2.5, 1}, {1.5, 0.5, 2}, {0.5, 1.5, 2}, {2.5, 2.5, 2}},
                               {{0, 1, 2}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}}, "triangular prism");
@@ -243,7 +243,7 @@ TEST_F(ContactRegions, NestedSolidsTouchingAtAVertexAnEdgeOrAFacePenetrate) {
   // A non-convex solid: the L-prism (l_prism.off: [0,2]x[0,1]x[0,1] and
   // [0,1]x[1,2]x[0,1]) inside the tetrahedron x + y + z <= 4, x, y, z >= -1,
   // touching it at its two outer corners (2,1,1) and (1,2,1).
-  const Polyhedron l_prism = read_polyhedron(kPolyhedra / "l_prism.off");
+  const Polyhedron l_prism = read_polyhedron(polyhedra_folder() / "l_prism.off");
   const IntersectionSet l_in_tet = intersect(l_prism, build_brep_index(l_prism),
                                              tetrahedron({-1, -1, -1}, {6, -1, -1}, {-1, 6, -1}, {-1, -1, 6}),
                                              RigidPose<double>());

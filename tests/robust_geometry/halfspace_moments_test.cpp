@@ -29,7 +29,7 @@
 #include "tests/kit/tolerance.hpp"
 #include "validation/fixtures/bumpy_cube.hpp"
 #include "validation/fixtures/halfspace_box.hpp"
-#include "tests/robust_geometry/solids.hpp"
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -43,7 +43,7 @@ using test::tolerance;
 
 // ---------------------------------------------------------------- solids
 
-using test::unit_cube;
+using test_solids::unit_cube;
 
 // The corner tetrahedron conv(0, a e_x, a e_y, a e_z), faces outward.
 TriangleSolid corner_tetrahedron(double a) {

@@ -34,14 +34,14 @@
 #include "tests/kit/scratch_dir.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/kit/tolerance.hpp"
-#include "tests/robust_geometry/solids.hpp"
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
 
 using Q = CGAL::Exact_rational;
-using test::geometry_data_folder;
-using test::polyhedra_folder;
+using test_solids::geometry_data_folder;
+using test_solids::polyhedra_folder;
 std::filesystem::path bad_folder() { return geometry_data_folder() / "bad"; }
 
 // ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@
 #include "tests/kit/tolerance.hpp"
 #include "validation/fixtures/bumpy_cube.hpp"
 #include "validation/fixtures/halfspace_box.hpp"
-#include "tests/robust_geometry/solids.hpp"
+#include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
 namespace {
@@ -32,7 +32,7 @@ using test::message_of;
 using test::tolerance;
 
 TriangleSolid box(const Vector3d& lo, const Vector3d& hi) { return fixtures::box_solid(lo, hi); }
-using test::unit_cube;
+using test_solids::unit_cube;
 
 RigidPose<double> pose(const Vector3d& rotation_vector, const Vector3d& translation) {
   return RigidPose<double>::from_rotation_vector(rotation_vector, translation, "test pose");
