@@ -43,4 +43,12 @@ PointCloud read_point_cloud(const std::filesystem::path& path) {
                     .point_lines = std::move(soup.vertex_lines)};
 }
 
+PolygonSoup box_soup(const Eigen::Vector3d& size, std::string name) {
+  std::vector<Eigen::Vector3d> vertices;
+  for (int k = 0; k < 8; ++k)
+    vertices.emplace_back((k & 1 ? 0.5 : -0.5) * size.x(), (k & 2 ? 0.5 : -0.5) * size.y(), (k & 4 ? 0.5 : -0.5) * size.z());
+  return polygon_soup(std::move(name), std::move(vertices),
+                      {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}});
+}
+
 }  // namespace contactref

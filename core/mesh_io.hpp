@@ -66,6 +66,10 @@ inline PolygonSoup polygon_soup(std::string name, std::vector<Eigen::Vector3d> v
   return soup;
 }
 
+// The box [-l/2, l/2] per axis (size: the edge lengths, m), six quads
+// counter-clockwise seen from outside.
+PolygonSoup box_soup(const Eigen::Vector3d& size, std::string name);
+
 // Points with optional normals (the quasi-rigid model's surface samples).
 struct PointCloud {
   std::string name = "points";

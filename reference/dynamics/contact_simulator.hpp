@@ -87,9 +87,11 @@ class Simulator {
   // no_flight_) when a surface cannot have one.
   bool prepare_flight();
   const std::string& no_flight() const { return no_flight_; }
-  // The bodies' smooth distance at body 1's state y (nullopt beyond the query distance).
-  std::optional<SurfaceClosestPoints<T>> proximity(const typename FlightDynamics<T>::State& y) const {
-    return closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2, query_distance_);
+  // The bodies' smooth distance at body 1's state y (nullopt beyond the
+  // query distance), warm-started by the run's last query (ProximityCache).
+  std::optional<SurfaceClosestPoints<T>> proximity(const typename FlightDynamics<T>::State& y) {
+    return closest_points(*hierarchy1_, FlightDynamics<T>::pose_of(y), *hierarchy2_, system_.E_w_2, query_distance_,
+                          &proximity_cache_);
   }
 
  private:
@@ -441,6 +443,7 @@ class Simulator {
   FlightDynamics<T> flight_dynamics_;
   std::optional<SurfaceHierarchy<T>> hierarchy1_, hierarchy2_;
   T query_distance_ = T(0);
+  ProximityCache<T> proximity_cache_;  // proximity's last seeds
   std::string no_flight_;  // why the surfaces cannot have collision detection
 };
 

@@ -655,7 +655,9 @@ double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E
 // bound is pruned. (Near contact every bounding-volume pair about the
 // contact is at distance 0, nearer than any seed: without the tolerance
 // each would be searched to its leaves.) For overlapping triangles the
-// points are a point of each (fcl::detail::TriangleDistance).
+// points are a point of each (fcl::detail::TriangleDistance). The last
+// query's seeds (ProximityCache) are measured first, as leaves: triangle
+// pairs at this pose like any other, so all of the above holds for them.
 struct Candidate {
   double distance;
   int tri1, tri2;
@@ -683,7 +685,26 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
   }
   bool canStop(double c) const override { return c > ceiling_; }
   void leafTesting(int b1, int b2) const override {
-    const int id1 = this->model1->getBV(b1).primitiveId(), id2 = this->model2->getBV(b2).primitiveId();
+    consider(this->model1->getBV(b1).primitiveId(), this->model2->getBV(b2).primitiveId());
+  }
+  // The last query's seeds (ProximityCache), measured before the traversal
+  // (after fcl::detail::initialize, which sets the transforms).
+  void warm_start(const std::vector<std::array<int, 2>>& triangle_pairs) const {
+    for (const auto& [id1, id2] : triangle_pairs) consider(id1, id2);
+  }
+  // The seeds within the final ceiling, nearest first.
+  std::vector<Candidate> seeds() const {
+    std::vector<Candidate> within;
+    for (const Candidate& candidate : found_)
+      if (candidate.distance <= ceiling_) within.push_back(candidate);
+    std::sort(within.begin(), within.end(), [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
+    return within;
+  }
+
+ private:
+  // Triangle id1 of body 1 against id2 of body 2: a seed of their patch
+  // pair if it is the pair's nearest so far, within the ceiling.
+  void consider(int id1, int id2) const {
     const fcl::Triangle& t1 = this->tri_indices1[id1];
     const fcl::Triangle& t2 = this->tri_indices2[id2];
     fcl::Vector3d p1, p2;  // both in body 1's frame
@@ -702,16 +723,7 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
       found_[std::size_t(slot)] = candidate;
     }
   }
-  // The seeds within the final ceiling, nearest first.
-  std::vector<Candidate> seeds() const {
-    std::vector<Candidate> within;
-    for (const Candidate& candidate : found_)
-      if (candidate.distance <= ceiling_) within.push_back(candidate);
-    std::sort(within.begin(), within.end(), [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
-    return within;
-  }
 
- private:
   const SurfaceHierarchy<T>& body1_;
   const SurfaceHierarchy<T>& body2_;
   std::size_t patches2_;
@@ -724,13 +736,14 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
 template <class T>
 std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                   const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double ceiling,
-                                  double slack, double tolerance) {
+                                  double slack, double tolerance, const std::vector<std::array<int, 2>>* warm) {
   fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   const fcl::DistanceRequestd request(true);
   fcl::DistanceResultd result;
   SeedNode<T> node(body1, body2, ceiling, slack, tolerance);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
+  if (warm) node.warm_start(*warm);
   fcl::detail::distance(&node, nullptr, 2);
   return node.seeds();
 }
@@ -1153,7 +1166,7 @@ SurfaceClosestPoints<T> newton_closest_points(const SurfaceHierarchy<T>& body1, 
 template <class T>
 std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
-                                                      const T& query_distance) {
+                                                      const T& query_distance, ProximityCache<T>* cache) {
   const double query = to_double(query_distance);
   check_not_both_analytic(body1, body2);
   const double roundoff = polyhedral_roundoff(world_scale(body1, E_w_1) + world_scale(body2, E_w_2));
@@ -1196,8 +1209,15 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   // its rim is deeper.) Where Newton fails from a farther seed (no closest
   // pair there: the inside of a bowl's rim facing away from a table below
   // it), that pair is not the global one.
-  const std::vector<Candidate> seeds =
-      seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff, 2 * bounds + roundoff, bounds);
+  // The cache's pairs (valid indices: the same hierarchies).
+  if (cache && (cache->body1 != &body1 || cache->body2 != &body2)) *cache = {&body1, &body2, {}};
+  const std::vector<Candidate> seeds = seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff,
+                                                  2 * bounds + roundoff, bounds,
+                                                  cache ? &cache->triangle_pairs : nullptr);
+  if (cache) {
+    cache->triangle_pairs.clear();
+    for (const Candidate& seed : seeds) cache->triangle_pairs.push_back({seed.tri1, seed.tri2});
+  }
   if (seeds.empty()) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const auto newton_from = [&](const Candidate& seed) {
@@ -1244,8 +1264,9 @@ T distance_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1, c
 
 #define CONTACTREF_INSTANTIATE(T)                                                                                        \
   template class SurfaceHierarchy<T>;                                                                                    \
-  template std::optional<SurfaceClosestPoints<T>> closest_points<T>(const SurfaceHierarchy<T>&, const Mat4<T>&,          \
-                                                                    const SurfaceHierarchy<T>&, const Mat4<T>&, const T&); \
+  template std::optional<SurfaceClosestPoints<T>> closest_points<T>(                                                     \
+      const SurfaceHierarchy<T>&, const Mat4<T>&, const SurfaceHierarchy<T>&, const Mat4<T>&, const T&,                  \
+      ProximityCache<T>*);                                                                                               \
   template T distance_lower_bound<T>(const SurfaceHierarchy<T>&, const Mat4<T>&, const SurfaceHierarchy<T>&,             \
                                      const Mat4<T>&);                                                                    \
   template SurfaceClosestPoints<T> newton_closest_points<T>(const SurfaceHierarchy<T>&, const Mat4<T>&, int,             \

@@ -131,6 +131,24 @@ struct SurfaceClosestPoints {
   int newton_iterations = 0;
 };
 
+// Temporal coherence between the queries of one pair of bodies (the
+// simulator's flight queries come a step apart): the triangle pairs that
+// seeded the last query. closest_points measures them first at the new pose
+// (their triangle distances there), which lowers its search's ceiling and
+// gives their patch pairs a seed at once, so that the traversal prunes the
+// bounding-volume pairs that the last query had to descend. A query with a
+// cache keeps every guarantee of one without (each seed is a triangle pair
+// at the new pose, within the tolerance of its patch pair's nearest); its
+// Newton may start from other seeds than a cold query's and so differ from
+// it in round-off. The cache holds the pair of hierarchies it was filled
+// for, and starts again when given another.
+template <class T>
+struct ProximityCache {
+  const SurfaceHierarchy<T>* body1 = nullptr;
+  const SurfaceHierarchy<T>* body2 = nullptr;
+  std::vector<std::array<int, 2>> triangle_pairs;  // (body 1's, body 2's triangle)
+};
+
 // nullopt when the bodies are certainly farther apart than query_distance
 // (polyhedral distance minus both bounds): that case costs a bounding-sphere
 // test or one pruned traversal, never a surface evaluation. Otherwise the
@@ -140,11 +158,12 @@ struct SurfaceClosestPoints {
 // of the best distance (the least kept). ComputationError naming the patches
 // if Newton does not converge from the nearest pair, converges to a pair
 // whose normals are not anti-parallel, or to a pair farther apart than the
-// polyhedral distance plus both bounds (not the global minimum).
+// polyhedral distance plus both bounds (not the global minimum). `cache`,
+// when given, is read and then refilled (ProximityCache).
 template <class T>
 std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                                       const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2,
-                                                      const T& query_distance);
+                                                      const T& query_distance, ProximityCache<T>* cache = nullptr);
 
 // A certain lower bound on the smooth surfaces' distance D (for conservative
 // advancement): never above D, and at least min(D / 2 - 1.5 B, D - 3 B) less

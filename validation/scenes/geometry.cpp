@@ -92,18 +92,6 @@ void read_surface(const Reader& in, const json& value, const std::string& path, 
   }
 }
 
-}  // namespace
-
-PolygonSoup box_soup(const Vec3<double>& size, const std::string& name) {
-  std::vector<Eigen::Vector3d> vertices;
-  for (int k = 0; k < 8; ++k)
-    vertices.emplace_back((k & 1 ? 0.5 : -0.5) * size.x(), (k & 2 ? 0.5 : -0.5) * size.y(), (k & 4 ? 0.5 : -0.5) * size.z());
-  return polygon_soup(name, std::move(vertices),
-                      {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}});
-}
-
-namespace {
-
 // The regular n-gon prism about z: vertices at radius r and angles 2 pi k / n,
 // z = -h/2 and h/2.
 PolygonSoup prism_soup(int sides, double radius, double height, const std::string& name) {

@@ -44,10 +44,6 @@ struct GeometrySpec {
   bool encloses_volume() const;
 };
 
-// The box [-l/2, l/2] per axis (size: the edge lengths, m), faces
-// counter-clockwise seen from outside.
-PolygonSoup box_soup(const Vec3<double>& size, const std::string& name);
-
 // Reads `value` (at JSON path `path`) as a geometry. Relative file names are
 // resolved against `scene_dir`. InputError "FILE: PATH: why".
 GeometrySpec read_geometry(const Reader& in, const nlohmann::json& value, const std::string& path,

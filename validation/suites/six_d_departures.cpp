@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/mesh_io.hpp"
 #include "reference/volume_contact/volume_world.hpp"
 #include "validation/fixtures/volume_contact_scenes.hpp"
 
@@ -43,7 +44,7 @@ vc::RigidBody box_body(const std::string& name, const Eigen::Vector3d& size, dou
                        double mu) {
   vc::RigidBody body;
   body.name = name;
-  body.shape = std::make_shared<const vc::BodyShape>(fixtures::box_soup(size, name));
+  body.shape = std::make_shared<const vc::BodyShape>(box_soup(size, name));
   body.mass = mass;
   if (mass > 0) body.I_com_b = vc::uniform_solid(body.shape->triangles, mass).mass.I_com_b;
   body.x_w = x_w;
@@ -176,7 +177,7 @@ void add_spin(SuiteResult& result) {
     result.add(check(at, value, expected, "within 1e-6 of " + what, std::abs(value / expected - 1) <= 1e-6));
   };
   fixtures::VolumeContactBody cube;
-  cube.surface_b = fixtures::box_soup(Eigen::Vector3d::Constant(kSide), "cube");
+  cube.surface_b = box_soup(Eigen::Vector3d::Constant(kSide), "cube");
   cube.mass = kCubeMass;
   cube.inertia_b = Eigen::Matrix3d::Identity() * kCubeMass * kSide * kSide / 6;
   const double I_cube = kCubeMass * kSide * kSide / 6;

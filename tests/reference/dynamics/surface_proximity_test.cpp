@@ -15,7 +15,9 @@
 //    return nullopt without evaluating a surface;
 //  - Newton's observed order of convergence (50 digits): 2;
 //  - the 50-digit result: the double result agrees with it to double's
-//    round-off.
+//    round-off;
+//  - a ProximityCache: along a path of poses, each query with the cache
+//    gives the cold query's pair to round-off.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -466,6 +468,45 @@ TEST(SurfaceProximity, BowlOverBezierAgainstDenseSampling) {
   // points to that over the smallest relative curvature's share, about 5.
   EXPECT_NEAR(again.distance, r->distance, 64 * 0.3 * std::numeric_limits<double>::epsilon());
   EXPECT_LE((again.p1_w - r->p1_w).norm(), 5 * 64 * 0.3 * std::numeric_limits<double>::epsilon()) << "another stationary pair";
+}
+
+// A ProximityCache changes where the search starts, not what it finds: along
+// a path of the bowl over the bump (descending from 2 cm towards contact,
+// turning and sliding), each query with the cache of the path's previous
+// ones gives the cold query's pair, to round-off (the distance to 64
+// roundings of 0.3 m; the points to 5 times that, as in the test above).
+// Given another pair of hierarchies (the bodies swapped), the cache starts
+// again (its indices are the first pair's) and the result is the swapped
+// cold query's.
+TEST(SurfaceProximity, CacheKeepsTheColdResult) {
+  const auto surface = bowl<double>();
+  const su::PatchComplex<double> bump = bezier_bump<double>();
+  const SurfaceHierarchy<double> hb(surface->complex(), kTarget), hz(bump, kTarget);
+  const Mat4<double> E_w_z = Mat4<double>::Identity();
+  const double roundoff = 64 * 0.3 * std::numeric_limits<double>::epsilon();
+  ProximityCache<double> cache;
+  int compared = 0;
+  for (int k = 0; k < 24; ++k) {
+    const Mat4<double> E_w_b = pose<double>(Vec3<double>(0.35 + 0.02 * k, -0.2, 0.3 + 0.05 * k),
+                                            Vec3<double>(0.01 + 0.002 * k, -0.02, 0.13 - 0.001 * k));
+    const auto cold = closest_points(hb, E_w_b, hz, E_w_z, 0.1);
+    const auto warm = closest_points(hb, E_w_b, hz, E_w_z, 0.1, &cache);
+    ASSERT_EQ(cold.has_value(), warm.has_value()) << "pose " << k;
+    if (!cold) continue;
+    ++compared;
+    EXPECT_NEAR(warm->distance, cold->distance, roundoff) << "pose " << k;
+    EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * roundoff) << "pose " << k;
+    EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * roundoff) << "pose " << k;
+    EXPECT_FALSE(cache.triangle_pairs.empty()) << "pose " << k << ": the query's seeds were not kept";
+  }
+  EXPECT_EQ(compared, 24) << "every pose is within the query distance";
+  const Mat4<double> E_w_b = bowl_pose<double>(0.11);
+  const auto cold = closest_points(hz, E_w_z, hb, E_w_b, 0.1);
+  const auto swapped = closest_points(hz, E_w_z, hb, E_w_b, 0.1, &cache);
+  ASSERT_TRUE(cold && swapped);
+  EXPECT_EQ(cache.body1, &hz);
+  EXPECT_NEAR(swapped->distance, cold->distance, roundoff);
+  EXPECT_LE((swapped->p1_w - cold->p1_w).norm(), 5 * roundoff);
 }
 
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)

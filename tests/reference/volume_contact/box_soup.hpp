@@ -1,14 +1,14 @@
 #pragma once
 // The tests' box: half-extents (hx, hy, hz) about the origin, named "box"
-// (fixtures::box_soup takes the edge lengths).
+// (contactref::box_soup takes the edge lengths).
 #include <Eigen/Core>
 
-#include "validation/fixtures/volume_contact_scenes.hpp"
+#include "core/mesh_io.hpp"
 
 namespace contactref::test {
 
 inline PolygonSoup box_soup(double hx, double hy, double hz) {
-  return fixtures::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box");
+  return contactref::box_soup(2 * Eigen::Vector3d(hx, hy, hz), "box");
 }
 
 }  // namespace contactref::test
