@@ -72,7 +72,6 @@
 namespace contactref::dynamics {
 
 template <class T> using Vec10 = Eigen::Matrix<T, 10, 1>;
-template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
 
 // The dynamic friction law of the sliding, no-slip, no-spin and no-roll modes. Mode
 // switching (static friction, thresholds) is the simulator's.

@@ -91,8 +91,6 @@ Row2<T> spin_map(const kinematics::Mat65<T>& H_1c, const Mat2<T>& D) {
   return -(H_1c.template block<1, 2>(2, 0) * D + H_1c.template block<1, 2>(2, 2)) / H_1c(2, 4);
 }
 
-template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
-
 // H5 = rows 0..4 of H_1c (header: the sliding modes that hold a group), factored.
 template <class T>
 Eigen::PartialPivLU<Mat5<T>> twist_rows(const kinematics::Mat65<T>& H_1c) {

@@ -88,6 +88,7 @@ template <class T> using Vec5 = kinematics::Vec5<T>;
 // A mode's reduced velocities r' (n <= 5) and its state (q, r') (5 + n <= 10).
 template <class T> using ReducedVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 5, 1>;
 template <class T> using StateVector = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 10, 1>;
+template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
 template <class T> using Mat5R = Eigen::Matrix<T, 5, Eigen::Dynamic, 0, 5, 5>;
 template <class T> using Mat6R = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 5>;
 

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "reference/dynamics/contact_modes.hpp"
 #include "reference/spatial/adjoint.hpp"
 
 namespace contactref::dynamics {
 namespace {
 
 using surfaces::Patch;
-template <class T> using Mat5 = Eigen::Matrix<T, 5, 5>;
 using kinematics::Mat65;
 
 // The point at fraction alpha along edge e of a polygon domain (Eq. 41).

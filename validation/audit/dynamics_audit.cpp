@@ -18,7 +18,7 @@ using fixtures::Rng;
 using dynamics::Vec10;
 using dynamics::Vec5;
 
-constexpr int kSamples = 50;
+constexpr int kDynamicsSamples = 50;
 
 // Body 1: the B.2 bowl (0.0872 m per unit); body 2: an ellipsoid (curved
 // differently, so the contact is never conforming).
@@ -77,7 +77,7 @@ auto on_both_faces(Select select) {
 template <class Op>
 validation::AuditEntrySpec entry(std::string name, std::string summary, std::uint64_t seed, Op op, double min_digits = 13) {
   return {std::move(name), std::move(summary),
-          [seed, op] { return compare_double_with_50_digits(kSamples, seed, draw_state, op); }, min_digits};
+          [seed, op] { return compare_double_with_50_digits(kDynamicsSamples, seed, draw_state, op); }, min_digits};
 }
 
 // The friction modes (contact_modes.hpp) on face 0 of the bowl: the state
@@ -188,7 +188,7 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
       {"dynamics.collision_impulse", "Chatterjee-Ruina impulse with the struck box's K (collision_law.hpp)",
        [] {
          return compare_double_with_50_digits(
-             kSamples, 505, draw_impact,
+             kDynamicsSamples, 505, draw_impact,
              [](const auto& m, const auto& I, const auto& r, const auto& n, const auto& u, const auto& e,
                 const auto& e_t, const auto& mu) {
                using T = std::decay_t<decltype(m)>;

@@ -76,7 +76,7 @@ using Eigen::Vector3d;
 using fixtures::Rng;
 using fixtures::uniform;
 
-constexpr int kSamples = 60;
+constexpr int kGeometrySamples = 60;
 constexpr std::uint64_t kSeed = 601;
 constexpr double kDegree = std::numbers::pi / 180;
 
@@ -164,7 +164,7 @@ const Measured& measured() {
   static const Measured result = [] {
     Rng rng(kSeed);
     Measured m;
-    for (int k = 0; k < kSamples; ++k) {
+    for (int k = 0; k < kGeometrySamples; ++k) {
       const Differences d = measure_sample(rng, k);
       const auto add = [](validation::AuditResult& r, double diff) {
         r.max_rel_diff = std::max(r.max_rel_diff, diff);

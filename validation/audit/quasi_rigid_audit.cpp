@@ -11,7 +11,7 @@ namespace {
 namespace qr = contactref::quasi_rigid;
 using fixtures::Rng;
 
-constexpr int kSamples = 40;
+constexpr int kQuasiRigidSamples = 40;
 constexpr int kOrder = 30;
 
 // LCP(q, M) of order 30: M = A A^T / n + I / 10 + (C - C^T) / 20 with A, C
@@ -41,14 +41,14 @@ std::vector<validation::AuditEntrySpec> quasi_rigid_audit_entries() {
   return {
       {"quasi_rigid.lcp_lemke", "z of LCP(q, M), order 30, P-matrix, by Lemke's method (lemke.hpp)",
        [] {
-         return compare_double_with_50_digits(kSamples, 601, draw_lcp, [](const auto& M, const auto& q) {
+         return compare_double_with_50_digits(kQuasiRigidSamples, 601, draw_lcp, [](const auto& M, const auto& q) {
            using T = typename std::decay_t<decltype(q)>::Scalar;
            return qr::VectorX<T>(qr::solve_lcp_lemke<T>(M, q).z);
          });
        }},
       {"quasi_rigid.lcp_block_pivoting", "z of the same LCPs by block principal pivoting (block_pivoting.hpp, LU solves)",
        [] {
-         return compare_double_with_50_digits(kSamples, 601, draw_lcp, [](const auto& M, const auto& q) {
+         return compare_double_with_50_digits(kQuasiRigidSamples, 601, draw_lcp, [](const auto& M, const auto& q) {
            using T = typename std::decay_t<decltype(q)>::Scalar;
            return qr::VectorX<T>(qr::solve_lcp_block_pivoting<T>(M, q).z);
          });

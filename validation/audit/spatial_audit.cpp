@@ -9,7 +9,7 @@ namespace {
 namespace sp = contactref::spatial;
 using fixtures::Rng;
 
-constexpr int kSamples = 200;
+constexpr int kSpatialSamples = 200;
 
 auto pose_and_twist = [](Rng& rng) {
   return std::make_tuple(fixtures::random_pose(rng), fixtures::random_twist(rng));
@@ -19,7 +19,7 @@ template <class Op, class Draw = decltype(pose_and_twist)>
 validation::AuditEntrySpec entry(std::string name, std::string summary, std::uint64_t seed, Op op,
                                  Draw draw = pose_and_twist) {
   return {std::move(name), std::move(summary),
-          [seed, op, draw] { return compare_double_with_50_digits(kSamples, seed, draw, op); }};
+          [seed, op, draw] { return compare_double_with_50_digits(kSpatialSamples, seed, draw, op); }};
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace {
 namespace su = contactref::surfaces;
 using fixtures::Rng;
 
-constexpr int kSamples = 100;
+constexpr int kSurfaceSamples = 100;
 
 template <class T>
 const su::LoopSurface<T>& audit_mesh() {
@@ -42,7 +42,7 @@ template <class Evaluate>
 validation::AuditEntrySpec jet_entry(std::string name, std::string summary, std::uint64_t seed, Evaluate evaluate,
                                      double min_digits = 13) {
   return {std::move(name), std::move(summary),
-          [seed, evaluate] { return compare_double_with_50_digits(kSamples, seed, triangle_point, evaluate); },
+          [seed, evaluate] { return compare_double_with_50_digits(kSurfaceSamples, seed, triangle_point, evaluate); },
           min_digits};
 }
 

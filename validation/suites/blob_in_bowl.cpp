@@ -24,7 +24,7 @@ namespace su = contactref::surfaces;
 constexpr double kMarbleRadius = 0.02;  // m
 constexpr double kLumpiness = 0.02;
 constexpr double kGlassDensity = 2500;  // kg/m^3
-constexpr double kGravity = 9.81;       // m/s^2
+constexpr double kBlobGravity = 9.81;       // m/s^2
 
 struct BlobScene {
   fixtures::DishShape shape;
@@ -39,11 +39,11 @@ struct BlobScene {
     friction.mu_static = 0.07;
     friction.slip_threshold = 0.005;  // Kry & Pai Section 3.4.2: 2.5 to 5 mm/s
     return {mass, inertia, &marble->complex(), &dish->complex(), Mat4<double>::Identity(),
-            Vec3<double>(0, 0, -kGravity), friction};
+            Vec3<double>(0, 0, -kBlobGravity), friction};
   }
 };
 
-BlobScene make_scene() {
+BlobScene make_blob_scene() {
   BlobScene scene;
   const su::TriangleMesh icosphere =
       su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/fixtures/meshes/icosphere1.obj");
@@ -175,7 +175,7 @@ BlobRun run_once(const BlobScene& scene, double duration, double h_max) {
 }  // namespace
 
 BlobStudy run_blob_study(bool quick) {
-  const BlobScene scene = make_scene();
+  const BlobScene scene = make_blob_scene();
   BlobStudy study;
   study.marble_mass = scene.mass;
   study.duration = quick ? 1.5 : 5.0;

@@ -39,7 +39,7 @@ struct BowlScene {
   }
 };
 
-BowlScene make_scene() {
+BowlScene make_bowl_scene() {
   BowlScene scene;
   su::TriangleMesh mesh =
       su::read_triangle_mesh(std::filesystem::path(build_info::source_dir) / "validation/fixtures/meshes/bowl_b2.obj");
@@ -160,7 +160,7 @@ BowlDriftRun run_once(const BowlScene& scene, const oracles::SurfaceSeparationOr
 }  // namespace
 
 BowlDriftStudy run_bowl_drift_study(bool quick) {
-  const BowlScene scene = make_scene();
+  const BowlScene scene = make_bowl_scene();
   const oracles::SurfaceSeparationOracle oracle(scene.bowl->complex(), scene.floor);
   BowlDriftStudy study;
   study.mass = scene.mass;

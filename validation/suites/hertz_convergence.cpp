@@ -19,7 +19,7 @@ namespace qr = contactref::quasi_rigid;
 
 // A steel-like sphere of radius 5 cm under 100 N (a = 1.5 mm on the rigid
 // plane: a / R = 0.03, well inside Hertz's small-contact assumption).
-constexpr double kRadius = 0.05, kE = 1e9, kNu = 0.3, kLoad = 100;
+constexpr double kHertzRadius = 0.05, kHertzE = 1e9, kHertzNu = 0.3, kHertzLoad = 100;
 constexpr double kPlaneE = 3e9, kPlaneNu = 0.4;  // the second material
 
 struct PressCase {
@@ -31,17 +31,17 @@ struct PressCase {
 
 PressCase press(int per_radius, double plane_E, double plane_nu) {
   qr::SpherePressOptions options;
-  options.radius = kRadius;
-  options.E = kE;
-  options.nu = kNu;
+  options.radius = kHertzRadius;
+  options.E = kHertzE;
+  options.nu = kHertzNu;
   options.plane_E = plane_E;
   options.plane_nu = plane_nu;
-  options.load = kLoad;
+  options.load = kHertzLoad;
   options.nodes_per_radius = per_radius;
   PressCase c;
   c.per_radius = per_radius;
   c.press = qr::press_sphere(options);
-  c.hertz = oracles::hertz_sphere_on_half_space(kRadius, oracles::composite_modulus(kE, kNu, plane_E, plane_nu), kLoad);
+  c.hertz = oracles::hertz_sphere_on_half_space(kHertzRadius, oracles::composite_modulus(kHertzE, kHertzNu, plane_E, plane_nu), kHertzLoad);
   c.radius_error = c.press.contact_radius / c.hertz.contact_radius - 1;
   c.peak_error = c.press.peak_pressure / c.hertz.peak_pressure - 1;
   c.approach_error = c.press.approach / c.hertz.approach - 1;
@@ -54,17 +54,17 @@ struct SampledCase {
   qr::QuasiRigidContact contact;
 };
 
-// The cap pressed by Hertz's approach for kLoad onto the rigid sampled plane.
+// The cap pressed by Hertz's approach for kHertzLoad onto the rigid sampled plane.
 SampledCase sampled(int per_radius) {
-  const double E_star = oracles::composite_modulus(kE, kNu);
-  const oracles::HertzContact h = oracles::hertz_sphere_on_half_space(kRadius, E_star, kLoad);
+  const double E_star = oracles::composite_modulus(kHertzE, kHertzNu);
+  const oracles::HertzContact h = oracles::hertz_sphere_on_half_space(kHertzRadius, E_star, kHertzLoad);
   const double spacing = h.contact_radius / per_radius;
   const double cells = 2.5 * h.contact_radius / spacing;
-  const qr::QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kRadius, spacing, cells), {kE, kNu});
+  const qr::QuasiRigidBody sphere(fixtures::lattice_sphere_cap(kHertzRadius, spacing, cells), {kHertzE, kHertzNu});
   const qr::QuasiRigidBody ground(fixtures::lattice_plane(spacing, cells), {0, 0});
   SampledCase c;
   c.per_radius = per_radius;
-  c.hertz_load = oracles::hertz_load_at_approach(kRadius, E_star, h.approach);
+  c.hertz_load = oracles::hertz_load_at_approach(kHertzRadius, E_star, h.approach);
   c.contact = qr::resolve_contact(sphere, RigidPose<double>::from_translation({0, 0, -h.approach}), ground,
                                   RigidPose<double>());
   return c;
@@ -118,11 +118,11 @@ void add_press_rows(SuiteResult& result, const std::string& label, const std::ve
   for (const PressCase& c : cases) {
     double force = 0;
     for (double p : c.press.pressure) force += c.press.spacing * c.press.spacing * p;
-    result.add(check(fmt::format("{}[a/h={}].equilibrium", label, c.per_radius), force / kLoad - 1, 0.0,
+    result.add(check(fmt::format("{}[a/h={}].equilibrium", label, c.per_radius), force / kHertzLoad - 1, 0.0,
                      "|sum h^2 p(q_k) - F| / F <= 1e-3: the grid's midpoint rule of the (smooth) pressure field "
                      "against the load the solver's nodal areas carry; the areas are h^2 to 1e-4 on a lattice "
                      "(sampled_response_test), 1e-3 leaves a factor 10",
-                     std::abs(force / kLoad - 1) <= 1e-3));
+                     std::abs(force / kHertzLoad - 1) <= 1e-3));
   }
 }
 
@@ -161,7 +161,7 @@ SuiteResult hertz_convergence_suite(const SuiteOptions& options) {
     // The sphere's separations, each iteration's (its LCP is the one the
     // iteration refines); the ground's, measured once after the last.
     const double approach =
-        oracles::hertz_sphere_on_half_space(kRadius, oracles::composite_modulus(kE, kNu), kLoad).approach;
+        oracles::hertz_sphere_on_half_space(kHertzRadius, oracles::composite_modulus(kHertzE, kHertzNu), kHertzLoad).approach;
     for (std::size_t k = 0; k < c.contact.iterations.size(); ++k) {
       result.add(information(fmt::format("{}.iteration_{}.sphere_min_separation_over_approach", at, k + 1),
                              c.contact.iterations[k].min_separation_a.value() / approach, std::nullopt,

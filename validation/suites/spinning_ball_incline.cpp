@@ -25,14 +25,14 @@ namespace qr = contactref::quasi_rigid;
 // never stays below 1 % for long. The damped run (Hunt and Crossley's
 // d = 2 s/m, contact_impulses.hpp) settles into rolling after about 0.15 s;
 // the full variant adds the undamped run.
-constexpr double kRadius = 0.05, kTheta = 20 * std::numbers::pi / 180, kOmega0 = 20, kGap = 0.001, kMu = 0.5;
+constexpr double kBallRadius = 0.05, kTheta = 20 * std::numbers::pi / 180, kOmega0 = 20, kGap = 0.001, kMu = 0.5;
 constexpr double kDamping = 2;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-struct Variant {
+struct InclineVariant {
   double spacing = 0, duration = 0;
 };
-Variant variant(bool quick) { return quick ? Variant{0.008, 0.2} : Variant{0.005, 0.4}; }
+InclineVariant incline_variant(bool quick) { return quick ? InclineVariant{0.008, 0.2} : InclineVariant{0.005, 0.4}; }
 
 struct Incline {
   Eigen::Vector3d n_w{std::sin(kTheta), 0, std::cos(kTheta)};      // its normal
@@ -46,12 +46,12 @@ struct Run {
 };
 
 Run run(bool quick, double damping) {
-  const Variant v = variant(quick);
+  const InclineVariant v = incline_variant(quick);
   const Incline incline;
   fixtures::SampledBall spec;
-  spec.radius = kRadius;
+  spec.radius = kBallRadius;
   spec.spacing = v.spacing;
-  Run out{fixtures::sampled_ball(spec, -0.1 * incline.s_w + (kRadius + kGap) * incline.n_w),
+  Run out{fixtures::sampled_ball(spec, -0.1 * incline.s_w + (kBallRadius + kGap) * incline.n_w),
           fixtures::sampled_plane(v.spacing, 0.3,
                                   RigidPose<double>::from_axis_angle(kTheta, Eigen::Vector3d::UnitY(),
                                                                      Eigen::Vector3d::Zero(), "incline"),
@@ -205,7 +205,7 @@ void add_rows(const Run& r, const std::string& at, bool rolling_checked, SuiteRe
     // = 4/7 dh / R.
     const double slip0 = q0.v - q0.omega * q0.h, slip1 = q1.v - q1.omega * q1.h;
     const double bound = (w.bound + I / h * std::abs(slip1 - slip0)) / ((I / h + m * h) * T) +
-                         4.0 / 7 * std::abs(kRadius - h) / kRadius * a_classical +
+                         4.0 / 7 * std::abs(kBallRadius - h) / kBallRadius * a_classical +
                          a_classical * std::abs(q1.h - q0.h) / h;
     const auto add = rolling_checked ? check : [](std::string name, double value, std::optional<double> reference,
                                                   std::string criterion, bool) {
@@ -256,7 +256,7 @@ void write_spinning_ball_incline_data(const std::filesystem::path& dir) {
                        s.x_w.dot(incline.s_w), q.h, q.v, q.omega, sample.load);
   }
   std::ofstream meta(dir / "incline.csv");
-  meta << "theta,radius,omega0\n" << fmt::format("{:.17g},{:.17g},{:.17g}\n", kTheta, kRadius, kOmega0);
+  meta << "theta,radius,omega0\n" << fmt::format("{:.17g},{:.17g},{:.17g}\n", kTheta, kBallRadius, kOmega0);
 }
 
 }  // namespace contactref::validation
