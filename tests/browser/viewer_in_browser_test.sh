@@ -19,11 +19,15 @@ trap '[[ -n $server ]] && kill "$server" 2> /dev/null; rm -rf "$dir"' EXIT
 source "$here/require_browser.sh"
 
 # serve RUN: starts `contactref view RUN` (for at most 5 minutes) and sets url.
+# The last server's log goes first: the new one truncates it only once it
+# runs, and a loaded machine let this loop read the last (stopped) server's
+# address from it (net::ERR_CONNECTION_REFUSED).
 serve() {
+  rm -f "$dir/serve.log"
   "$contactref" view "$1" --for 300 > "$dir/serve.log" 2>&1 &
   server=$!
   for _ in $(seq 100); do
-    url=$(grep -o 'http://[^ ]*' "$dir/serve.log" || true)
+    url=$(grep -o 'http://[^ ]*' "$dir/serve.log" 2> /dev/null || true)
     [[ -n $url ]] && return 0
     kill -0 "$server" 2> /dev/null || break
     sleep 0.1
