@@ -507,6 +507,7 @@ TEST(SurfaceProximity, CacheKeepsTheColdResult) {
   EXPECT_EQ(cache.body1, &hz);
   EXPECT_NEAR(swapped->distance, cold->distance, roundoff);
   EXPECT_LE((swapped->p1_w - cold->p1_w).norm(), 5 * roundoff);
+  EXPECT_LE((swapped->p2_w - cold->p2_w).norm(), 5 * roundoff);
 }
 
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
