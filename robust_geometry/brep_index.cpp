@@ -248,7 +248,9 @@ class Builder {
   }
 
   // Step 2: the three children of `cell` cut by `cut` (above, on, below).
-  std::array<Cell, 3> split(const Cell& cell, const Cut& cut) const {
+  // The cell's pieces move to its children; a piece is copied only where
+  // the cut splits it.
+  std::array<Cell, 3> split(Cell& cell, const Cut& cut) const {
     const XPlane& plane = cut.plane;
     std::array<Cell, 3> out;
     for (Cell& c : out) {
@@ -261,16 +263,25 @@ class Builder {
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
     if (cell.dim == 3) out[1].normal = plane.n;
     if (cell.dim == 2) out[1].line = cross(cell.normal, plane.n);
-    for (const Piece& piece : cell.pieces) {
+    std::vector<int> signs;
+    for (Piece& piece : cell.pieces) {
       // A piece of the cut's face, or of one of its edges or vertices, lies
       // in the face's support plane exactly (faces are exactly planar): no
       // side test needed, and these are the tests whose filter fails.
       if (cut.kind == CutKind::support && in_closure_of_face(piece.tag, cut.face)) {
-        out[1].pieces.push_back(piece);
+        out[1].pieces.push_back(std::move(piece));
         continue;
       }
-      split_piece(piece, cut, out[0].pieces, out[1].pieces, out[2].pieces);
+      signs.clear();
+      for (const Vec& p : piece.points) signs.push_back(side_of(cut, p));
+      const bool above = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
+      const bool below = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
+      if (above && below)
+        detail::split_piece(piece, plane, signs, piece.points, out[0].pieces, out[1].pieces, out[2].pieces);
+      else  // whole, to its side (all signs 0: on the plane, as it is)
+        out[above ? 0 : below ? 2 : 1].pieces.push_back(std::move(piece));
     }
+    cell.pieces.clear();
     return out;
   }
 
@@ -288,14 +299,6 @@ class Builder {
       }
     }
     return false;
-  }
-
-  void split_piece(const Piece& piece, const Cut& cut, std::vector<Piece>& above, std::vector<Piece>& on,
-                   std::vector<Piece>& below) const {
-    std::vector<int> signs;
-    signs.reserve(piece.points.size());
-    for (const Vec& p : piece.points) signs.push_back(side_of(cut, p));
-    detail::split_piece(piece, cut.plane, signs, piece.points, above, on, below);
   }
 
   // side(cut.plane, x). A point held exactly in doubles (the input's
@@ -491,7 +494,7 @@ class Builder {
         const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
         const Vec ea = sub(point(face[(i + k - 1) % k]), point(v));
         const Vec eb = sub(point(face[(i + 1) % k]), point(v));
-        corners.push_back({f, ea, eb, dot_sign(face_plane(f).n, cross(eb, ea))});
+        corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea)});
       }
     return corners;
   }
@@ -512,7 +515,7 @@ class Builder {
   // the face's corner sector: strictly inside, or in its closure.
   bool in_sector(const Corner& c, const Vec& w, bool strict) const {
     const Vec& n = face_plane(c.face).n;
-    const auto orient = [&](const Vec& a, const Vec& b) { return sign(dot(n, cross(a, b))); };
+    const auto orient = [&](const Vec& a, const Vec& b) { return triple_sign(n, a, b); };
     if (c.turn > 0) {
       const int s1 = orient(c.eb, w), s2 = orient(w, c.ea);
       return strict ? s1 > 0 && s2 > 0 : s1 >= 0 && s2 >= 0;
@@ -532,17 +535,17 @@ class Builder {
     const Vec u = direction.vector();
     for (const Corner& c : corners)
       if (direction.face_dot_sign(c.face, face_plane(c.face).n) == 0 && in_sector(c, u, false)) return 0;
-    // Directions q strictly inside a corner sector, for parameters lambda in
-    // (0, 1): convex: lambda ea + (1 - lambda) eb; reflex: the negative of
-    // that; straight: n x eb + (2 lambda - 1) eb.
+    // Directions q strictly inside a corner sector, for parameters lambda =
+    // i / m in (0, 1), each scaled by m > 0 (only q's direction matters):
+    // convex: lambda ea + (1 - lambda) eb; reflex: the negative of that;
+    // straight: n x eb + (2 lambda - 1) eb.
     for (int m = 2; m <= 12; ++m)
       for (int i = 1; i < m; ++i) {
         if (std::gcd(i, m) != 1) continue;
-        const FT lambda = FT(i) / FT(m);
         for (const Corner& c : corners) {
           const Vec& n = face_plane(c.face).n;
-          const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(lambda, c.ea), mul(FT(1) - lambda, c.eb)))
-                                    : add(cross(n, c.eb), mul(FT(2) * lambda - FT(1), c.eb));
+          const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(FT(i), c.ea), mul(FT(m - i), c.eb)))
+                                    : add(mul(FT(m), cross(n, c.eb)), mul(FT(2 * i - m), c.eb));
           if (auto s = parity(corners, c, direction, u, q)) return *s;
         }
       }
@@ -555,7 +558,7 @@ class Builder {
                             const Vec& u, const Vec& q) const {
     const int su = direction.face_dot_sign(c.face, face_plane(c.face).n);
     if (su == 0) return std::nullopt;           // no side of c's plane to arrive from
-    if (is_zero(cross(u, q))) return std::nullopt;  // the path would pass through direction 0
+    if (parallel(u, q)) return std::nullopt;  // the path would pass through direction 0
     int crossings = 0;
     for (const Corner& g : corners) {
       if (&g == &c) continue;  // the path meets c's plane only at its end
@@ -563,8 +566,11 @@ class Builder {
       const int sa = direction.face_dot_sign(g.face, n), sb = dot_sign(n, q);
       if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
+      // The crossing u + a / (a - b) (q - u) = (a q - b u) / (a - b), with
+      // a = n . u and b = n . q of opposite signs, so that a - b has sa's
+      // sign: w is a positive multiple of it, without a division.
       const FT a = dot(n, u), b = dot(n, q);
-      const Vec w = add(u, mul(a / (a - b), sub(q, u)));
+      const Vec w = sa > 0 ? sub(mul(a, q), mul(b, u)) : sub(mul(b, u), mul(a, q));
       if (in_sector(g, w, true))
         ++crossings;
       else if (in_sector(g, w, false))

@@ -88,6 +88,26 @@ bool parallel(const Vec& a, const Vec& b) {
   return true;
 }
 
+int triple_sign(const Vec& a, const Vec& b, const Vec& c) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    CGAL::Interval_nt<false> v = 0;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
+      v += a[k].approx() * (b[i].approx() * c[j].approx() - b[j].approx() * c[i].approx());
+    }
+    if (v.inf() > 0) return 1;
+    if (v.sup() < 0) return -1;
+    if (v.inf() == 0 && v.sup() == 0) return 0;
+  }
+  FT::ET v = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
+    v += CGAL::exact(a[k]) * (CGAL::exact(b[i]) * CGAL::exact(c[j]) - CGAL::exact(b[j]) * CGAL::exact(c[i]));
+  }
+  return static_cast<int>(CGAL::sign(v));
+}
+
 Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
   const FT t = vp / (vp - vq);
   return add(p, mul(t, sub(q, p)));

@@ -54,6 +54,8 @@ inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 &&
 int dot_sign(const Vec& a, const Vec& b);
 // is_zero(cross(a, b)), filtered the same way, with no lazy construction.
 bool parallel(const Vec& a, const Vec& b);
+// sign(a . (b x c)), filtered the same way, with no lazy construction.
+int triple_sign(const Vec& a, const Vec& b, const Vec& c);
 Vec exact_point(const Eigen::Vector3d& p);
 // Vertex v of p, exactly (its own frame).
 Vec exact_vertex(const Polyhedron& p, int v);
