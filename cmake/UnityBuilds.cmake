@@ -5,12 +5,8 @@
 # templates they use: spatial_test's four units took 116 s of GCC apart and
 # 64 s as one. A name that two sources of a batch would both define in their
 # anonymous namespaces belongs in a header, or in the source's own named
-# namespace. Off in the sanitized build, which compiles each source on its
-# own, so that a source that uses a header it does not include fails there.
-if(contactref_sanitizers)
-  set(contactref_unity_default OFF)
-else()
-  set(contactref_unity_default ON)
-endif()
-option(CONTACTREF_UNITY "Compile the tests and the libraries that ask for it as unity units of up to eight sources"
-       ${contactref_unity_default})
+# namespace. On in every preset but coverage, which compiles each source on
+# its own, so that a source that uses a header it does not include fails
+# there. (The sanitized build used to be that check: it cost CI about two
+# minutes of its 30; see README.md, "CI".)
+option(CONTACTREF_UNITY "Compile the tests and the libraries that ask for it as unity units of up to eight sources" ON)

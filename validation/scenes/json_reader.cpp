@@ -3,8 +3,9 @@
 #include <set>
 
 namespace contactref::scenes {
-
-using json = nlohmann::json;
+namespace {
+using json = nlohmann::json;  // as in the other readers, whose units a unity build may share
+}  // namespace
 
 std::string join(const std::vector<std::string>& words) {
   std::string out;
