@@ -149,7 +149,7 @@ class Builder {
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
     Cell root;
     root.dim = 3;
-    root.pieces = atoms(polyhedron_, points_);  // step 1
+    root.pieces = atoms(polyhedron_, points_, {}, true);  // step 1, with the corners' carriers
     nodes.push_back(BrepIndexNode{});
     std::vector<std::pair<int, Cell>> work;
     work.emplace_back(0, std::move(root));
@@ -273,7 +273,7 @@ class Builder {
         continue;
       }
       signs.clear();
-      for (const Vec& p : piece.points) signs.push_back(side_of(cut, p));
+      for (std::size_t k = 0; k < piece.points.size(); ++k) signs.push_back(side_of(cut, piece.points[k], piece.carriers[k]));
       const bool above = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
       const bool below = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
       if (above && below)
@@ -301,15 +301,29 @@ class Builder {
     return false;
   }
 
-  // side(cut.plane, x). A point held exactly in doubles (the input's
-  // vertices, and many cut points) against a face's support plane is
-  // CGAL's orientation of the face's three plane vertices and the point:
-  // the same sign (n = (b - a) x (c - a), n . (x - a)), from a static filter
-  // with an exact fallback in doubles' expansions rather than in rationals,
-  // which matters where the point lies on the plane (a vertex of a face
-  // beside the cut's face), the case every filter fails.
-  int side_of(const Cut& cut, const Vec& x) const {
+  // Whether both vertices of the carrier are vertices of face f: then the
+  // point it carries lies in f's support plane (faces are exactly planar).
+  bool in_face_plane(const Carrier& carrier, int f) const {
+    if (!carrier.known()) return false;
+    const auto& face = polyhedron_.face(f);
+    const auto has = [&](int v) { return std::find(face.begin(), face.end(), v) != face.end(); };
+    return has(carrier.a) && (carrier.b == carrier.a || has(carrier.b));
+  }
+
+  // side(cut.plane, x), x carried by `carrier`.
+  //  - Zero, without evaluation, where the carrier puts x in the plane of
+  //    the cut's face: a vertex of the face, or a crossing of an earlier cut
+  //    with an edge or diagonal of the face (or with a segment between two of
+  //    its vertices), tested against the face's plane; no filter decides
+  //    these, and the crossings' exact values are rationals.
+  //  - A point held exactly in doubles (the input's vertices, and many cut
+  //    points) against a face's support plane: CGAL's orientation of the
+  //    face's three plane vertices and the point, the same sign (n = (b - a)
+  //    x (c - a), n . (x - a)), from a static filter with an exact fallback
+  //    in doubles' expansions rather than in rationals.
+  int side_of(const Cut& cut, const Vec& x, const Carrier& carrier) const {
     if (cut.kind == CutKind::support) {
+      if (in_face_plane(carrier, cut.face)) return 0;
       const auto& ax = x[0].approx();
       const auto& ay = x[1].approx();
       const auto& az = x[2].approx();
@@ -533,8 +547,12 @@ class Builder {
   int local_vertex(int v, const Direction& direction, int node) const {
     const auto& corners = vertex_corners(v);
     const Vec u = direction.vector();
-    for (const Corner& c : corners)
-      if (direction.face_dot_sign(c.face, face_plane(c.face).n) == 0 && in_sector(c, u, false)) return 0;
+    // sign(n_f . u) for each corner's face f, once: every path below asks for
+    // them, and where u lies in a face's plane only the exact path decides.
+    std::vector<int> u_sides;
+    for (const Corner& c : corners) u_sides.push_back(direction.face_dot_sign(c.face, face_plane(c.face).n));
+    for (std::size_t k = 0; k < corners.size(); ++k)
+      if (u_sides[k] == 0 && in_sector(corners[k], u, false)) return 0;
     // Directions q strictly inside a corner sector, for parameters lambda =
     // i / m in (0, 1), each scaled by m > 0 (only q's direction matters):
     // convex: lambda ea + (1 - lambda) eb; reflex: the negative of that;
@@ -542,28 +560,30 @@ class Builder {
     for (int m = 2; m <= 12; ++m)
       for (int i = 1; i < m; ++i) {
         if (std::gcd(i, m) != 1) continue;
-        for (const Corner& c : corners) {
+        for (std::size_t k = 0; k < corners.size(); ++k) {
+          if (u_sides[k] == 0) continue;  // no side of the corner's plane to arrive from
+          const Corner& c = corners[k];
           const Vec& n = face_plane(c.face).n;
           const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(FT(i), c.ea), mul(FT(m - i), c.eb)))
                                     : add(mul(FT(m), cross(n, c.eb)), mul(FT(2 * i - m), c.eb));
-          if (auto s = parity(corners, c, direction, u, q)) return *s;
+          if (auto s = parity(corners, u_sides, k, u, q)) return *s;
         }
       }
     fail(node, "no generic path from the direction to a face of vertex " + std::to_string(v));
   }
 
-  // Follows s(t) = (1 - t) u + t q, t in [0, 1), q strictly inside corner c's
-  // sector; nullopt where the path is not generic. u = direction.vector().
-  std::optional<int> parity(const std::vector<Corner>& corners, const Corner& c, const Direction& direction,
+  // Follows s(t) = (1 - t) u + t q, t in [0, 1), q strictly inside the
+  // sector of corner k, whose plane u is off (u_sides[k] != 0); nullopt
+  // where the path is not generic. u_sides: sign(n_f . u) per corner.
+  std::optional<int> parity(const std::vector<Corner>& corners, const std::vector<int>& u_sides, std::size_t k,
                             const Vec& u, const Vec& q) const {
-    const int su = direction.face_dot_sign(c.face, face_plane(c.face).n);
-    if (su == 0) return std::nullopt;           // no side of c's plane to arrive from
     if (parallel(u, q)) return std::nullopt;  // the path would pass through direction 0
     int crossings = 0;
-    for (const Corner& g : corners) {
-      if (&g == &c) continue;  // the path meets c's plane only at its end
+    for (std::size_t j = 0; j < corners.size(); ++j) {
+      if (j == k) continue;  // the path meets corner k's plane only at its end
+      const Corner& g = corners[j];
       const Vec& n = face_plane(g.face).n;
-      const int sa = direction.face_dot_sign(g.face, n), sb = dot_sign(n, q);
+      const int sa = u_sides[j], sb = dot_sign(n, q);
       if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
       // The crossing u + a / (a - b) (q - u) = (a q - b u) / (a - b), with
@@ -576,9 +596,9 @@ class Builder {
       else if (in_sector(g, w, false))
         return std::nullopt;  // through a side ray of the sector
     }
-    // Just before q the path is on side su of c's face, near the open face:
-    // inside iff su < 0. Each crossing flips.
-    const bool inside = (su < 0) != (crossings % 2 == 1);
+    // Just before q the path is on side u_sides[k] of corner k's face, near
+    // the open face: inside iff that side is below. Each crossing flips.
+    const bool inside = (u_sides[k] < 0) != (crossings % 2 == 1);
     return inside ? -1 : 1;
   }
 

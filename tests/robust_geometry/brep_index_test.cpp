@@ -21,9 +21,11 @@
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
 //   - bad options and a non-finite query refused with InputError;
-//   - the filtered parallelism test the construction uses (exact_pieces.hpp)
-//     against CGAL's exact cross product, where its interval filter cannot
-//     decide.
+//   - the filtered parallelism and triple-product signs the construction
+//     uses (exact_pieces.hpp) against CGAL's exact constructions, where
+//     their interval filters cannot decide;
+//   - the pieces' carriers: every known one holds its point on its segment,
+//     exactly.
 #include "robust_geometry/brep_index.hpp"
 
 #include <CGAL/Exact_predicates_exact_constructions_kernel.h>
@@ -470,6 +472,80 @@ TEST(ExactSigns, ParallelIsExactWhereTheIntervalFilterCannotDecide) {
     EXPECT_EQ(detail::parallel(a, b), detail::is_zero(detail::cross(a, b)));
   }
   EXPECT_FALSE(detail::parallel(a, Vec{FT(1), FT(0), FT(0)}));
+}
+
+// detail::triple_sign against the sign of the lazily constructed a . (b x c):
+// c in the span of a and b (zero exactly, which the interval filter cannot
+// see: a and b are cross products of differences of doubles), c moved by one
+// part in 2^80 of one component (not zero, which only the exact path sees),
+// and a generic c.
+TEST(ExactSigns, TripleSignIsExactWhereTheIntervalFilterCannotDecide) {
+  using detail::FT;
+  using detail::Vec;
+  const auto p = [](double x, double y, double z) { return detail::exact_point({x, y, z}); };
+  const Vec a = detail::cross(detail::sub(p(0.1, 0.7, -1.3), p(2.9, 0.3, 0.5)), detail::sub(p(-0.3, 1.1, 0.2), p(2.9, 0.3, 0.5)));
+  const Vec b = detail::cross(detail::sub(p(1.7, -0.2, 0.9), p(0.3, 0.3, 0.1)), detail::sub(p(0.6, 2.1, -0.4), p(0.3, 0.3, 0.1)));
+  const Vec in_span = detail::sub(detail::mul(FT(3), b), detail::mul(FT(2), a));
+  const Vec nudged = detail::add(in_span, Vec{FT(0), FT(0), in_span[2] * FT(std::ldexp(1.0, -80))});
+  for (const auto& [c, zero] : {std::pair{in_span, true}, std::pair{nudged, false}, std::pair{p(0.3, -1.2, 2.5), false}}) {
+    const int expected = detail::sign(detail::dot(a, detail::cross(b, c)));
+    EXPECT_EQ(detail::triple_sign(a, b, c), expected);
+    EXPECT_EQ(expected == 0, zero);
+  }
+}
+
+// Piece::carriers (exact_pieces.hpp), which the Brep-index uses to know that
+// a point lies in a face's plane without evaluating it: the atoms of a
+// height-field block (non-convex polygon sides, so diagonals too) cut by
+// twelve seeded planes through its box; every point whose carrier is known
+// lies on the closed segment between the carrier's two vertices, checked
+// exactly (a zero cross product and two non-negative dot products); and the
+// rule is not vacuous: crossings get known carriers (edges and diagonals cut)
+// and unknown ones (a triangle cut twice, across its interior).
+TEST(ExactPieces, EveryKnownCarrierHoldsItsPointOnItsSegment) {
+  using detail::Vec;
+  const Polyhedron block = height_field(4, 7);
+  std::vector<Vec> vertices;
+  for (int v = 0; v < block.vertex_count(); ++v) vertices.push_back(detail::exact_vertex(block, v));
+  std::vector<detail::Piece> pieces = detail::atoms(block, vertices, {}, true);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> coordinate(0.3, 3.7), direction(-1, 1);
+  for (int k = 0; k < 12; ++k) {
+    const detail::XPlane plane = detail::plane_through(
+        detail::exact_point({direction(rng), direction(rng), direction(rng)}),
+        detail::exact_point({coordinate(rng), coordinate(rng), 0.5 * coordinate(rng)}));
+    std::vector<detail::Piece> cut;
+    for (const detail::Piece& piece : pieces) {
+      std::vector<int> signs;
+      for (const Vec& x : piece.points) signs.push_back(detail::side(plane, x));
+      detail::split_piece(piece, plane, signs, piece.points, cut, cut, cut);
+    }
+    pieces = std::move(cut);
+  }
+  int known_crossings = 0, unknown = 0;
+  for (const detail::Piece& piece : pieces) {
+    ASSERT_EQ(piece.carriers.size(), piece.points.size());
+    for (std::size_t i = 0; i < piece.points.size(); ++i) {
+      const detail::Carrier& c = piece.carriers[i];
+      if (!c.known()) {
+        ++unknown;
+        continue;
+      }
+      const Vec& x = piece.points[i];
+      const Vec& a = vertices[std::size_t(c.a)];
+      const Vec& b = vertices[std::size_t(c.b)];
+      if (c.a == c.b) {
+        EXPECT_TRUE(detail::same(x, a)) << "vertex " << c.a;
+        continue;
+      }
+      ++known_crossings;
+      EXPECT_TRUE(detail::is_zero(detail::cross(detail::sub(x, a), detail::sub(b, a)))) << "segment " << c.a << "-" << c.b;
+      EXPECT_GE(detail::sign(detail::dot(detail::sub(x, a), detail::sub(b, a))), 0);
+      EXPECT_GE(detail::sign(detail::dot(detail::sub(x, b), detail::sub(a, b))), 0);
+    }
+  }
+  EXPECT_GT(known_crossings, 50);
+  EXPECT_GT(unknown, 10);
 }
 
 TEST(BrepIndexInput, BadOptionsAndNonFiniteQueriesAreRefused) {
