@@ -7,6 +7,6 @@
 # anonymous namespaces belongs in a header, or in the source's own named
 # namespace. On in every preset but coverage, which compiles each source on
 # its own, so that a source that uses a header it does not include fails
-# there. (The sanitized build used to be that check: it cost CI about two
-# minutes of its 30; see README.md, "CI".)
+# there. (The sanitized build used to be that check: it took 912 s cold
+# where it takes about 620 s in unity units; see README.md, "CI".)
 option(CONTACTREF_UNITY "Compile the tests and the libraries that ask for it as unity units of up to eight sources" ON)
