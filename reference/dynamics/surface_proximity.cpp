@@ -25,7 +25,33 @@ struct FclModel {
   // Per bounding volume (FCL's node index): the patch that all its
   // triangles belong to, or -1 when they belong to several.
   std::vector<int> node_patch;
+  // Per bounding volume: its RSS, for bounding_volume_gap.
+  std::vector<SweptRectangle> rectangles;
 };
+
+double bounding_volume_gap(const SweptRectangle& a, const SweptRectangle& b, const Mat3<double>& R_a_b,
+                           const Vec3<double>& p_a_b, double enough) {
+  const Vec3<double> D = R_a_b * b.centre + p_a_b - a.centre;  // centre to centre, a's frame
+  const Vec3<double> n_b = R_a_b * b.axes.col(2);
+  const double along_b = std::abs(n_b.dot(D)) - b.radius -
+                         (a.half0 * std::abs(n_b.dot(a.axes.col(0))) + a.half1 * std::abs(n_b.dot(a.axes.col(1))) + a.radius);
+  if (along_b >= enough) return along_b;
+  const Vec3<double> n_a_in_b = R_a_b.transpose() * a.axes.col(2);
+  const double along_a = std::abs(a.axes.col(2).dot(D)) - a.radius -
+                         (b.half0 * std::abs(n_a_in_b.dot(b.axes.col(0))) + b.half1 * std::abs(n_a_in_b.dot(b.axes.col(1))) + b.radius);
+  double gap = std::max({0.0, along_a, along_b});
+  if (gap >= enough) return gap;
+  const double length = D.norm();
+  if (length > 0) {
+    const Vec3<double> w = D / length;
+    const Vec3<double> w_in_b = R_a_b.transpose() * w;
+    const double along_centres =
+        length - (a.half0 * std::abs(w.dot(a.axes.col(0))) + a.half1 * std::abs(w.dot(a.axes.col(1))) + a.radius) -
+        (b.half0 * std::abs(w_in_b.dot(b.axes.col(0))) + b.half1 * std::abs(w_in_b.dot(b.axes.col(1))) + b.radius);
+    gap = std::max(gap, along_centres);
+  }
+  return gap;
+}
 }  // namespace detail
 
 namespace {
@@ -643,7 +669,10 @@ double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E
 }
 
 // The seeds of the smooth search, in one traversal of both hierarchies
-// (FCL's mesh distance traversal, its pruning replaced): the nearest
+// (FCL's bounding volumes, visited in the order of its distance traversal;
+// a pair is pruned by a lower bound of its triangles' distance, detail::
+// bounding_volume_gap, then FCL's RSS distance where that does not prune
+// it; from the last query's front when there is a ProximityCache): the nearest
 // triangle pair of every pair of patches whose tessellations come within
 // the ceiling of each other. The ceiling starts at `ceiling` and falls to
 // `slack` above the nearest triangle pair found so far, so that pairs
@@ -664,9 +693,52 @@ struct Candidate {
   Vec3<double> x1, x2;  // world
 };
 
+// Body 1's pose in body 2's frame, E_2_1 = E_w_2^-1 E_w_1 (double).
+template <class T>
+Mat4<double> relative_pose(const Mat4<T>& E_w_1, const Mat4<T>& E_w_2) {
+  const Mat3<double> R_w_2 = to_double(spatial::rotation_of<T>(E_w_2));
+  return spatial::make_pose<double>(R_w_2.transpose() * to_double(spatial::rotation_of<T>(E_w_1)),
+                                    R_w_2.transpose() * (to_double(spatial::translation_of<T>(E_w_1)) -
+                                                         to_double(spatial::translation_of<T>(E_w_2))));
+}
+
+// How far a point of body 1's tessellation can have moved against body 2
+// between the relative poses E_2_1 `from` and `to`: a point of a bounding
+// volume's triangles is x = c + y in body 1's frame, c the centre of the
+// volume's rectangle, |y| <= rho its reach, so
+//   |X_to x - X_from x| <= |(R_to - R_from) c + t_to - t_from| + |R_to - R_from|_2 rho,
+// where |R_to - R_from|_2 = |I - R_from^T R_to|_2 = 2 sin(theta / 2)
+// = sqrt(3 - tr(R_from^T R_to)), theta the angle between them; its argument
+// is padded by 16 roundings (a rotation's trace near 3 cancels), and the
+// bound by 16 roundings of itself.
+class Motion {
+ public:
+  template <class T>
+  Motion(const SurfaceHierarchy<T>& body1, const Mat4<double>& from, const Mat4<double>& to)
+      : turn_matrix_(to.topLeftCorner<3, 3>() - from.topLeftCorner<3, 3>()),
+        shift_(to.topRightCorner<3, 1>() - from.topRightCorner<3, 1>()),
+        turn_(std::sqrt(std::max(0.0, 3 - (from.topLeftCorner<3, 3>().transpose() * to.topLeftCorner<3, 3>()).trace()) +
+                        16 * std::numeric_limits<double>::epsilon())),
+        body_(bound(body1.sphere_centre(), body1.sphere_radius())) {}
+  // Any point of a volume's triangles, and any point of body 1's (within its
+  // bounding sphere).
+  double of(const detail::SweptRectangle& volume) const { return bound(volume.centre, volume.reach); }
+  double of_body() const { return body_; }
+
+ private:
+  double bound(const Vec3<double>& centre, double rho) const {
+    return ((turn_matrix_ * centre + shift_).norm() + turn_ * rho) * (1 + 16 * std::numeric_limits<double>::epsilon());
+  }
+  Mat3<double> turn_matrix_;
+  Vec3<double> shift_;
+  double turn_, body_;
+};
+
 template <class T>
 class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<double> {
  public:
+  using FrontPair = typename ProximityCache<T>::FrontPair;
+  using Work = typename ProximityCache<T>::Work;
   SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling, double slack,
            double tolerance)
       : body1_(body1),
@@ -676,21 +748,39 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
         ceiling_(ceiling),
         slack_(slack),
         tolerance_(tolerance) {}
-  double BVTesting(int b1, int b2) const override {
-    const double c = fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2);
-    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
-    if (p1 < 0 || p2 < 0) return c;
-    const int slot = slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
-    return slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= c ? std::numeric_limits<double>::infinity() : c;
-  }
-  bool canStop(double c) const override { return c > ceiling_; }
-  void leafTesting(int b1, int b2) const override {
-    consider(this->model1->getBV(b1).primitiveId(), this->model2->getBV(b2).primitiveId());
-  }
   // The last query's seeds (ProximityCache), measured before the traversal
   // (after fcl::detail::initialize, which sets the transforms).
   void warm_start(const std::vector<std::array<int, 2>>& triangle_pairs) const {
     for (const auto& [id1, id2] : triangle_pairs) consider(id1, id2);
+  }
+  // The traversal from the roots (`last_front` empty) or from the last
+  // query's front (ProximityCache): a pair whose clearance, less how far the
+  // triangles of its body 1 volume can have moved against body 2 since,
+  // still prunes it is kept untested; the others are tested again, and
+  // descended if they can no longer be pruned. Its own front goes to
+  // `front`.
+  void traverse(const std::vector<FrontPair>& last_front, const Motion& motion, std::vector<FrontPair>& front) const {
+    front.clear();
+    if (last_front.empty()) {
+      descend(0, 0, 0.0, front);
+      return;
+    }
+    for (const FrontPair& pair : last_front) {
+      // The body's motion first (one subtraction), then the volume's own.
+      const int slot = slot_of(pair.volume1, pair.volume2);
+      double kept = pair.clearance - motion.of_body();
+      if (!prunes(slot, kept)) kept = pair.clearance - motion.of(body1_.fcl_model()->rectangles[std::size_t(pair.volume1)]);
+      if (prunes(slot, kept)) {
+        front.push_back({pair.volume1, pair.volume2, kept});
+        ++work_.kept;
+        continue;
+      }
+      const Test test = test_pair(pair.volume1, pair.volume2);
+      if (test.pruned)
+        front.push_back({pair.volume1, pair.volume2, test.clearance});
+      else
+        descend(pair.volume1, pair.volume2, test.clearance, front);
+    }
   }
   // The seeds within the final ceiling, nearest first.
   std::vector<Candidate> seeds() const {
@@ -700,11 +790,47 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
     std::sort(within.begin(), within.end(), [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
     return within;
   }
+  const Work& work() const { return work_; }
 
  private:
+  // A lower bound of the distance between the triangles of two bounding
+  // volumes, and whether it prunes them.
+  struct Test {
+    double clearance;
+    bool pruned;
+  };
+
+  // The patch pair's index in found_ when b1 and b2 each lie on one patch
+  // and their pair has a seed, else -1.
+  int slot_of(int b1, int b2) const {
+    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
+    return p1 < 0 || p2 < 0 ? -1 : slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
+  }
+  // A pair whose triangles are at least `clearance` apart is pruned beyond
+  // the ceiling, or when its patch pair has a seed less than the tolerance
+  // farther than that (the seed rule above).
+  bool prunes(int slot, double clearance) const {
+    return clearance > ceiling_ || (slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= clearance);
+  }
+  // bounding_volume_gap, then, unless that already prunes the pair, the
+  // larger of it and FCL's RSS distance.
+  Test test_pair(int b1, int b2) const {
+    ++work_.volume_tests;
+    const int slot = slot_of(b1, b2);
+    const double seed_rule = slot >= 0 ? found_[std::size_t(slot)].distance - tolerance_ : ceiling_;
+    if (seed_rule <= 0) return {0.0, true};  // no distance is below 0
+    const double clearance = detail::bounding_volume_gap(body1_.fcl_model()->rectangles[std::size_t(b1)],
+                                                         body2_.fcl_model()->rectangles[std::size_t(b2)], this->tf.linear(),
+                                                         this->tf.translation(), std::min(seed_rule, ceiling_));
+    if (prunes(slot, clearance)) return {clearance, true};
+    ++work_.rss_tests;
+    const double rss = std::max(clearance, fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2));
+    return {rss, prunes(slot, rss)};
+  }
   // Triangle id1 of body 1 against id2 of body 2: a seed of their patch
   // pair if it is the pair's nearest so far, within the ceiling.
   void consider(int id1, int id2) const {
+    ++work_.triangle_tests;
     const fcl::Triangle& t1 = this->tri_indices1[id1];
     const fcl::Triangle& t2 = this->tri_indices2[id2];
     fcl::Vector3d p1, p2;  // both in body 1's frame
@@ -724,6 +850,33 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
     }
   }
 
+  // FCL's distanceRecurse (traversal_recurse-inl.h) for a pair that cannot
+  // be pruned (a pair of leaves: their triangles measured), keeping the
+  // pairs where it stops with their clearances: the larger volume is split,
+  // and the nearer child pair visited first (it lowers the ceiling sooner).
+  void descend(int b1, int b2, double clearance, std::vector<FrontPair>& front) const {
+    if (this->isFirstNodeLeaf(b1) && this->isSecondNodeLeaf(b2)) {
+      consider(this->model1->getBV(b1).primitiveId(), this->model2->getBV(b2).primitiveId());
+      front.push_back({b1, b2, clearance});
+      return;
+    }
+    std::array<FrontPair, 2> children;
+    if (this->firstOverSecond(b1, b2))
+      children = {{{this->getFirstLeftChild(b1), b2, 0.0}, {this->getFirstRightChild(b1), b2, 0.0}}};
+    else
+      children = {{{b1, this->getSecondLeftChild(b2), 0.0}, {b1, this->getSecondRightChild(b2), 0.0}}};
+    std::array<Test, 2> tests = {test_pair(children[0].volume1, children[0].volume2),
+                                 test_pair(children[1].volume1, children[1].volume2)};
+    if (tests[1].clearance < tests[0].clearance) std::swap(children[0], children[1]), std::swap(tests[0], tests[1]);
+    for (std::size_t k = 0; k < 2; ++k) {
+      children[k].clearance = tests[k].clearance;
+      if (tests[k].pruned)
+        front.push_back(children[k]);
+      else
+        descend(children[k].volume1, children[k].volume2, tests[k].clearance, front);
+    }
+  }
+
   const SurfaceHierarchy<T>& body1_;
   const SurfaceHierarchy<T>& body2_;
   std::size_t patches2_;
@@ -731,21 +884,42 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
   mutable std::vector<Candidate> found_;
   mutable double ceiling_;
   double slack_, tolerance_;
+  mutable Work work_;
 };
 
+// The seeds (SeedNode), from the roots, or from the cache's seeds and front,
+// which are then replaced by this query's (an empty front when there is no
+// seed: ProximityCache).
 template <class T>
 std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
                                   const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double ceiling,
-                                  double slack, double tolerance, const std::vector<std::array<int, 2>>* warm) {
+                                  double slack, double tolerance, ProximityCache<T>* cache) {
   fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   const fcl::DistanceRequestd request(true);
   fcl::DistanceResultd result;
   SeedNode<T> node(body1, body2, ceiling, slack, tolerance);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
-  if (warm) node.warm_start(*warm);
-  fcl::detail::distance(&node, nullptr, 2);
-  return node.seeds();
+  std::vector<typename ProximityCache<T>::FrontPair> front;
+  const Mat4<double> E_2_1 = relative_pose(E_w_1, E_w_2);
+  const bool from_roots = !cache || cache->front.empty();
+  if (cache) {
+    node.warm_start(cache->triangle_pairs);
+    node.traverse(cache->front, Motion(body1, cache->E_2_1, E_2_1), front);
+  } else {
+    node.traverse({}, Motion(body1, E_2_1, E_2_1), front);
+  }
+  std::vector<Candidate> seeds = node.seeds();
+  if (cache) {
+    cache->triangle_pairs.clear();
+    for (const Candidate& seed : seeds) cache->triangle_pairs.push_back({seed.tri1, seed.tri2});
+    if (from_roots) cache->front_from_roots = front.size();
+    if (seeds.empty() || front.size() > 2 * cache->front_from_roots) front.clear();
+    cache->front = std::move(front);
+    cache->E_2_1 = E_2_1;
+    cache->work = node.work();
+  }
+  return seeds;
 }
 
 // FCL's split rule made patch-aligned: a node whose triangles lie on several
@@ -1058,6 +1232,12 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   model_->bvh.endModel();
   model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
   mark_node_patches(*model_, triangle_patch, 0);
+  for (int b = 0; b < model_->bvh.getNumBVs(); ++b) {
+    const fcl::BVNode<fcl::OBBRSSd>& node = model_->bvh.getBV(b);
+    const fcl::RSSd& rss = node.bv.rss;
+    const double reach = (std::hypot(rss.l[0], rss.l[1]) / 2 + rss.r) * (1 + 4 * std::numeric_limits<double>::epsilon());
+    model_->rectangles.push_back({rss.center(), rss.axis, rss.l[0] / 2, rss.l[1] / 2, rss.r, reach});
+  }
   // Patch-aligned (PatchSplitter): the nodes on several patches are the
   // inner nodes of a binary tree whose leaves are the patches.
   const auto multi_patch = std::count(model_->node_patch.begin(), model_->node_patch.end(), -1);
@@ -1191,7 +1371,14 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
     check_global(result, support.distance, body.bound(), roundoff, body1, body2);
     return result;
   }
-  if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) return std::nullopt;
+  if (cache && (cache->body1 != &body1 || cache->body2 != &body2)) {
+    *cache = ProximityCache<T>();
+    cache->body1 = &body1, cache->body2 = &body2;
+  }
+  if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) {
+    if (cache) cache->triangle_pairs.clear(), cache->front.clear(), cache->work = {};  // nothing near: the next query starts afresh
+    return std::nullopt;
+  }
   const double bounds = body1.bound() + body2.bound();
   // The global pair lies within both bounds of its nearest triangle pair,
   // so that pair is at most max(D, 0) + bounds apart, D the global distance
@@ -1210,14 +1397,8 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   // pair there: the inside of a bowl's rim facing away from a table below
   // it), that pair is not the global one.
   // The cache's pairs (valid indices: the same hierarchies).
-  if (cache && (cache->body1 != &body1 || cache->body2 != &body2)) *cache = {&body1, &body2, {}};
   const std::vector<Candidate> seeds = seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff,
-                                                  2 * bounds + roundoff, bounds,
-                                                  cache ? &cache->triangle_pairs : nullptr);
-  if (cache) {
-    cache->triangle_pairs.clear();
-    for (const Candidate& seed : seeds) cache->triangle_pairs.push_back({seed.tri1, seed.tri2});
-  }
+                                                  2 * bounds + roundoff, bounds, cache);
   if (seeds.empty()) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const auto newton_from = [&](const Candidate& seed) {

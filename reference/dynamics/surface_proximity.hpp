@@ -37,6 +37,29 @@ namespace contactref::dynamics {
 
 namespace detail {
 struct FclModel;  // FCL's BVHModel, kept out of this header (surface_proximity.cpp)
+
+// A bounding volume of FCL's RSS kind (a rectangle swept by a sphere): the
+// rectangle's centre, its axes (columns: its sides, then its normal), its
+// half sides, the sphere's radius, and its reach from the centre (half the
+// diagonal plus the radius, rounded up: every point of it is that near).
+struct SweptRectangle {
+  Vec3<double> centre;
+  Mat3<double> axes;
+  double half0, half1, radius, reach;
+};
+
+// A lower bound (>= 0) of the distance between swept rectangles a and b, b
+// placed in a's frame by rotation R_a_b and translation p_a_b: their
+// projections' gap along b's normal, a's normal and the line of their
+// centres (projection does not lengthen a segment, so the distance between
+// any point of a and any of b is at least each gap; a volume projects onto a
+// unit w within w . centre +- (half0 |w . side0| + half1 |w . side1| +
+// radius)). As tight as FCL's RSS distance between flat volumes facing each
+// other across a gap, at a fraction of its cost. It returns as soon as a
+// gap reaches `enough` (the caller's pruning threshold), skipping the other
+// axes.
+double bounding_volume_gap(const SweptRectangle& a, const SweptRectangle& b, const Mat3<double>& R_a_b,
+                           const Vec3<double>& p_a_b, double enough);
 }  // namespace detail
 
 template <class T>
@@ -132,21 +155,52 @@ struct SurfaceClosestPoints {
 };
 
 // Temporal coherence between the queries of one pair of bodies (the
-// simulator's flight queries come a step apart): the triangle pairs that
-// seeded the last query. closest_points measures them first at the new pose
-// (their triangle distances there), which lowers its search's ceiling and
-// gives their patch pairs a seed at once, so that the traversal prunes the
-// bounding-volume pairs that the last query had to descend. A query with a
-// cache keeps every guarantee of one without (each seed is a triangle pair
-// at the new pose, within the tolerance of its patch pair's nearest); its
-// Newton may start from other seeds than a cold query's and so differ from
-// it in round-off. The cache holds the pair of hierarchies it was filled
-// for, and starts again when given another.
+// simulator's flight queries come a step apart):
+//  - the triangle pairs that seeded the last query. closest_points measures
+//    them first at the new pose (their triangle distances there), which
+//    lowers its search's ceiling and gives their patch pairs a seed at once;
+//  - the last traversal's front: the bounding-volume pairs where it stopped
+//    (pruned, or a pair of leaves), a cut of the two hierarchies' product
+//    tree (every pair of triangles lies under exactly one of them), each
+//    with a lower bound of its triangles' distance at the last pose. The
+//    next traversal starts from them instead of the roots. A pair whose
+//    bound, less how far body 1 can have moved against body 2 since (a
+//    bound from the two relative poses and body 1's bounding sphere), still
+//    prunes it is kept without a test; the others are tested again and
+//    descended if they can no longer be pruned. So the pairs above the front
+//    that every query near contact descends are not tested again, nor most
+//    of the front while the bodies move little. A query that finds nothing within its distance
+//    leaves the front empty (the next starts from the roots), and so does
+//    one whose front has grown to more than twice the last front that a
+//    traversal from the roots left (after jumps between distant poses, where
+//    nothing is kept and a deep front costs more than a fresh traversal):
+//    the front stays within that over a run.
+// A query with a cache keeps every guarantee of one without (each seed is a
+// triangle pair at the new pose, within the tolerance of its patch pair's
+// nearest, and every pair of triangles is visited or pruned by a lower
+// bound of its distance); its Newton may start from other seeds than a cold
+// query's and so differ from it in round-off. The cache holds the pair of
+// hierarchies it was filled for, and starts again when given another.
 template <class T>
 struct ProximityCache {
+  struct FrontPair {
+    int volume1, volume2;  // body 1's and body 2's bounding volumes (FCL's node indices)
+    double clearance;      // m: at most their triangles' distance at E_2_1
+  };
+  // The last query's work, for benchmarks and tests.
+  struct Work {
+    long volume_tests = 0;    // bounding-volume pairs tested (a cheap lower bound first)
+    long rss_tests = 0;       // of which also by FCL's RSS distance
+    long triangle_tests = 0;  // triangle pairs measured (the last seeds among them)
+    long kept = 0;            // front pairs kept without a test (the motion bound)
+  };
   const SurfaceHierarchy<T>* body1 = nullptr;
   const SurfaceHierarchy<T>* body2 = nullptr;
   std::vector<std::array<int, 2>> triangle_pairs;  // (body 1's, body 2's triangle)
+  std::vector<FrontPair> front;
+  Mat4<double> E_2_1 = Mat4<double>::Identity();  // body 1's pose in body 2's frame at the last query
+  std::size_t front_from_roots = 0;                // the size of the last front a traversal from the roots left
+  Work work;
 };
 
 // nullopt when the bodies are certainly farther apart than query_distance
