@@ -901,6 +901,7 @@ std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T
   SeedNode<T> node(body1, body2, ceiling, slack, tolerance);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   std::vector<typename ProximityCache<T>::FrontPair> front;
+  if (cache) front.reserve(2 * cache->front_from_roots);  // the front's bound over a run
   const Mat4<double> E_2_1 = relative_pose(E_w_1, E_w_2);
   const bool from_roots = !cache || cache->front.empty();
   if (cache) {
