@@ -538,6 +538,16 @@ TEST(SurfaceProximity, BoundingVolumeGapIsALowerBoundOfTheRssDistance) {
   EXPECT_NEAR(fcl::distance(turn, over, rss_low, rss_high), 0.0185, roundoff);
 }
 
+// The bowl over the bump, with their hierarchies at the tests' bound, for
+// the cache's tests; their results agree to the coordinates' round-off, 64
+// roundings of 0.3 m.
+struct BowlOverBump {
+  std::unique_ptr<su::LoopSurface<double>> surface = bowl<double>();
+  su::PatchComplex<double> bump = bezier_bump<double>();
+  SurfaceHierarchy<double> hb{surface->complex(), kTarget}, hz{bump, kTarget};
+};
+constexpr double kCoordinateRoundoff = 64 * 0.3 * std::numeric_limits<double>::epsilon();
+
 // A ProximityCache changes where the search starts, not what it finds: along
 // a path of the bowl over the bump (descending from 2 cm towards contact,
 // turning and sliding), each query with the cache of the path's previous
@@ -548,11 +558,10 @@ TEST(SurfaceProximity, BoundingVolumeGapIsALowerBoundOfTheRssDistance) {
 // again (its indices are the first pair's) and the result is the swapped
 // cold query's.
 TEST(SurfaceProximity, CacheKeepsTheColdResult) {
-  const auto surface = bowl<double>();
-  const su::PatchComplex<double> bump = bezier_bump<double>();
-  const SurfaceHierarchy<double> hb(surface->complex(), kTarget), hz(bump, kTarget);
+  const BowlOverBump scene;
+  const SurfaceHierarchy<double>& hb = scene.hb;
+  const SurfaceHierarchy<double>& hz = scene.hz;
   const Mat4<double> E_w_z = Mat4<double>::Identity();
-  const double roundoff = 64 * 0.3 * std::numeric_limits<double>::epsilon();
   ProximityCache<double> cache;
   int compared = 0;
   long kept = 0;
@@ -564,9 +573,9 @@ TEST(SurfaceProximity, CacheKeepsTheColdResult) {
     ASSERT_EQ(cold.has_value(), warm.has_value()) << "pose " << k;
     if (!cold) continue;
     ++compared;
-    EXPECT_NEAR(warm->distance, cold->distance, roundoff) << "pose " << k;
-    EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * roundoff) << "pose " << k;
-    EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * roundoff) << "pose " << k;
+    EXPECT_NEAR(warm->distance, cold->distance, kCoordinateRoundoff) << "pose " << k;
+    EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
+    EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
     EXPECT_FALSE(cache.triangle_pairs.empty()) << "pose " << k << ": the query's seeds were not kept";
     EXPECT_LE(cache.front.size(), 2 * cache.front_from_roots) << "pose " << k << ": the front outgrew its bound";
     kept += cache.work.kept;
@@ -578,9 +587,9 @@ TEST(SurfaceProximity, CacheKeepsTheColdResult) {
   const auto swapped = closest_points(hz, E_w_z, hb, E_w_b, 0.1, &cache);
   ASSERT_TRUE(cold && swapped);
   EXPECT_EQ(cache.body1, &hz);
-  EXPECT_NEAR(swapped->distance, cold->distance, roundoff);
-  EXPECT_LE((swapped->p1_w - cold->p1_w).norm(), 5 * roundoff);
-  EXPECT_LE((swapped->p2_w - cold->p2_w).norm(), 5 * roundoff);
+  EXPECT_NEAR(swapped->distance, cold->distance, kCoordinateRoundoff);
+  EXPECT_LE((swapped->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff);
+  EXPECT_LE((swapped->p2_w - cold->p2_w).norm(), 5 * kCoordinateRoundoff);
 }
 
 // The cache's front (ProximityCache) is a cut of the two hierarchies: a
@@ -593,11 +602,10 @@ TEST(SurfaceProximity, CacheKeepsTheColdResult) {
 // and the front stays within twice the last front a traversal from the
 // roots left.
 TEST(SurfaceProximity, CacheFrontKeepsTheColdResultAcrossJumps) {
-  const auto surface = bowl<double>();
-  const su::PatchComplex<double> bump = bezier_bump<double>();
-  const SurfaceHierarchy<double> hb(surface->complex(), kTarget), hz(bump, kTarget);
+  const BowlOverBump scene;
+  const SurfaceHierarchy<double>& hb = scene.hb;
+  const SurfaceHierarchy<double>& hz = scene.hz;
   const Mat4<double> E_w_z = Mat4<double>::Identity();
-  const double roundoff = 64 * 0.3 * std::numeric_limits<double>::epsilon();
   std::mt19937 random(20261130);
   std::uniform_real_distribution<double> across(-0.15, 0.15), height(0.11, 0.22), turn(-0.1, 0.1);
   ProximityCache<double> cache;
@@ -618,9 +626,9 @@ TEST(SurfaceProximity, CacheFrontKeepsTheColdResultAcrossJumps) {
       continue;
     }
     ++near;
-    EXPECT_NEAR(warm->distance, cold->distance, roundoff) << "pose " << k;
-    EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * roundoff) << "pose " << k;
-    EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * roundoff) << "pose " << k;
+    EXPECT_NEAR(warm->distance, cold->distance, kCoordinateRoundoff) << "pose " << k;
+    EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
+    EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
     EXPECT_LE(cache.front.size(), 2 * cache.front_from_roots) << "pose " << k << ": the front outgrew its bound";
   }
   // Both kinds of query (27 near and 33 far with this seed: the draws are
