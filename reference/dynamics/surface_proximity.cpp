@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <atomic>
 #include <boost/math/constants/constants.hpp>
 #include <cmath>
 #include <fcl/geometry/bvh/BVH_model.h>
@@ -1169,9 +1170,13 @@ void check_global(const SurfaceClosestPoints<T>& result, double polyhedral, doub
 
 // ---------------------------------------------------------------------------
 
+namespace {
+std::atomic<std::uint64_t> next_serial{1};  // the next SurfaceHierarchy's
+}  // namespace
+
 template <class T>
 SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double target_bound, std::size_t max_triangles)
-    : complex_(&complex) {
+    : complex_(&complex), serial_(next_serial++) {
   if (!std::isfinite(target_bound) || !(target_bound > 0))
     throw InputError("surface proximity: target_bound must be finite and > 0 (m)");
   if (complex.patches.empty()) throw InputError("surface proximity: the patch complex has no patch");
@@ -1372,9 +1377,9 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
     check_global(result, support.distance, body.bound(), roundoff, body1, body2);
     return result;
   }
-  if (cache && (cache->body1 != &body1 || cache->body2 != &body2)) {
+  if (cache && (cache->body1 != body1.serial() || cache->body2 != body2.serial())) {
     *cache = ProximityCache<T>();
-    cache->body1 = &body1, cache->body2 = &body2;
+    cache->body1 = body1.serial(), cache->body2 = body2.serial();
   }
   if (sphere_distance(body1, E_w_1, body2, E_w_2) > query) {
     if (cache) cache->triangle_pairs.clear(), cache->front.clear(), cache->work = {};  // nothing near: the next query starts afresh

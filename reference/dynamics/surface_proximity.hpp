@@ -27,6 +27,7 @@
 // pose of body 1 in the world.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -99,6 +100,10 @@ class SurfaceHierarchy {
   SurfaceHierarchy& operator=(SurfaceHierarchy&&) noexcept;
 
   double bound() const { return bound_; }
+  // A number that no other hierarchy built in this process has had (moving
+  // a hierarchy keeps it): a ProximityCache names its hierarchies by it,
+  // not by their address, which a new hierarchy may take.
+  std::uint64_t serial() const { return serial_; }
   const surfaces::PatchComplex<T>& complex() const { return *complex_; }
   bool is_half_space() const { return half_space_; }
   // The rod's surface (body frame): c(s, t) = origin + t axis + radius
@@ -142,6 +147,7 @@ class SurfaceHierarchy {
   Vec3<T> plane_origin_ = Vec3<T>::Zero(), plane_normal_ = Vec3<T>::UnitZ();
   Vec3<T> plane_c_u_ = Vec3<T>::UnitX(), plane_c_v_ = Vec3<T>::UnitY();
   std::unique_ptr<detail::FclModel> model_;
+  std::uint64_t serial_;
 };
 
 template <class T>
@@ -180,7 +186,8 @@ struct SurfaceClosestPoints {
 // nearest, and every pair of triangles is visited or pruned by a lower
 // bound of its distance); its Newton may start from other seeds than a cold
 // query's and so differ from it in round-off. The cache holds the pair of
-// hierarchies it was filled for, and starts again when given another.
+// hierarchies it was filled for (their serials), and starts again when given
+// another.
 template <class T>
 struct ProximityCache {
   struct FrontPair {
@@ -194,8 +201,7 @@ struct ProximityCache {
     long triangle_tests = 0;  // triangle pairs measured (the last seeds among them)
     long kept = 0;            // front pairs kept without a test (the motion bound)
   };
-  const SurfaceHierarchy<T>* body1 = nullptr;
-  const SurfaceHierarchy<T>* body2 = nullptr;
+  std::uint64_t body1 = 0, body2 = 0;  // the hierarchies' serials (0: none)
   std::vector<std::array<int, 2>> triangle_pairs;  // (body 1's, body 2's triangle)
   std::vector<FrontPair> front;
   Mat4<double> E_2_1 = Mat4<double>::Identity();  // body 1's pose in body 2's frame at the last query

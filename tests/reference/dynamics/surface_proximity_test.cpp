@@ -26,6 +26,7 @@
 #include <iostream>
 #include <memory>
 #include <numbers>
+#include <optional>
 #include <random>
 
 #include <fcl/math/bv/RSS.h>
@@ -586,10 +587,39 @@ TEST(SurfaceProximity, CacheKeepsTheColdResult) {
   const auto cold = closest_points(hz, E_w_z, hb, E_w_b, 0.1);
   const auto swapped = closest_points(hz, E_w_z, hb, E_w_b, 0.1, &cache);
   ASSERT_TRUE(cold && swapped);
-  EXPECT_EQ(cache.body1, &hz);
+  EXPECT_EQ(cache.body1, hz.serial());
   EXPECT_NEAR(swapped->distance, cold->distance, kCoordinateRoundoff);
   EXPECT_LE((swapped->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff);
   EXPECT_LE((swapped->p2_w - cold->p2_w).norm(), 5 * kCoordinateRoundoff);
+}
+
+// A hierarchy rebuilt where another stood (std::optional's storage: the same
+// address), with another tessellation (a bound four times coarser: fewer
+// triangles and bounding volumes): the cache names hierarchies by their
+// serials, so it starts again instead of reading the old one's indices
+// (past the new one's arrays: the sanitized build would report it), and
+// the query gives the cold query's pair.
+TEST(SurfaceProximity, CacheStartsAgainForAHierarchyRebuiltAtTheSameAddress) {
+  const BowlOverBump scene;
+  std::optional<SurfaceHierarchy<double>> bump;
+  bump.emplace(scene.bump, kTarget);
+  const SurfaceHierarchy<double>* first = &*bump;
+  const std::uint64_t first_serial = bump->serial();
+  const Mat4<double> E_w_b = bowl_pose<double>(0.11), E_w_z = Mat4<double>::Identity();
+  ProximityCache<double> cache;
+  ASSERT_TRUE(closest_points(scene.hb, E_w_b, *bump, E_w_z, 0.1, &cache).has_value());
+  ASSERT_FALSE(cache.front.empty());
+  const std::size_t first_triangles = bump->triangles().size();
+  bump.emplace(scene.bump, 4 * kTarget);
+  ASSERT_EQ(&*bump, first) << "the test needs the new hierarchy at the old one's address";
+  ASSERT_NE(bump->serial(), first_serial);
+  ASSERT_LT(bump->triangles().size(), first_triangles);
+  const auto cold = closest_points(scene.hb, E_w_b, *bump, E_w_z, 0.1);
+  const auto warm = closest_points(scene.hb, E_w_b, *bump, E_w_z, 0.1, &cache);
+  ASSERT_TRUE(cold && warm);
+  EXPECT_EQ(cache.body2, bump->serial());
+  EXPECT_NEAR(warm->distance, cold->distance, kCoordinateRoundoff);
+  EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff);
 }
 
 // The cache's front (ProximityCache) is a cut of the two hierarchies: a
