@@ -170,17 +170,18 @@ struct SurfaceClosestPoints {
 //    tree (every pair of triangles lies under exactly one of them), each
 //    with a lower bound of its triangles' distance at the last pose. The
 //    next traversal starts from them instead of the roots. A pair whose
-//    bound, less how far body 1 can have moved against body 2 since (a
-//    bound from the two relative poses and body 1's bounding sphere), still
-//    prunes it is kept without a test; the others are tested again and
-//    descended if they can no longer be pruned. So the pairs above the front
-//    that every query near contact descends are not tested again, nor most
-//    of the front while the bodies move little. A query that finds nothing within its distance
-//    leaves the front empty (the next starts from the roots), and so does
-//    one whose front has grown to more than twice the last front that a
-//    traversal from the roots left (after jumps between distant poses, where
-//    nothing is kept and a deep front costs more than a fresh traversal):
-//    the front stays within that over a run.
+//    bound, less how far its triangles on body 1 can have moved against
+//    body 2 since (bounded from the two relative poses, for body 1's
+//    bounding sphere and then for the pair's own volume), still prunes it is
+//    kept without a test; the others are tested again and descended if they
+//    can no longer be pruned. So the pairs above the front that every query
+//    near contact descends are not tested again, nor most of the front
+//    while the bodies move little. A query that finds nothing within its
+//    distance leaves the front empty (the next starts from the roots), and
+//    so does one whose front has grown to more than twice the last front
+//    that a traversal from the roots left (after jumps between distant
+//    poses, where nothing is kept and a deep front costs more than a fresh
+//    traversal): the front stays within that over a run.
 // A query with a cache keeps every guarantee of one without (each seed is a
 // triangle pair at the new pose, within the tolerance of its patch pair's
 // nearest, and every pair of triangles is visited or pruned by a lower
