@@ -30,25 +30,33 @@ struct FclModel {
   std::vector<SweptRectangle> rectangles;
 };
 
+namespace {
+// The half width of a swept rectangle's projection onto a unit vector whose
+// components along the rectangle's sides are w0 and w1.
+double half_width(const SweptRectangle& v, double w0, double w1) {
+  return v.half0 * std::abs(w0) + v.half1 * std::abs(w1) + v.radius;
+}
+}  // namespace
+
 double bounding_volume_gap(const SweptRectangle& a, const SweptRectangle& b, const Mat3<double>& R_a_b,
                            const Vec3<double>& p_a_b, double enough) {
   const Vec3<double> D = R_a_b * b.centre + p_a_b - a.centre;  // centre to centre, a's frame
+  // Along b's normal (b is flat along it: its radius alone).
   const Vec3<double> n_b = R_a_b * b.axes.col(2);
-  const double along_b = std::abs(n_b.dot(D)) - b.radius -
-                         (a.half0 * std::abs(n_b.dot(a.axes.col(0))) + a.half1 * std::abs(n_b.dot(a.axes.col(1))) + a.radius);
+  const double along_b = std::abs(n_b.dot(D)) - b.radius - half_width(a, n_b.dot(a.axes.col(0)), n_b.dot(a.axes.col(1)));
   if (along_b >= enough) return along_b;
+  // Along a's normal.
   const Vec3<double> n_a_in_b = R_a_b.transpose() * a.axes.col(2);
   const double along_a = std::abs(a.axes.col(2).dot(D)) - a.radius -
-                         (b.half0 * std::abs(n_a_in_b.dot(b.axes.col(0))) + b.half1 * std::abs(n_a_in_b.dot(b.axes.col(1))) + b.radius);
+                         half_width(b, n_a_in_b.dot(b.axes.col(0)), n_a_in_b.dot(b.axes.col(1)));
   double gap = std::max({0.0, along_a, along_b});
   if (gap >= enough) return gap;
+  // Along the line of the centres.
   const double length = D.norm();
   if (length > 0) {
-    const Vec3<double> w = D / length;
-    const Vec3<double> w_in_b = R_a_b.transpose() * w;
-    const double along_centres =
-        length - (a.half0 * std::abs(w.dot(a.axes.col(0))) + a.half1 * std::abs(w.dot(a.axes.col(1))) + a.radius) -
-        (b.half0 * std::abs(w_in_b.dot(b.axes.col(0))) + b.half1 * std::abs(w_in_b.dot(b.axes.col(1))) + b.radius);
+    const Vec3<double> w = D / length, w_in_b = R_a_b.transpose() * w;
+    const double along_centres = length - half_width(a, w.dot(a.axes.col(0)), w.dot(a.axes.col(1))) -
+                                 half_width(b, w_in_b.dot(b.axes.col(0)), w_in_b.dot(b.axes.col(1)));
     gap = std::max(gap, along_centres);
   }
   return gap;
