@@ -61,6 +61,15 @@ double bounding_volume_gap(const SweptRectangle& a, const SweptRectangle& b, con
   }
   return gap;
 }
+MotionBound::MotionBound(const Mat4<double>& from, const Mat4<double>& to)
+    : turn_matrix_(to.topLeftCorner<3, 3>() - from.topLeftCorner<3, 3>()),
+      shift_(to.topRightCorner<3, 1>() - from.topRightCorner<3, 1>()),
+      turn_(std::sqrt(std::max(0.0, 3 - (from.topLeftCorner<3, 3>().transpose() * to.topLeftCorner<3, 3>()).trace()) +
+                      16 * std::numeric_limits<double>::epsilon())) {}
+
+double MotionBound::of(const Vec3<double>& centre, double reach) const {
+  return ((turn_matrix_ * centre + shift_).norm() + turn_ * reach) * (1 + 16 * std::numeric_limits<double>::epsilon());
+}
 }  // namespace detail
 
 namespace {
@@ -712,35 +721,20 @@ Mat4<double> relative_pose(const Mat4<T>& E_w_1, const Mat4<T>& E_w_2) {
 }
 
 // How far a point of body 1's tessellation can have moved against body 2
-// between the relative poses E_2_1 `from` and `to`: a point of a bounding
-// volume's triangles is x = c + y in body 1's frame, c the centre of the
-// volume's rectangle, |y| <= rho its reach, so
-//   |X_to x - X_from x| <= |(R_to - R_from) c + t_to - t_from| + |R_to - R_from|_2 rho,
-// where |R_to - R_from|_2 = |I - R_from^T R_to|_2 = 2 sin(theta / 2)
-// = sqrt(3 - tr(R_from^T R_to)), theta the angle between them; its argument
-// is padded by 16 roundings (a rotation's trace near 3 cancels), and the
-// bound by 16 roundings of itself.
+// between the relative poses E_2_1 `from` and `to` (detail::MotionBound):
+// any point of a bounding volume's triangles lies within its reach of its
+// centre, and any point of body 1's within its bounding sphere.
 class Motion {
  public:
   template <class T>
   Motion(const SurfaceHierarchy<T>& body1, const Mat4<double>& from, const Mat4<double>& to)
-      : turn_matrix_(to.topLeftCorner<3, 3>() - from.topLeftCorner<3, 3>()),
-        shift_(to.topRightCorner<3, 1>() - from.topRightCorner<3, 1>()),
-        turn_(std::sqrt(std::max(0.0, 3 - (from.topLeftCorner<3, 3>().transpose() * to.topLeftCorner<3, 3>()).trace()) +
-                        16 * std::numeric_limits<double>::epsilon())),
-        body_(bound(body1.sphere_centre(), body1.sphere_radius())) {}
-  // Any point of a volume's triangles, and any point of body 1's (within its
-  // bounding sphere).
-  double of(const detail::SweptRectangle& volume) const { return bound(volume.centre, volume.reach); }
+      : bound_(from, to), body_(bound_.of(body1.sphere_centre(), body1.sphere_radius())) {}
+  double of(const detail::SweptRectangle& volume) const { return bound_.of(volume.centre, volume.reach); }
   double of_body() const { return body_; }
 
  private:
-  double bound(const Vec3<double>& centre, double rho) const {
-    return ((turn_matrix_ * centre + shift_).norm() + turn_ * rho) * (1 + 16 * std::numeric_limits<double>::epsilon());
-  }
-  Mat3<double> turn_matrix_;
-  Vec3<double> shift_;
-  double turn_, body_;
+  detail::MotionBound bound_;
+  double body_;
 };
 
 template <class T>

@@ -61,6 +61,26 @@ struct SweptRectangle {
 // axes.
 double bounding_volume_gap(const SweptRectangle& a, const SweptRectangle& b, const Mat3<double>& R_a_b,
                            const Vec3<double>& p_a_b, double enough);
+
+// How far a point within `reach` of `centre` (in a body's frame) can move
+// between two poses of the body, `from` and `to` (in any one frame): the
+// point is x = c + y, |y| <= rho, so
+//   |X_to x - X_from x| <= |(R_to - R_from) c + t_to - t_from| + |R_to - R_from|_2 rho,
+// where |R_to - R_from|_2 = |I - R_from^T R_to|_2 = 2 sin(theta / 2)
+// = sqrt(3 - tr(R_from^T R_to)), theta the angle between them. The root's
+// argument is padded by 16 roundings (a rotation's trace near 3 cancels),
+// and the bound by 16 roundings of itself. ProximityCache keeps a front
+// pair by it.
+class MotionBound {
+ public:
+  MotionBound(const Mat4<double>& from, const Mat4<double>& to);
+  double of(const Vec3<double>& centre, double reach) const;
+
+ private:
+  Mat3<double> turn_matrix_;  // R_to - R_from
+  Vec3<double> shift_;        // t_to - t_from
+  double turn_;               // |R_to - R_from|_2, padded
+};
 }  // namespace detail
 
 template <class T>

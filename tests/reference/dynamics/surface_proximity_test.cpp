@@ -539,6 +539,62 @@ TEST(SurfaceProximity, BoundingVolumeGapIsALowerBoundOfTheRssDistance) {
   EXPECT_NEAR(fcl::distance(turn, over, rss_low, rss_high), 0.0185, roundoff);
 }
 
+// detail::MotionBound, the bound by which a cache keeps a front pair, against
+// the points' displacements (closed form: X_to x - X_from x):
+//  - seeded random pose pairs, turned by 1e-9 to 3.1 rad about random axes
+//    and shifted up to 5 cm, balls of random centres and reaches: no point of
+//    the ball (its centre, points on its sphere, points inside) moves
+//    farther than the bound;
+//  - tight where it can be: a pure shift moves every point by exactly it
+//    (the bound adds only its padding, sqrt(16 eps) of the reach), and a
+//    turn by theta about an axis through the centre moves the points of the
+//    sphere's equator by 2 sin(theta / 2) reach, which the bound equals to
+//    round-off.
+TEST(SurfaceProximity, MotionBoundHoldsEveryDisplacementAndIsTight) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1, 1), reach_of(0, 0.1);
+  const auto vector = [&](double scale) {
+    Vec3<double> v;
+    for (int i = 0; i < 3; ++i) v(i) = scale * unit(random);
+    return v;
+  };
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const double angle : {1e-9, 1e-4, 0.05, 1.0, 3.1}) {
+    for (int k = 0; k < 200; ++k) {
+      const Mat4<double> from = spatial::make_pose<double>(spatial::so3_exp<double>(vector(2)), vector(0.5));
+      const Mat3<double> turn = spatial::so3_exp<double>(Vec3<double>(vector(1).normalized() * angle));
+      const Mat4<double> to = spatial::make_pose<double>(Mat3<double>(turn * from.topLeftCorner<3, 3>()),
+                                                         Vec3<double>(from.topRightCorner<3, 1>() + vector(0.05)));
+      const Vec3<double> centre = vector(0.2);
+      const double reach = reach_of(random);
+      const double bound = detail::MotionBound(from, to).of(centre, reach);
+      for (int j = 0; j < 20; ++j) {
+        const Vec3<double> direction = vector(1).normalized();
+        const double r = j == 0 ? 0.0 : j < 10 ? reach : reach * std::abs(unit(random));
+        const Vec3<double> x = centre + r * direction;
+        const double moved = ((to.topLeftCorner<3, 3>() - from.topLeftCorner<3, 3>()) * x + to.topRightCorner<3, 1>() -
+                              from.topRightCorner<3, 1>()).norm();
+        ASSERT_LE(moved, bound) << "angle " << angle << ", pose pair " << k << ", point " << j;
+      }
+    }
+  }
+  const Mat4<double> from = spatial::make_pose<double>(spatial::so3_exp<double>(Vec3<double>(0.3, -0.2, 0.5)),
+                                                       Vec3<double>(0.1, 0.2, -0.3));
+  const Vec3<double> centre(0.05, -0.02, 0.08), shift(0.01, -0.03, 0.02);
+  const double reach = 0.07;
+  const Mat4<double> shifted = spatial::make_pose<double>(Mat3<double>(from.topLeftCorner<3, 3>()),
+                                                          Vec3<double>(from.topRightCorner<3, 1>() + shift));
+  EXPECT_NEAR(detail::MotionBound(from, shifted).of(centre, reach), shift.norm(), std::sqrt(16 * eps) * reach + 64 * eps);
+  // A turn by 1 rad about the axis a through the centre's place c_w: the
+  // new pose is T(c_w) R_a T(-c_w) applied after `from`.
+  const Vec3<double> axis = Vec3<double>(1, 2, -2) / 3;
+  const Vec3<double> c_w = from.topLeftCorner<3, 3>() * centre + from.topRightCorner<3, 1>();
+  const Mat3<double> R_a = spatial::so3_exp<double>(Vec3<double>(axis * 1.0));
+  const Mat4<double> turned = spatial::make_pose<double>(Mat3<double>(R_a * from.topLeftCorner<3, 3>()),
+                                                         Vec3<double>(R_a * (from.topRightCorner<3, 1>() - c_w) + c_w));
+  EXPECT_NEAR(detail::MotionBound(from, turned).of(centre, reach), 2 * std::sin(0.5) * reach, 64 * eps);
+}
+
 // The bowl over the bump, with their hierarchies at the tests' bound, for
 // the cache's tests; their results agree to the coordinates' round-off, 64
 // roundings of 0.3 m.
