@@ -711,15 +711,6 @@ struct Candidate {
   Vec3<double> x1, x2;  // world
 };
 
-// Body 1's pose in body 2's frame, E_2_1 = E_w_2^-1 E_w_1 (double).
-template <class T>
-Mat4<double> relative_pose(const Mat4<T>& E_w_1, const Mat4<T>& E_w_2) {
-  const Mat3<double> R_w_2 = to_double(spatial::rotation_of<T>(E_w_2));
-  return spatial::make_pose<double>(R_w_2.transpose() * to_double(spatial::rotation_of<T>(E_w_1)),
-                                    R_w_2.transpose() * (to_double(spatial::translation_of<T>(E_w_1)) -
-                                                         to_double(spatial::translation_of<T>(E_w_2))));
-}
-
 // How far a point of body 1's tessellation can have moved against body 2
 // between the relative poses E_2_1 `from` and `to` (detail::MotionBound):
 // any point of a bounding volume's triangles lies within its reach of its
@@ -905,7 +896,7 @@ std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   std::vector<typename ProximityCache<T>::FrontPair> front;
   if (cache) front.reserve(2 * cache->front_from_roots);  // the front's bound over a run
-  const Mat4<double> E_2_1 = relative_pose(E_w_1, E_w_2);
+  const Mat4<double> E_2_1 = to_double(Mat4<T>(spatial::pose_inverse<T>(E_w_2) * E_w_1));  // body 1 in body 2's frame
   const bool from_roots = !cache || cache->front.empty();
   if (cache) {
     node.warm_start(cache->triangle_pairs);
@@ -1404,7 +1395,6 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
   // its rim is deeper.) Where Newton fails from a farther seed (no closest
   // pair there: the inside of a bowl's rim facing away from a table below
   // it), that pair is not the global one.
-  // The cache's pairs (valid indices: the same hierarchies).
   const std::vector<Candidate> seeds = seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff,
                                                   2 * bounds + roundoff, bounds, cache);
   if (seeds.empty()) return std::nullopt;
