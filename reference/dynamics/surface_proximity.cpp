@@ -26,6 +26,11 @@ struct FclModel {
   // Per bounding volume (FCL's node index): the patch that all its
   // triangles belong to, or -1 when they belong to several.
   std::vector<int> node_patch;
+  // Per bounding volume: the largest distance bound of its triangles (the
+  // tessellation's distance to the smooth surface there).
+  std::vector<double> node_bound;
+  // Per patch: the largest distance bound of its triangles.
+  std::vector<double> patch_bound;
   // Per bounding volume: its RSS, for bounding_volume_gap.
   std::vector<SweptRectangle> rectangles;
 };
@@ -690,25 +695,41 @@ double polyhedral_lower_bound(const SurfaceHierarchy<T>& body1, const Mat4<T>& E
 // (FCL's bounding volumes, visited in the order of its distance traversal;
 // a pair is pruned by a lower bound of its triangles' distance, detail::
 // bounding_volume_gap, then FCL's RSS distance where that does not prune
-// it; from the last query's front when there is a ProximityCache): the nearest
-// triangle pair of every pair of patches whose tessellations come within
-// the ceiling of each other. The ceiling starts at `ceiling` and falls to
-// `slack` above the nearest triangle pair found so far, so that pairs
-// farther than that from the polyhedral distance are never visited. A seed
-// need only be within `tolerance` of its patch pair's nearest triangle pair
-// (it starts Newton; the tessellations are not known better than their
-// bounds): a bounding-volume pair whose triangles all lie on one patch pair
-// that already has a seed less than `tolerance` farther than the pair's
-// bound is pruned. (Near contact every bounding-volume pair about the
-// contact is at distance 0, nearer than any seed: without the tolerance
-// each would be searched to its leaves.) For overlapping triangles the
-// points are a point of each (fcl::detail::TriangleDistance). The last
-// query's seeds (ProximityCache) are measured first, as leaves: triangle
-// pairs at this pose like any other, so all of the above holds for them.
+// it; from the last query's front when there is a ProximityCache). The
+// bounds are each triangle's own, e_t (B1): the smooth surface over a
+// triangle is within e_t of it, so
+//  - the global pair (distance D*) lies over triangles t1, t2 at most
+//    max(D*, 0) + e_t1 + e_t2 apart (where the surfaces cross, D* < 0,
+//    their triangles meet; closest_points);
+//  - every triangle pair measured bounds D* from above: D* <= d + e_t1 + e_t2.
+// The limit is the least of the query distance and those upper bounds, plus
+// round-off; a pair of bounding volumes farther apart than the limit plus
+// their triangles' largest bounds (FclModel::node_bound) holds no pair
+// within the query distance nor the global pair, and is pruned. A seed need
+// only be within the tolerance tau(P) = beta(P) of its patch pair P's nearest
+// triangle pair (it starts Newton; the tessellations are not known better
+// than their bounds), beta(P) the sum of the two patches' largest bounds
+// (FclModel::patch_bound): a bounding-volume pair whose triangles all lie on
+// P, which already has a seed s_P, is pruned when it is at least s_P -
+// tau(P) apart. (Near contact every bounding-volume pair about the contact
+// is at distance 0, nearer than any seed: without the tolerance each would
+// be searched to its leaves.) Then every triangle pair of P nearer than
+// s_P - tau(P) was pruned by the limit, which the pair t* holding the global
+// pair (if P holds it) never is, so
+//   s_P <= d(t*) + tau(P) <= max(D*, 0) + 2 beta(P) <= limit + 2 beta(P):
+// the seeds are those within limit + 2 beta(P), and closest_points starts
+// Newton from each within max(D, 0) + 2 beta(P) of the best distance D
+// found. (A flat patch, a table's top, has beta 0 on its side: near it the
+// search is as narrow as the curved body's own bounds.) For overlapping
+// triangles the points are a point of each (fcl::detail::TriangleDistance).
+// The last query's seeds (ProximityCache) are measured first, as leaves:
+// triangle pairs at this pose like any other, so all of the above holds for
+// them.
 struct Candidate {
   double distance;
   int tri1, tri2;
   Vec3<double> x1, x2;  // world
+  double patch_bounds;  // beta(P) of its patch pair
 };
 
 // How far a point of body 1's tessellation can have moved against body 2
@@ -733,15 +754,16 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
  public:
   using FrontPair = typename ProximityCache<T>::FrontPair;
   using Work = typename ProximityCache<T>::Work;
-  SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double ceiling, double slack,
-           double tolerance)
+  // `query`: the query distance; `roundoff`: the polyhedral distances'.
+  SeedNode(const SurfaceHierarchy<T>& body1, const SurfaceHierarchy<T>& body2, double query, double roundoff)
       : body1_(body1),
         body2_(body2),
+        model1_(*body1.fcl_model()),
+        model2_(*body2.fcl_model()),
         patches2_(body2.complex().patches.size()),
         slot_(body1.complex().patches.size() * patches2_, -1),
-        ceiling_(ceiling),
-        slack_(slack),
-        tolerance_(tolerance) {}
+        limit_(query + roundoff),
+        roundoff_(roundoff) {}
   // The last query's seeds (ProximityCache), measured before the traversal
   // (after fcl::detail::initialize, which sets the transforms).
   void warm_start(const std::vector<std::array<int, 2>>& triangle_pairs) const {
@@ -763,8 +785,9 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
       // The body's motion first (one subtraction), then the volume's own.
       const int slot = slot_of(pair.volume1, pair.volume2);
       double kept = pair.clearance - motion.of_body();
-      if (!prunes(slot, kept)) kept = pair.clearance - motion.of(body1_.fcl_model()->rectangles[std::size_t(pair.volume1)]);
-      if (prunes(slot, kept)) {
+      if (!prunes(pair.volume1, pair.volume2, slot, kept))
+        kept = pair.clearance - motion.of(model1_.rectangles[std::size_t(pair.volume1)]);
+      if (prunes(pair.volume1, pair.volume2, slot, kept)) {
         front.push_back({pair.volume1, pair.volume2, kept});
         ++work_.kept;
         continue;
@@ -776,11 +799,11 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
         descend(pair.volume1, pair.volume2, test.clearance, front);
     }
   }
-  // The seeds within the final ceiling, nearest first.
+  // The seeds within the final limit plus 2 beta(P), nearest first.
   std::vector<Candidate> seeds() const {
     std::vector<Candidate> within;
     for (const Candidate& candidate : found_)
-      if (candidate.distance <= ceiling_) within.push_back(candidate);
+      if (candidate.distance <= limit_ + 2 * candidate.patch_bounds) within.push_back(candidate);
     std::sort(within.begin(), within.end(), [](const Candidate& a, const Candidate& b) { return a.distance < b.distance; });
     return within;
   }
@@ -797,32 +820,43 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
   // The patch pair's index in found_ when b1 and b2 each lie on one patch
   // and their pair has a seed, else -1.
   int slot_of(int b1, int b2) const {
-    const int p1 = body1_.fcl_model()->node_patch[std::size_t(b1)], p2 = body2_.fcl_model()->node_patch[std::size_t(b2)];
+    const int p1 = model1_.node_patch[std::size_t(b1)], p2 = model2_.node_patch[std::size_t(b2)];
     return p1 < 0 || p2 < 0 ? -1 : slot_[std::size_t(p1) * patches2_ + std::size_t(p2)];
   }
+  // How far apart the triangles of b1 and b2 may be and still hold a pair
+  // within the limit (their largest bounds above it).
+  double reach(int b1, int b2) const {
+    return limit_ + model1_.node_bound[std::size_t(b1)] + model2_.node_bound[std::size_t(b2)];
+  }
+  // The seed rule's threshold for the patch pair in found_[slot]: s_P - tau(P).
+  double seed_rule(int slot) const {
+    const Candidate& seed = found_[std::size_t(slot)];
+    return seed.distance - seed.patch_bounds;
+  }
   // A pair whose triangles are at least `clearance` apart is pruned beyond
-  // the ceiling, or when its patch pair has a seed less than the tolerance
+  // its reach, or when its patch pair has a seed less than the tolerance
   // farther than that (the seed rule above).
-  bool prunes(int slot, double clearance) const {
-    return clearance > ceiling_ || (slot >= 0 && found_[std::size_t(slot)].distance - tolerance_ <= clearance);
+  bool prunes(int b1, int b2, int slot, double clearance) const {
+    return clearance > reach(b1, b2) || (slot >= 0 && seed_rule(slot) <= clearance);
   }
   // bounding_volume_gap, then, unless that already prunes the pair, the
   // larger of it and FCL's RSS distance.
   Test test_pair(int b1, int b2) const {
     ++work_.volume_tests;
     const int slot = slot_of(b1, b2);
-    const double seed_rule = slot >= 0 ? found_[std::size_t(slot)].distance - tolerance_ : ceiling_;
+    const double seed_rule = slot >= 0 ? this->seed_rule(slot) : std::numeric_limits<double>::infinity();
     if (seed_rule <= 0) return {0.0, true};  // no distance is below 0
-    const double clearance = detail::bounding_volume_gap(body1_.fcl_model()->rectangles[std::size_t(b1)],
-                                                         body2_.fcl_model()->rectangles[std::size_t(b2)], this->tf.linear(),
-                                                         this->tf.translation(), std::min(seed_rule, ceiling_));
-    if (prunes(slot, clearance)) return {clearance, true};
+    const double clearance =
+        detail::bounding_volume_gap(model1_.rectangles[std::size_t(b1)], model2_.rectangles[std::size_t(b2)],
+                                    this->tf.linear(), this->tf.translation(), std::min(seed_rule, reach(b1, b2)));
+    if (prunes(b1, b2, slot, clearance)) return {clearance, true};
     ++work_.rss_tests;
     const double rss = std::max(clearance, fcl::detail::MeshDistanceTraversalNodeOBBRSS<double>::BVTesting(b1, b2));
-    return {rss, prunes(slot, rss)};
+    return {rss, prunes(b1, b2, slot, rss)};
   }
   // Triangle id1 of body 1 against id2 of body 2: a seed of their patch
-  // pair if it is the pair's nearest so far, within the ceiling.
+  // pair if it is the pair's nearest so far, within their reach; an upper
+  // bound of the global distance, which lowers the limit.
   void consider(int id1, int id2) const {
     ++work_.triangle_tests;
     const fcl::Triangle& t1 = this->tri_indices1[id1];
@@ -831,11 +865,15 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
     const double d = fcl::detail::TriangleDistance<double>::triDistance(
         this->vertices1[t1[0]], this->vertices1[t1[1]], this->vertices1[t1[2]], this->vertices2[t2[0]],
         this->vertices2[t2[1]], this->vertices2[t2[2]], this->tf.linear(), this->tf.translation(), p1, p2);
-    if (d > ceiling_) return;
-    ceiling_ = std::min(ceiling_, d + slack_);
-    const Candidate candidate{d, id1, id2, this->tf1 * p1, this->tf1 * p2};
-    int& slot = slot_[std::size_t(body1_.triangles()[std::size_t(id1)].patch) * patches2_ +
-                      std::size_t(body2_.triangles()[std::size_t(id2)].patch)];
+    const auto& triangle1 = body1_.triangles()[std::size_t(id1)];
+    const auto& triangle2 = body2_.triangles()[std::size_t(id2)];
+    const double bounds = triangle1.bound + triangle2.bound;
+    if (d > limit_ + bounds) return;
+    limit_ = std::min(limit_, d + bounds + 2 * roundoff_);
+    const Candidate candidate{d, id1, id2, this->tf1 * p1, this->tf1 * p2,
+                              model1_.patch_bound[std::size_t(triangle1.patch)] +
+                                  model2_.patch_bound[std::size_t(triangle2.patch)]};
+    int& slot = slot_[std::size_t(triangle1.patch) * patches2_ + std::size_t(triangle2.patch)];
     if (slot < 0) {
       slot = int(found_.size());
       found_.push_back(candidate);
@@ -873,26 +911,28 @@ class SeedNode final : public fcl::detail::MeshDistanceTraversalNodeOBBRSS<doubl
 
   const SurfaceHierarchy<T>& body1_;
   const SurfaceHierarchy<T>& body2_;
+  const detail::FclModel& model1_;
+  const detail::FclModel& model2_;
   std::size_t patches2_;
   mutable std::vector<int> slot_;  // per patch pair: its index in found_, or -1
   mutable std::vector<Candidate> found_;
-  mutable double ceiling_;
-  double slack_, tolerance_;
+  mutable double limit_;  // min(query, the least upper bound of D*) + round-off
+  double roundoff_;
   mutable Work work_;
 };
 
 // The seeds (SeedNode), from the roots, or from the cache's seeds and front,
-// which are then replaced by this query's (an empty front when there is no
-// seed: ProximityCache).
+// which are then replaced by this query's (an empty front when it outgrew
+// its bound: ProximityCache).
 template <class T>
 std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T>& E_w_1,
-                                  const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double ceiling,
-                                  double slack, double tolerance, ProximityCache<T>* cache) {
+                                  const SurfaceHierarchy<T>& body2, const Mat4<T>& E_w_2, double query,
+                                  double roundoff, ProximityCache<T>* cache) {
   fcl::Transform3d tf1 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_1)), to_double(spatial::translation_of<T>(E_w_1)));
   fcl::Transform3d tf2 = fcl_transform(to_double(spatial::rotation_of<T>(E_w_2)), to_double(spatial::translation_of<T>(E_w_2)));
   const fcl::DistanceRequestd request(true);
   fcl::DistanceResultd result;
-  SeedNode<T> node(body1, body2, ceiling, slack, tolerance);
+  SeedNode<T> node(body1, body2, query, roundoff);
   fcl::detail::initialize(node, body1.fcl_model()->bvh, tf1, body2.fcl_model()->bvh, tf2, request, result);
   std::vector<typename ProximityCache<T>::FrontPair> front;
   if (cache) front.reserve(2 * cache->front_from_roots);  // the front's bound over a run
@@ -909,7 +949,7 @@ std::vector<Candidate> seed_pairs(const SurfaceHierarchy<T>& body1, const Mat4<T
     cache->triangle_pairs.clear();
     for (const Candidate& seed : seeds) cache->triangle_pairs.push_back({seed.tri1, seed.tri2});
     if (from_roots) cache->front_from_roots = front.size();
-    if (seeds.empty() || front.size() > 2 * cache->front_from_roots) front.clear();
+    if (front.size() > 2 * cache->front_from_roots) front.clear();
     cache->front = std::move(front);
     cache->E_2_1 = E_2_1;
     cache->work = node.work();
@@ -981,19 +1021,22 @@ class PatchSplitter final : public fcl::detail::BVSplitterBase<fcl::OBBRSSd> {
 };
 #pragma GCC diagnostic pop
 
-// FclModel::node_patch of node `b` and its subtree.
-int mark_node_patches(detail::FclModel& model, const std::vector<int>& triangle_patch, int b) {
+// FclModel::node_patch and node_bound of node `b` and its subtree.
+template <class Triangle>
+void mark_nodes(detail::FclModel& model, const std::vector<Triangle>& triangles, int b) {
   const fcl::BVNode<fcl::OBBRSSd>& node = model.bvh.getBV(b);
-  int patch;
+  int& patch = model.node_patch[std::size_t(b)];
+  double& bound = model.node_bound[std::size_t(b)];
   if (node.isLeaf()) {
-    patch = triangle_patch[std::size_t(node.primitiveId())];
+    const Triangle& triangle = triangles[std::size_t(node.primitiveId())];
+    patch = triangle.patch, bound = triangle.bound;
   } else {
-    const int left = mark_node_patches(model, triangle_patch, node.leftChild());
-    const int right = mark_node_patches(model, triangle_patch, node.rightChild());
-    patch = left == right ? left : -1;
+    mark_nodes(model, triangles, node.leftChild());
+    mark_nodes(model, triangles, node.rightChild());
+    const std::size_t left = std::size_t(node.leftChild()), right = std::size_t(node.rightChild());
+    patch = model.node_patch[left] == model.node_patch[right] ? model.node_patch[left] : -1;
+    bound = std::max(model.node_bound[left], model.node_bound[right]);
   }
-  model.node_patch[std::size_t(b)] = patch;
-  return patch;
 }
 
 // A half-space's plane in the world: its outward normal and a point on it.
@@ -1230,7 +1273,11 @@ SurfaceHierarchy<T>::SurfaceHierarchy(const PatchComplex<T>& complex, double tar
   model_->bvh.addSubModel(points, triangles);
   model_->bvh.endModel();
   model_->node_patch.assign(std::size_t(model_->bvh.getNumBVs()), -1);
-  mark_node_patches(*model_, triangle_patch, 0);
+  model_->node_bound.assign(std::size_t(model_->bvh.getNumBVs()), 0.0);
+  mark_nodes(*model_, triangles_, 0);
+  model_->patch_bound.assign(complex.patches.size(), 0.0);
+  for (const Triangle& t : triangles_)
+    model_->patch_bound[std::size_t(t.patch)] = std::max(model_->patch_bound[std::size_t(t.patch)], t.bound);
   for (int b = 0; b < model_->bvh.getNumBVs(); ++b) {
     const fcl::BVNode<fcl::OBBRSSd>& node = model_->bvh.getBV(b);
     const fcl::RSSd& rss = node.bv.rss;
@@ -1379,24 +1426,22 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
     return std::nullopt;
   }
   const double bounds = body1.bound() + body2.bound();
-  // The global pair lies within both bounds of its nearest triangle pair,
-  // so that pair is at most max(D, 0) + bounds apart, D the global distance
-  // (where the surfaces cross, D < 0, their triangles meet), and
-  // D <= d + bounds, d the polyhedral distance: the seeds within
-  // d + 2 bounds (and round-off) of each other hold it, and none exist when
-  // d is beyond query + bounds (then D > query). Each seed is within the
-  // bounds of its patch pair's nearest triangle pair (seed_pairs). Newton
-  // from the nearest seed gives D; then from every other seed within
-  // max(D, 0) + 2 bounds, nearest first, each result lowering D; the check
-  // at the end (D <= the nearest seed's distance + bounds) only loosens by
-  // the seeds' tolerance. (The nearest seed alone may lie
-  // on another feature as near to within the bounds, or on another
-  // crossing: a tumbling body's base above the other, or through it, while
-  // its rim is deeper.) Where Newton fails from a farther seed (no closest
-  // pair there: the inside of a bowl's rim facing away from a table below
-  // it), that pair is not the global one.
-  const std::vector<Candidate> seeds = seed_pairs(body1, E_w_1, body2, E_w_2, query + bounds + roundoff,
-                                                  2 * bounds + roundoff, bounds, cache);
+  // The global pair lies within its triangles' bounds of them, so they are
+  // at most max(D, 0) + bounds apart, D the global distance (where the
+  // surfaces cross, D < 0, their triangles meet), and D <= d + bounds, d the
+  // polyhedral distance: none exist when d is beyond query + bounds (then
+  // D > query). Each patch pair P that may hold the global pair has a seed
+  // within max(D, 0) + 2 beta(P) (seed_pairs, with each triangle's own
+  // bound, beta(P) <= bounds). Newton from the nearest seed gives D; then
+  // from every other seed within max(D, 0) + 2 beta(P), nearest first, each
+  // result lowering D; the check at the end (D <= the nearest seed's
+  // distance + bounds) only loosens by the seeds' tolerance. (The nearest
+  // seed alone may lie on another feature as near to within the bounds, or
+  // on another crossing: a tumbling body's base above the other, or through
+  // it, while its rim is deeper.) Where Newton fails from a farther seed (no
+  // closest pair there: the inside of a bowl's rim facing away from a table
+  // below it), that pair is not the global one.
+  const std::vector<Candidate> seeds = seed_pairs(body1, E_w_1, body2, E_w_2, query, roundoff, cache);
   if (seeds.empty()) return std::nullopt;
   const BodyPose<T> pose1 = pose_of(body1, E_w_1), pose2 = pose_of(body2, E_w_2);
   const auto newton_from = [&](const Candidate& seed) {
@@ -1406,8 +1451,12 @@ std::optional<SurfaceClosestPoints<T>> closest_points(const SurfaceHierarchy<T>&
                                  patch2, parameters_on(body2, pose2, seed.tri2, seed.x2));
   };
   SurfaceClosestPoints<T> best = newton_from(seeds.front());
+  if (cache) cache->work.newton_runs = 1;
   for (std::size_t k = 1; k < seeds.size(); ++k) {
-    if (seeds[k].distance > std::max(0.0, to_double(best.distance)) + 2 * bounds + roundoff) break;
+    const double reach = std::max(0.0, to_double(best.distance)) + roundoff;
+    if (seeds[k].distance > reach + 2 * bounds) break;  // nor any farther seed
+    if (seeds[k].distance > reach + 2 * seeds[k].patch_bounds) continue;
+    if (cache) ++cache->work.newton_runs;
     try {
       SurfaceClosestPoints<T> result = newton_from(seeds[k]);
       if (result.distance < best.distance) best = result;

@@ -13,13 +13,13 @@
 //    patch is an infinite circular cylinder a rod; neither is tessellated.
 //  - closest_points: one traversal of both hierarchies (FCL's, its pruning
 //    replaced) finds the nearest triangle pair of every pair of patches
-//    that come within twice the bounds of the polyhedral distance, and
-//    none when the bodies are beyond query_distance; Newton's method on the
-//    smooth surfaces (in T, world coordinates through the poses) from the
-//    nearest of them, then from the others within the bounds of the best
-//    distance found (the global pair's own triangles are among them), gives
-//    the closest pair (or the deepest pair of a slight interpenetration),
-//    checked to be the global one within the bounds.
+//    that come within their triangles' bounds of the polyhedral distance,
+//    and none when the bodies are beyond query_distance; Newton's method on
+//    the smooth surfaces (in T, world coordinates through the poses) from
+//    the nearest of them, then from the others within their patches' bounds
+//    of the best distance found (the global pair's own triangles are among
+//    them), gives the closest pair (or the deepest pair of a slight
+//    interpenetration), checked to be the global one within the bounds.
 //  - distance_lower_bound: a lower bound of the polyhedral distance less both
 //    bounds (and its round-off): never above the smooth surfaces' distance,
 //    for conservative advancement.
@@ -197,11 +197,13 @@ struct SurfaceClosestPoints {
 //    can no longer be pruned. So the pairs above the front that every query
 //    near contact descends are not tested again, nor most of the front
 //    while the bodies move little. A query that finds nothing within its
-//    distance leaves the front empty (the next starts from the roots), and
-//    so does one whose front has grown to more than twice the last front
+//    distance keeps its front too (the bodies approaching each other test
+//    it again rather than descend from the roots each time), unless the
+//    bounding spheres decided it (far apart: the next starts from the
+//    roots); a query whose front has grown to more than twice the last front
 //    that a traversal from the roots left (after jumps between distant
 //    poses, where nothing is kept and a deep front costs more than a fresh
-//    traversal): the front stays within that over a run.
+//    traversal) leaves it empty: the front stays within that over a run.
 // A query with a cache keeps every guarantee of one without (each seed is a
 // triangle pair at the new pose, within the tolerance of its patch pair's
 // nearest, and every pair of triangles is visited or pruned by a lower
@@ -221,6 +223,7 @@ struct ProximityCache {
     long rss_tests = 0;       // of which also by FCL's RSS distance
     long triangle_tests = 0;  // triangle pairs measured (the last seeds among them)
     long kept = 0;            // front pairs kept without a test (the motion bound)
+    long newton_runs = 0;     // seeds that Newton started from
   };
   std::uint64_t body1 = 0, body2 = 0;  // the hierarchies' serials (0: none)
   std::vector<std::array<int, 2>> triangle_pairs;  // (body 1's, body 2's triangle)
@@ -231,12 +234,13 @@ struct ProximityCache {
 };
 
 // nullopt when the bodies are certainly farther apart than query_distance
-// (polyhedral distance minus both bounds): that case costs a bounding-sphere
-// test or one pruned traversal, never a surface evaluation. Otherwise the
-// global closest pair on the smooth surfaces (or the deepest pair, when the
-// bodies interpenetrate slightly), refined by Newton from the nearest
-// triangle pair and from every other patch pair's nearest within the bounds
-// of the best distance (the least kept). ComputationError naming the patches
+// (every triangle pair's distance minus the two triangles' bounds): that
+// case costs a bounding-sphere test or one pruned traversal, never a surface
+// evaluation. Otherwise the global closest pair on the smooth surfaces (or
+// the deepest pair, when the bodies interpenetrate slightly), refined by
+// Newton from the nearest triangle pair and from every other patch pair's
+// nearest within twice its two patches' largest triangle bounds of the best
+// distance (the least kept). ComputationError naming the patches
 // if Newton does not converge from the nearest pair, converges to a pair
 // whose normals are not anti-parallel, or to a pair farther apart than the
 // polyhedral distance plus both bounds (not the global minimum). `cache`,

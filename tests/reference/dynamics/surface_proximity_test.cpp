@@ -9,8 +9,10 @@
 //  - dense sampling of both surfaces: the App. B.2 bowl (Loop, extraordinary
 //    vertices) over a curved bicubic Bezier patch: no sample pair is closer
 //    than Newton's pair, and the closest sample pair is within the samples'
-//    spacing of it; the tessellation bound against dense sampling of every
-//    triangle (bowl, ellipsoid atlas, torus, Bezier);
+//    spacing of it; a ball between two domes, where two stationary pairs
+//    rival each other within the bounds: no sample of the domes is nearer
+//    than the pair found; the tessellation bound against dense sampling of
+//    every triangle (bowl, ellipsoid atlas, torus, Bezier);
 //  - an instrumented patch that counts its evaluations: far-apart queries
 //    return nullopt without evaluating a surface;
 //  - Newton's observed order of convergence (50 digits): 2;
@@ -349,10 +351,10 @@ std::unique_ptr<su::LoopSurface<T>> bowl() {
   return std::make_unique<su::LoopSurface<T>>(mesh, "bowl_b2.obj");
 }
 
-// A bump over [-0.3, 0.3]^2: heights up to 2 cm, curved both ways.
+// A bump over [-0.3, 0.3]^2: heights up to 2 cm, curved both ways (with
+// other heights along x, another bump; all 0, a flat square).
 template <class T>
-su::PatchComplex<T> bezier_bump() {
-  const std::array<double, 4> heights{0.0, 0.02, 0.015, -0.01};
+su::PatchComplex<T> bezier_bump(const std::array<double, 4>& heights = {0.0, 0.02, 0.015, -0.01}) {
   std::array<Vec3<T>, 16> control;
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j)
@@ -684,9 +686,9 @@ TEST(SurfaceProximity, CacheStartsAgainForAHierarchyRebuiltAtTheSameAddress) {
 // rad in each rotation component between queries, some beyond the query
 // distance), so that the nearest pair lies under other parts of the front
 // each time: each query with the cache gives the cold query's pair, to
-// round-off as above, a query that finds nothing leaves the front empty,
-// and the front stays within twice the last front a traversal from the
-// roots left.
+// round-off as above, a query that finds nothing keeps its front (the next
+// query starts from it), and the front stays within twice the last front a
+// traversal from the roots left.
 TEST(SurfaceProximity, CacheFrontKeepsTheColdResultAcrossJumps) {
   const BowlOverBump scene;
   const SurfaceHierarchy<double>& hb = scene.hb;
@@ -695,7 +697,7 @@ TEST(SurfaceProximity, CacheFrontKeepsTheColdResultAcrossJumps) {
   std::mt19937 random(20261130);
   std::uniform_real_distribution<double> across(-0.15, 0.15), height(0.11, 0.22), turn(-0.1, 0.1);
   ProximityCache<double> cache;
-  int near = 0, far = 0;
+  int near = 0, far = 0, far_with_front = 0;
   for (int k = 0; k < 60; ++k) {
     // One draw per statement: the order of a call's arguments is the compiler's.
     Vec3<double> rotation(0.35, -0.2, 0.3), position;
@@ -706,21 +708,96 @@ TEST(SurfaceProximity, CacheFrontKeepsTheColdResultAcrossJumps) {
     const auto cold = closest_points(hb, E_w_b, hz, E_w_z, 0.1);
     const auto warm = closest_points(hb, E_w_b, hz, E_w_z, 0.1, &cache);
     ASSERT_EQ(cold.has_value(), warm.has_value()) << "pose " << k;
+    EXPECT_LE(cache.front.size(), 2 * cache.front_from_roots) << "pose " << k << ": the front outgrew its bound";
     if (!cold) {
       ++far;
-      EXPECT_TRUE(cache.front.empty()) << "pose " << k << ": nothing near, but the front was kept";
+      far_with_front += !cache.front.empty();
       continue;
     }
     ++near;
     EXPECT_NEAR(warm->distance, cold->distance, kCoordinateRoundoff) << "pose " << k;
     EXPECT_LE((warm->p1_w - cold->p1_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
     EXPECT_LE((warm->p2_w - cold->p2_w).norm(), 5 * kCoordinateRoundoff) << "pose " << k;
-    EXPECT_LE(cache.front.size(), 2 * cache.front_from_roots) << "pose " << k << ": the front outgrew its bound";
   }
   // Both kinds of query (27 near and 33 far with this seed: the draws are
-  // the same for every compiler).
+  // the same for every compiler), and near queries that start from a far
+  // query's front.
   EXPECT_GE(near, 10);
   EXPECT_GE(far, 10);
+  EXPECT_GT(far_with_front, 0) << "no far query kept a front: the path does not exercise it";
+}
+
+// Two domes side by side, each a bicubic Bezier patch over a 10 cm square
+// (x in [-0.1, 0] and [0, 0.1], y in [-0.05, 0.05]) whose boundary control
+// points are at height 0 and inner four at 3.5 cm (2 cm high at the
+// centre), with no neighbours: between them a valley with walls of about 47
+// degrees.
+su::PatchComplex<double> two_domes() {
+  su::PatchComplex<double> complex;
+  for (const double x0 : {-0.1, 0.0}) {
+    std::array<Vec3<double>, 16> control;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        const bool inner = i % 3 != 0 && j % 3 != 0;
+        control[std::size_t(4 * i + j)] = Vec3<double>(x0 + 0.1 * i / 3, -0.05 + 0.1 * j / 3, inner ? 0.035 : 0.0);
+      }
+    complex.patches.push_back(std::make_unique<su::BezierPatch<double>>(control));
+    complex.links.emplace_back(4);  // no neighbours
+  }
+  return complex;
+}
+
+// Rival basins: a ball of 3 cm radius in the valley between the domes
+// touches each wall at a stationary pair of its own, and the two are
+// equally near when it is centred (x = 0). Moved 0.1 to 2 mm either way (in
+// steps of 0.1 mm, so that some lie between the smooth tie and the
+// polyhedral one), one wall is nearer by less than the bounds (a coarse
+// tessellation, 2 mm),
+// so that the nearest triangle pair often lies on the farther wall and only
+// Newton from the other patch pair's seed (within twice its patches' bounds
+// of the best distance, seed_pairs) finds the global pair. At each offset,
+// the ball lowered to about 2 mm above the walls, cold and with a cache
+// along the offsets: no dense sample of the domes (0.25 mm apart) is nearer
+// the ball's surface than the pair found (a pair on the wrong wall is
+// farther than the samples about the other's), and the nearest sample is
+// within two spacings of it.
+TEST(SurfaceProximity, TheGlobalPairBetweenRivalBasins) {
+  const su::PatchComplex<double> ball = su::ellipsoid_atlas<double>(Vec3<double>::Constant(0.03));
+  const su::PatchComplex<double> domes = two_domes();
+  const SurfaceHierarchy<double> h_ball(ball, 2e-3), h_domes(domes, 2e-3);
+  const Mat4<double> I = Mat4<double>::Identity();
+  const int n = test::kSanitized ? 200 : 400;
+  Samples samples;
+  for (const auto& patch : domes.patches) {
+    const Samples one = sample_square(*patch, I, n);
+    samples.points.insert(samples.points.end(), one.points.begin(), one.points.end());
+    samples.spacing = std::max(samples.spacing, one.spacing);
+  }
+  const auto sampled_gap = [&](const Vec3<double>& centre) {
+    double nearest = 1e300;
+    for (const Vec3<double>& x : samples.points) nearest = std::min(nearest, (x - centre).norm());
+    return nearest - 0.03;
+  };
+  ProximityCache<double> cache;
+  int compared = 0;
+  for (int step = -20; step <= 20; ++step) {
+    if (step == 0) continue;
+    const double offset = step * 1e-4;
+    Vec3<double> centre(offset, 0.001, 0.1);
+    for (int k = 0; k < 6; ++k) centre.z() -= 1.3 * (sampled_gap(centre) - 2e-3);  // the walls' slope: about 1 / 0.68
+    const Mat4<double> E_w_b = pose<double>(Vec3<double>(0.3, -0.2, 0.1), centre);
+    const double sampled = sampled_gap(centre);
+    const auto cold = closest_points(h_ball, E_w_b, h_domes, I, 0.1);
+    const auto warm = closest_points(h_ball, E_w_b, h_domes, I, 0.1, &cache);
+    ASSERT_TRUE(cold && warm) << "offset " << offset;
+    for (const SurfaceClosestPoints<double>* r : {&*cold, &*warm}) {
+      EXPECT_LE(r->distance, sampled + kCoordinateRoundoff) << "offset " << offset << ": a sample is nearer (the other wall)";
+      EXPECT_LE(sampled - r->distance, 2 * samples.spacing) << "offset " << offset;
+      EXPECT_EQ(r->patch2, offset < 0 ? 0 : 1) << "offset " << offset << ": not the nearer wall";
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 40);
 }
 
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
