@@ -6,8 +6,9 @@
 //  - BM_Step<scene, model, warm>: the whole step (detection, stabilisation,
 //    assembly, block PGS to 1e-15, integration), warm-started from the
 //    model's previous step or (the octagon, as Fig. 16) from zero impulses;
-//  - BM_Run<scene, model>: the first second of the scene from its start (100
-//    steps of 10 ms: the bodies fall onto their contacts and rest), its time
+//  - BM_Run<scene, model>/threads: the first second of the scene from its
+//    start (100 steps of 10 ms: the bodies fall onto their contacts and
+//    rest) on 1 or 2 threads (core/threads.hpp: detection's pairs), its time
 //    (manual) the wall time of the steps (step() only, the world's set-up
 //    left out), counter step_us the mean step;
 //  - BM_MujocoRun/scene: MuJoCo on the same scene for the same second (1,000
@@ -22,6 +23,7 @@
 
 #include <chrono>
 
+#include "core/threads.hpp"
 #include "reference/volume_contact/volume_world.hpp"
 #include "validation/fixtures/volume_contact_scenes.hpp"
 #include "validation/oracles/mujoco_volume_scenes.hpp"
@@ -80,6 +82,7 @@ void BM_Step(benchmark::State& state) {
 
 template <Scene S, vc::ContactModel M>
 void BM_Run(benchmark::State& state) {
+  const contactref::ThreadLimit limit(static_cast<int>(state.range(0)));
   const fx::VolumeContactScene scene = scene_of(S);
   const int steps = 100;
   double joints = 0, sweeps = 0, detection = 0, solve = 0, total = 0, wall = 0;
@@ -136,8 +139,8 @@ BENCHMARK_TEMPLATE(BM_Step, kStack, k6d, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Step, kStack, kPoint, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Step, kPyramid, k6d, true)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_Step, kPyramid, kPoint, true)->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_Run, kStack, k6d)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_Run, kPyramid, k6d)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Run, kStack, k6d)->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Run, kPyramid, k6d)->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MujocoRun)->Arg(kStack)->Arg(kPyramid)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

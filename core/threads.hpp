@@ -1,6 +1,7 @@
 #pragma once
 // The thread count of contactref's data-parallel loops (oneTBB: the
-// quasi-rigid response, displacement field and near fields). Every loop
+// quasi-rigid response, displacement field and near fields; the 6D model's
+// detection, a pair per task). Every loop
 // splits its work so that each result is summed by one thread in a fixed
 // order: results are bit-identical on any number of threads.
 // CONTACTREF_THREADS (a positive integer) limits the `contactref` command;

@@ -1,9 +1,14 @@
 #include "reference/volume_contact/contact_detection.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <exception>
 #include <optional>
 #include <sstream>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "core/errors.hpp"
 #include "core/rigid_pose.hpp"
@@ -75,15 +80,23 @@ bool may_have_flush_faces(const RigidBody& a, const RigidBody& b) {
   return false;
 }
 
+// Which routes a pair may take: the double-precision ones only (half-space,
+// convex clipping; any thread), or the exact corefinement too (CGAL: one
+// thread, README "Threads").
+enum class Routes { kDouble, kAny };
+
 // The moments of a (a mesh) with b (a mesh) at pose, in a's frame: by the
-// convex clipping where both are convex and it decides, else exactly.
-robust_geometry::IntersectionMoments mesh_moments(const RigidBody& a, const RigidBody& b,
-                                                  const RigidPose<double>& pose, const DetectionOptions& detection,
-                                                  bool keep_vertices) {
+// convex clipping where both are convex and it decides, else exactly
+// (nullopt with Routes::kDouble).
+std::optional<robust_geometry::IntersectionMoments> mesh_moments(const RigidBody& a, const RigidBody& b,
+                                                                 const RigidPose<double>& pose,
+                                                                 const DetectionOptions& detection,
+                                                                 bool keep_vertices, Routes routes) {
   if (!detection.exact_moments && a.shape->convex && b.shape->convex)
     if (std::optional<robust_geometry::IntersectionMoments> m =
             robust_geometry::convex_intersection_moments(*a.shape->convex, *b.shape->convex, pose, keep_vertices))
-      return *std::move(m);
+      return m;
+  if (routes == Routes::kDouble) return std::nullopt;
   robust_geometry::IntersectionOptions options;
   options.assume_valid_solids = true;  // Polyhedron validated both
   options.keep_vertices = keep_vertices;
@@ -95,8 +108,10 @@ robust_geometry::IntersectionMoments mesh_moments(const RigidBody& a, const Rigi
 // two meshes with faces near parallel, with the gradient's tangential part
 // smoothed (see the header).
 // keep_vertices: with the intersection's corners (the support region's).
-robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const RigidBody& b,
-                                                  const DetectionOptions& detection, bool keep_vertices) {
+// nullopt where Routes::kDouble cannot decide.
+std::optional<robust_geometry::IntersectionMoments> pair_moments(const RigidBody& a, const RigidBody& b,
+                                                                 const DetectionOptions& detection,
+                                                                 bool keep_vertices, Routes routes) {
   if (b.ground_w && ground_reach(a, b) == GroundReach::kHalfSpace) {
     const Eigen::Matrix3d R = a.R_w_b();
     const robust_geometry::HalfSpace h_a{R.transpose() * b.ground_w->normal,
@@ -104,19 +119,72 @@ robust_geometry::IntersectionMoments pair_moments(const RigidBody& a, const Rigi
     return robust_geometry::halfspace_intersection_moments(a.shape->triangles, h_a, keep_vertices);
   }
   const RigidPose<double> pose = relative_pose(a, b);
-  robust_geometry::IntersectionMoments m = mesh_moments(a, b, pose, detection, keep_vertices);
+  std::optional<robust_geometry::IntersectionMoments> m = mesh_moments(a, b, pose, detection, keep_vertices, routes);
   // The differences smooth a normal; where the gradient has none (B inside
   // A), they would give the volumes' rounding over the step.
-  if (!m.has_volume() || !detection.smooth_normals || !has_contact_normal(m) || !may_have_flush_faces(a, b))
+  if (!m || !m->has_volume() || !detection.smooth_normals || !has_contact_normal(*m) || !may_have_flush_faces(a, b))
     return m;
-  const double step = 1e-6 * m.ellipsoid_semi_axes.maxCoeff();
+  const double step = 1e-6 * m->ellipsoid_semi_axes.maxCoeff();
   for (int k = 0; k < 3; ++k) {
-    const auto volume = [&](double s) {
-      return mesh_moments(a, b, translated(pose, s * Eigen::Vector3d::Unit(k)), detection, false).volume;
-    };
-    m.gradient[3 + k] = (volume(step) - volume(-step)) / (2 * step);
+    std::array<double, 2> volumes{};
+    for (int side = 0; side < 2; ++side) {
+      const double s = side == 0 ? step : -step;
+      const auto shifted = mesh_moments(a, b, translated(pose, s * Eigen::Vector3d::Unit(k)), detection, false, routes);
+      if (!shifted) return std::nullopt;
+      volumes[std::size_t(side)] = shifted->volume;
+    }
+    m->gradient[3 + k] = (volumes[0] - volumes[1]) / (2 * step);
   }
   return m;
+}
+
+// One pair's detection: `decided` false where Routes::kDouble could not
+// decide it; else its contact (none when the bodies only touch), or the
+// exception that it raised (kept, so that the pairs' errors are raised in
+// their order whatever thread met them).
+struct PairOutcome {
+  bool decided = false;
+  std::optional<VolumeContact> contact;
+  std::exception_ptr error;
+};
+
+PairOutcome pair_contact(const RigidBody& a, const RigidBody& b, int ia, int ib, const DetectionOptions& options,
+                         Routes routes) {
+  PairOutcome outcome;
+  try {
+    std::optional<robust_geometry::IntersectionMoments> m;
+    try {
+      m = pair_moments(a, b, options, options.patch.region == PatchRegion::kSupport, routes);
+      if (!m) return outcome;
+      outcome.decided = true;
+      // A penetration at the level of rounding is a touch: a mean depth
+      // V / |g_v| below 1e-12 of the smaller body's size (the rounding of
+      // poses up to 10^3 sizes from the origin; Section 5.7's default keeps
+      // 10^6 times more) has a covariance of rounding and no patch.
+      if (!m->has_volume() ||
+          m->volume <= 1e-12 * std::min(a.shape->bounding_radius, b.shape->bounding_radius) *
+                           m->gradient.tail<3>().norm())
+        return outcome;
+      VolumeContact& c = outcome.contact.emplace();
+      c.volume = m->volume;
+      c.patch = contact_patch(*m, options.patch);
+      c.normal_area = -m->gradient.tail<3>().dot(c.patch.normal_a);
+      c.gradient_a = m->gradient;
+    } catch (const ComputationError& e) {
+      throw ComputationError("contact between " + pair_name(a, b) + ": " + e.what());
+    }
+    VolumeContact& c = *outcome.contact;
+    c.a = ia;
+    c.b = ib;
+    const Eigen::Matrix3d R = a.R_w_b();
+    c.R_w_c = R * c.patch.frame_a;
+    c.x_w_c = a.x_w + R * c.patch.centre_a;
+  } catch (...) {
+    outcome.decided = true;
+    outcome.contact.reset();
+    outcome.error = std::current_exception();
+  }
+  return outcome;
 }
 
 }  // namespace
@@ -132,7 +200,7 @@ Eigen::Matrix3d frame_about_normal(const Eigen::Vector3d& n) {
 
 std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
                                                   const DetectionOptions& options) {
-  std::vector<VolumeContact> contacts;
+  std::vector<std::array<int, 2>> pairs;
   for (int i = 0; i < int(bodies.size()); ++i)
     for (int j = i + 1; j < int(bodies.size()); ++j) {
       // The mesh first: a ground is always the second solid.
@@ -141,32 +209,26 @@ std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& 
       const RigidBody& a = bodies[std::size_t(ia)];
       const RigidBody& b = bodies[std::size_t(ib)];
       if ((a.ground_w && b.ground_w) || !may_touch(a, b)) continue;
-      VolumeContact c;
-      try {
-        const robust_geometry::IntersectionMoments m =
-            pair_moments(a, b, options, options.patch.region == PatchRegion::kSupport);
-        // A penetration at the level of rounding is a touch: a mean depth
-        // V / |g_v| below 1e-12 of the smaller body's size (the rounding of
-        // poses up to 10^3 sizes from the origin; Section 5.7's default keeps
-        // 10^6 times more) has a covariance of rounding and no patch.
-        if (!m.has_volume() ||
-            m.volume <= 1e-12 * std::min(a.shape->bounding_radius, b.shape->bounding_radius) *
-                            m.gradient.tail<3>().norm())
-          continue;
-        c.volume = m.volume;
-        c.patch = contact_patch(m, options.patch);
-        c.normal_area = -m.gradient.tail<3>().dot(c.patch.normal_a);
-        c.gradient_a = m.gradient;
-      } catch (const ComputationError& e) {
-        throw ComputationError("contact between " + pair_name(a, b) + ": " + e.what());
-      }
-      c.a = ia;
-      c.b = ib;
-      const Eigen::Matrix3d R = a.R_w_b();
-      c.R_w_c = R * c.patch.frame_a;
-      c.x_w_c = a.x_w + R * c.patch.centre_a;
-      contacts.push_back(c);
+      pairs.push_back({ia, ib});
     }
+  // The double routes on every core, a pair per task (core/threads.hpp);
+  // then, in the pairs' order on this thread, the exact route for the pairs
+  // they could not decide. Each pair's result is its own computation's
+  // whatever the thread: the contacts are the same bits on any number.
+  std::vector<PairOutcome> outcomes(pairs.size());
+  const auto run = [&](std::size_t k, Routes routes) {
+    const auto [ia, ib] = pairs[k];
+    outcomes[k] = pair_contact(bodies[std::size_t(ia)], bodies[std::size_t(ib)], ia, ib, options, routes);
+  };
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 1), [&](const tbb::blocked_range<std::size_t>& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k) run(k, Routes::kDouble);
+  });
+  std::vector<VolumeContact> contacts;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (!outcomes[k].decided) run(k, Routes::kAny);
+    if (outcomes[k].error) std::rethrow_exception(outcomes[k].error);
+    if (outcomes[k].contact) contacts.push_back(*std::move(outcomes[k].contact));
+  }
   return contacts;
 }
 

@@ -81,9 +81,13 @@ struct DetectionOptions {
 // bounding spheres, or sphere and ground slab, overlap, and whose
 // intersection has volume beyond rounding: a mean depth V / |g_v| above
 // 1e-12 of the smaller body's bounding radius; thinner, the bodies touch).
-// InputError or ComputationError from the geometry, naming the pair; a pair
-// whose intersection gives no normal (one inside the other) is refused with
-// the bodies' names.
+// InputError or ComputationError from the geometry, naming the pair (the
+// first such pair, in the order of the bodies); a pair whose intersection
+// gives no normal (one inside the other) is refused with the bodies' names.
+// The pairs' double-precision routes (half-space, convex clipping) run on
+// oneTBB's threads (core/threads.hpp), the exact route on the calling thread
+// (CGAL is built without thread support): the contacts are the same bits on
+// any number of threads.
 std::vector<VolumeContact> detect_volume_contacts(const std::vector<RigidBody>& bodies,
                                                   const DetectionOptions& options = {});
 
