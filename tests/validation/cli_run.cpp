@@ -9,9 +9,9 @@
 
 namespace contactref::test {
 
-CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment) {
-  const std::string command = environment + (environment.empty() ? "'" : " '") + CONTACTREF_BINARY + "' " + arguments +
-                              (merge_stderr ? " 2>&1" : " 2>/dev/null");
+namespace {
+// A shell command's stdout and exit code (popen).
+CliRun run_command(const std::string& command) {
   CliRun result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -20,7 +20,20 @@ CliRun run(const std::string& arguments, bool merge_stderr, const std::string& e
   while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+}  // namespace
+
+CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment) {
+  CliRun result = run_command(environment + (environment.empty() ? "'" : " '") + CONTACTREF_BINARY + "' " + arguments +
+                              (merge_stderr ? " 2>&1" : " 2>/dev/null"));
   if (merge_stderr) result.all = result.output;
+  return result;
+}
+
+CliRun run_shell(const std::string& script) {
+  CliRun result = run_command("{ " + script + "; } 2>&1");
+  result.all = result.output;
   return result;
 }
 

@@ -18,6 +18,8 @@ struct CliRun {
 // command ("NAME=value ..."), or empty.
 CliRun run(const std::string& arguments, bool merge_stderr, const std::string& environment = "");
 inline CliRun run_all(const std::string& arguments) { return run(arguments, true); }
+// A shell script (sh -c), its stdout and stderr merged.
+CliRun run_shell(const std::string& script);
 
 // The bytes of a file a command wrote (empty when it cannot be read).
 std::string file_bytes(const std::filesystem::path& file);

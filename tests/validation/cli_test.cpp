@@ -30,6 +30,7 @@ namespace {
 using contactref::test::CliRun;
 using contactref::test::run;
 using contactref::test::run_all;
+using contactref::test::run_shell;
 
 using contactref::test::contains;
 
@@ -256,6 +257,32 @@ TEST(Cli, ValidateMarksInformationWithNullAndInfo) {
   while (std::getline(lines, line))
     if (contains(line, "period_s")) info_rows += contains(line, " info ") && !contains(line, " pass ");
   EXPECT_EQ(info_rows, 1) << table.output;
+}
+
+// Several suites on two cores run in processes of their own
+// (validation/app/suite_processes.hpp): one suite's process killed
+// (SIGKILL) fails the command with exit code 1, naming the suite and its
+// process's exit code (128 + 9), after the other suite's table.
+TEST(Cli, ValidateNamesASuiteWhoseProcessWasKilled) {
+  const auto dir = contactref::test::scratch_dir() / "contactref_cli_test_killed";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "out.txt").string();
+  // The child's pid from /proc (its parent's children, the one whose command
+  // line names the suite), polled until it has started.
+  const std::string script =
+      "CONTACTREF_THREADS=2 '" CONTACTREF_BINARY "' validate hertz-convergence torque-free-body --quick > '" + out +
+      "' 2>&1 & parent=$!; child=; for i in $(seq 400); do "
+      "for c in $(cat /proc/$parent/task/*/children 2>/dev/null); do "
+      "tr '\\0' ' ' < /proc/$c/cmdline 2>/dev/null | grep -q 'validate hertz-convergence --out' && child=$c; done; "
+      "[ -n \"$child\" ] && break; sleep 0.02; done; "
+      "[ -n \"$child\" ] && kill -KILL $child; wait $parent; echo \"exit $?\"";
+  const CliRun r = run_shell(script);
+  const std::string text = contactref::test::file_bytes(out);
+  EXPECT_TRUE(contains(r.output, "exit 1")) << r.output << text;
+  EXPECT_TRUE(contains(text, "suite hertz-convergence ended with exit code 137 without its results")) << text;
+  EXPECT_TRUE(contains(text, "suite torque-free-body: PASSED")) << text;  // the other suite's table
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, AuditJsonHasTheDocumentedLayout) {

@@ -65,10 +65,13 @@ std::string scene(const std::string& file) {
   return "simulate '" + (contactref::test::source_dir() / "validation/fixtures/scenes" / file).string() + "'";
 }
 
-// Two suites with timing rows and figures-free quick variants: validation.json
-// is equal; timings.json has each suite's seconds and its timing rows.
+// Two suites with timing rows and figures-free quick variants, one after
+// the other in one process and in two processes at once
+// (suite_processes.hpp): validation.json is equal; timings.json has each
+// suite's seconds and its timing rows.
 TEST(ReproducibleOutputs, ValidateWritesTheSameValidationJsonTwice) {
-  const nlohmann::json timings = expect_reproducible("validate", "validate brep-contact torque-free-body --quick");
+  const nlohmann::json timings = expect_reproducible("validate", "validate brep-contact torque-free-body --quick",
+                                                     {"CONTACTREF_THREADS=1", "CONTACTREF_THREADS=2"});
   ASSERT_EQ(timings.at("suites").size(), 2u);
   EXPECT_GT(timings["suites"][0].at("seconds").get<double>(), 0.0);
   EXPECT_TRUE(timings["suites"][0]["metrics"].contains("culling.time_ratio"));

@@ -1,13 +1,21 @@
 // `contactref validate [SUITE...|all] [--quick] [--out DIR] [--json]`
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
+#include <sstream>
+#include <thread>
 
 #include "core/errors.hpp"
+#include "core/threads.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/provenance.hpp"
 #include "validation/app/subcommands.hpp"
+#include "validation/app/suite_processes.hpp"
 #include "validation/registry.hpp"
 
 namespace contactref::cli {
@@ -43,18 +51,25 @@ std::vector<const validation::SuiteSpec*> select_suites(const std::vector<std::s
   return chosen;
 }
 
-// "c of n checks passed, i information rows".
-std::string count_rows(const validation::SuiteResult& result) {
+// "c of n checks passed, i information rows", from a suite's JSON (to_json).
+std::string count_rows(const nlohmann::ordered_json& suite) {
   int checks = 0, passed = 0, information = 0;
-  for (const validation::Metric& m : result.metrics) {
-    if (m.is_information()) {
+  for (const auto& [name, metric] : suite.at("metrics").items()) {
+    if (metric.at("passed").is_null()) {
       ++information;
       continue;
     }
     ++checks;
-    passed += *m.passed;
+    passed += metric.at("passed").get<bool>();
   }
   return fmt::format("{} of {} checks passed, {} information rows", passed, checks, information);
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 // The command as parsed (provenance.json).
@@ -66,10 +81,9 @@ std::string command_line(const ValidateOptions& options) {
   return line + " --out " + options.out;
 }
 
-int run_validate(const ValidateOptions& options) {
-  const auto chosen = select_suites(options.names);
-  nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
-  nlohmann::ordered_json timings = {{"suites", nlohmann::ordered_json::array()}};
+// The suites one after the other in this process.
+bool run_here(const std::vector<const validation::SuiteSpec*>& chosen, const ValidateOptions& options,
+              nlohmann::ordered_json& document, nlohmann::ordered_json& timings) {
   bool all_passed = true;
   int index = 0;
   for (const validation::SuiteSpec* suite : chosen) {
@@ -81,13 +95,84 @@ int run_validate(const ValidateOptions& options) {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.name = suite->name;
     result.figures = validation::figure_files_of(suite->name);
+    const nlohmann::ordered_json json = validation::to_json(result);
     std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s ({})\n", index, chosen.size(), suite->name,
-                             result.passed() ? "passed" : "FAILED", result.seconds, count_rows(result));
+                             result.passed() ? "passed" : "FAILED", result.seconds, count_rows(json));
     all_passed = all_passed && result.passed();
-    document["suites"].push_back(validation::to_json(result));
+    document["suites"].push_back(json);
     timings["suites"].push_back(validation::timings_json(result));
     if (!options.json) validation::print_table(std::cout, result);
   }
+  return all_passed;
+}
+
+// The suites in child processes (suite_processes.hpp), `jobs` at once, each
+// on threads / jobs threads; their results gathered in the suites' order,
+// the same documents and tables as run_here's. A suite whose process ended
+// without its results (an error) fails the command as run_here's exception
+// would, once all have ended: its messages printed, then InputError for a
+// process that exited 2, else ComputationError, naming the suite.
+bool run_in_processes(const std::vector<const validation::SuiteSpec*>& chosen, const ValidateOptions& options,
+                     int jobs, int threads, nlohmann::ordered_json& document, nlohmann::ordered_json& timings) {
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path() / fmt::format("contactref-validate-{}", getpid());
+  std::filesystem::remove_all(scratch);
+  std::vector<std::string> names;
+  for (const validation::SuiteSpec* suite : chosen) names.push_back(suite->name);
+  const std::size_t n = names.size();
+  const std::vector<SuiteProcess> processes = run_suite_processes(
+      names, options.quick, scratch, jobs, std::max(1, threads / jobs),
+      [&](std::size_t k) {
+        std::cerr << fmt::format("[{}/{}] {}{} ...\n", k + 1, n, names[k], options.quick ? " (quick)" : "");
+      },
+      [&](std::size_t k, const SuiteProcess& process) {
+        const std::filesystem::path results = process.dir / "validation.json";
+        if ((process.exit_code != 0 && process.exit_code != 1) || !std::filesystem::exists(results)) {
+          std::cerr << fmt::format("[{}/{}] {} ended with exit code {} (its messages follow the suites)\n", k + 1, n,
+                                   names[k], process.exit_code);
+          return;
+        }
+        const nlohmann::ordered_json suite = nlohmann::ordered_json::parse(file_text(results)).at("suites").at(0);
+        const nlohmann::ordered_json timing =
+            nlohmann::ordered_json::parse(file_text(process.dir / "timings.json")).at("suites").at(0);
+        std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s ({})\n", k + 1, n, names[k],
+                                 suite.at("passed").get<bool>() ? "passed" : "FAILED", timing.at("seconds").get<double>(),
+                                 count_rows(suite));
+      });
+  const SuiteProcess* failed = nullptr;
+  bool all_passed = true;
+  for (const SuiteProcess& process : processes) {
+    const std::filesystem::path results = process.dir / "validation.json";
+    if ((process.exit_code != 0 && process.exit_code != 1) || !std::filesystem::exists(results)) {
+      std::cerr << "suite " << process.suite << ", its process's messages:\n" << file_text(process.dir / "stderr.txt");
+      if (!failed) failed = &process;
+      continue;
+    }
+    const nlohmann::ordered_json suite = nlohmann::ordered_json::parse(file_text(results)).at("suites").at(0);
+    all_passed = all_passed && suite.at("passed").get<bool>();
+    document["suites"].push_back(suite);
+    timings["suites"].push_back(nlohmann::ordered_json::parse(file_text(process.dir / "timings.json")).at("suites").at(0));
+    if (!options.json) std::cout << file_text(process.dir / "stdout.txt");
+  }
+  std::filesystem::remove_all(scratch);
+  if (failed) {
+    const std::string message = fmt::format("validate: suite {} ended with exit code {} without its results (its "
+                                            "process's messages above)", failed->suite, failed->exit_code);
+    if (failed->exit_code == 2) throw InputError(message);
+    throw ComputationError(message);
+  }
+  return all_passed;
+}
+
+int run_validate(const ValidateOptions& options) {
+  const auto chosen = select_suites(options.names);
+  nlohmann::ordered_json document = {{"suites", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json timings = {{"suites", nlohmann::ordered_json::array()}};
+  // Several suites on several cores: a process each (CGAL is one thread's).
+  const int threads = threads_from_environment().value_or(int(std::max(1u, std::thread::hardware_concurrency())));
+  const int jobs = std::min(threads, int(chosen.size()));
+  const bool all_passed = jobs > 1 ? run_in_processes(chosen, options, jobs, threads, document, timings)
+                                   : run_here(chosen, options, document, timings);
   if (options.json) std::cout << document.dump(2) << "\n";
   if (!options.out.empty()) {
     const std::filesystem::path dir(options.out);
