@@ -5,12 +5,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <optional>
 #include <thread>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/threads.hpp"
 #include "validation/app/output_files.hpp"
 #include "validation/app/provenance.hpp"
@@ -65,11 +65,18 @@ std::string count_rows(const nlohmann::ordered_json& suite) {
   return fmt::format("{} of {} checks passed, {} information rows", passed, checks, information);
 }
 
-std::string file_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// A suite's process's results (its validation.json's and timings.json's
+// entries), or nothing when it ended without them (an error).
+struct SuiteOutputs {
+  nlohmann::ordered_json suite, timing;
+};
+std::optional<SuiteOutputs> outputs_of(const SuiteProcess& process) {
+  const std::filesystem::path results = process.dir / "validation.json";
+  if ((process.exit_code != 0 && process.exit_code != 1) || !std::filesystem::exists(results)) return std::nullopt;
+  const auto first = [](const std::filesystem::path& file) {
+    return nlohmann::ordered_json::parse(read_input_file(file, "a suite process's results")).at("suites").at(0);
+  };
+  return SuiteOutputs{first(results), first(process.dir / "timings.json")};
 }
 
 // The command as parsed (provenance.json).
@@ -126,33 +133,30 @@ bool run_in_processes(const std::vector<const validation::SuiteSpec*>& chosen, c
         std::cerr << fmt::format("[{}/{}] {}{} ...\n", k + 1, n, names[k], options.quick ? " (quick)" : "");
       },
       [&](std::size_t k, const SuiteProcess& process) {
-        const std::filesystem::path results = process.dir / "validation.json";
-        if ((process.exit_code != 0 && process.exit_code != 1) || !std::filesystem::exists(results)) {
+        const std::optional<SuiteOutputs> outputs = outputs_of(process);
+        if (!outputs) {
           std::cerr << fmt::format("[{}/{}] {} ended with exit code {} (its messages follow the suites)\n", k + 1, n,
                                    names[k], process.exit_code);
           return;
         }
-        const nlohmann::ordered_json suite = nlohmann::ordered_json::parse(file_text(results)).at("suites").at(0);
-        const nlohmann::ordered_json timing =
-            nlohmann::ordered_json::parse(file_text(process.dir / "timings.json")).at("suites").at(0);
         std::cerr << fmt::format("[{}/{}] {} {} in {:.2f} s ({})\n", k + 1, n, names[k],
-                                 suite.at("passed").get<bool>() ? "passed" : "FAILED", timing.at("seconds").get<double>(),
-                                 count_rows(suite));
+                                 outputs->suite.at("passed").get<bool>() ? "passed" : "FAILED",
+                                 outputs->timing.at("seconds").get<double>(), count_rows(outputs->suite));
       });
   const SuiteProcess* failed = nullptr;
   bool all_passed = true;
   for (const SuiteProcess& process : processes) {
-    const std::filesystem::path results = process.dir / "validation.json";
-    if ((process.exit_code != 0 && process.exit_code != 1) || !std::filesystem::exists(results)) {
-      std::cerr << "suite " << process.suite << ", its process's messages:\n" << file_text(process.dir / "stderr.txt");
+    const std::optional<SuiteOutputs> outputs = outputs_of(process);
+    if (!outputs) {
+      std::cerr << "suite " << process.suite << ", its process's messages:\n"
+                << read_input_file(process.dir / "stderr.txt", "a suite process's messages");
       if (!failed) failed = &process;
       continue;
     }
-    const nlohmann::ordered_json suite = nlohmann::ordered_json::parse(file_text(results)).at("suites").at(0);
-    all_passed = all_passed && suite.at("passed").get<bool>();
-    document["suites"].push_back(suite);
-    timings["suites"].push_back(nlohmann::ordered_json::parse(file_text(process.dir / "timings.json")).at("suites").at(0));
-    if (!options.json) std::cout << file_text(process.dir / "stdout.txt");
+    all_passed = all_passed && outputs->suite.at("passed").get<bool>();
+    document["suites"].push_back(outputs->suite);
+    timings["suites"].push_back(outputs->timing);
+    if (!options.json) std::cout << read_input_file(process.dir / "stdout.txt", "a suite process's table");
   }
   std::filesystem::remove_all(scratch);
   if (failed) {
