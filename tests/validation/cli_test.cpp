@@ -268,13 +268,14 @@ TEST(Cli, ValidateNamesASuiteWhoseProcessWasKilled) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "out.txt").string();
-  // The child's pid from /proc (its parent's children, the one whose command
-  // line names the suite), polled until it has started.
+  // The child's pid from /proc: the process whose command line runs the
+  // suite into the parent's scratch folder (contactref-validate-PID/),
+  // polled until it has started.
   const std::string script =
       "CONTACTREF_THREADS=2 '" CONTACTREF_BINARY "' validate hertz-convergence torque-free-body --quick > '" + out +
       "' 2>&1 & parent=$!; child=; for i in $(seq 400); do "
-      "for c in $(cat /proc/$parent/task/*/children 2>/dev/null); do "
-      "tr '\\0' ' ' < /proc/$c/cmdline 2>/dev/null | grep -q 'validate hertz-convergence --out' && child=$c; done; "
+      "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline 2>/dev/null | "
+      "grep -q \"validate hertz-convergence --out [^ ]*contactref-validate-$parent/\" && child=${d#/proc/}; done; "
       "[ -n \"$child\" ] && break; sleep 0.02; done; "
       "[ -n \"$child\" ] && kill -KILL $child; wait $parent; echo \"exit $?\"";
   const CliRun r = run_shell(script);
