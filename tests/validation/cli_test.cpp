@@ -259,6 +259,18 @@ TEST(Cli, ValidateMarksInformationWithNullAndInfo) {
   EXPECT_EQ(info_rows, 1) << table.output;
 }
 
+// Two suites with --json: one document on stdout, the same bytes whether
+// they run one after the other in one process (CONTACTREF_THREADS=1) or in
+// two processes at once (suite_processes.hpp).
+TEST(Cli, ValidateJsonIsTheSameInOneProcessAndInTwo) {
+  const std::string command = "validate torque-free-body brep-contact --quick --json";
+  const CliRun one = run(command, false, "CONTACTREF_THREADS=1"), two = run(command, false, "CONTACTREF_THREADS=2");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(nlohmann::json::parse(two.output).at("suites").size(), 2u);
+  EXPECT_EQ(one.output, two.output);
+}
+
 // Several suites on two cores run in processes of their own
 // (validation/app/suite_processes.hpp): one suite's process killed
 // (SIGKILL) fails the command with exit code 1, naming the suite and its
