@@ -281,13 +281,13 @@ TEST(Cli, ValidateNamesASuiteWhoseProcessWasKilled) {
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "out.txt").string();
   // The child's pid from /proc: the process whose command line runs the
-  // suite into the parent's scratch folder (contactref-validate-PID/),
-  // polled until it has started.
+  // first suite into the parent's scratch folder (contactref-validate-PID/0;
+  // "[0]" so that grep's own command line does not match), polled until it
+  // has started.
   const std::string script =
       "CONTACTREF_THREADS=2 '" CONTACTREF_BINARY "' validate hertz-convergence torque-free-body --quick > '" + out +
       "' 2>&1 & parent=$!; child=; for i in $(seq 400); do "
-      "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline 2>/dev/null | "
-      "grep -q \"validate hertz-convergence --out [^ ]*contactref-validate-$parent/\" && child=${d#/proc/}; done; "
+      "child=$(grep -l -a \"contactref-validate-$parent/[0]\" /proc/[0-9]*/cmdline 2>/dev/null | head -n 1 | cut -d/ -f3); "
       "[ -n \"$child\" ] && break; sleep 0.02; done; "
       "[ -n \"$child\" ] && kill -KILL $child; wait $parent; echo \"exit $?\"";
   const CliRun r = run_shell(script);
