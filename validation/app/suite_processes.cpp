@@ -32,8 +32,8 @@ std::vector<char*> pointers(std::vector<std::string>& texts) {
   return out;
 }
 
-pid_t spawn(const SuiteProcess& process, bool quick, std::vector<std::string> environment) {
-  const std::string executable = std::filesystem::read_symlink("/proc/self/exe").string();
+// `executable validate SUITE --out DIR [--quick]` in environment `envp`.
+pid_t spawn(const SuiteProcess& process, bool quick, const std::string& executable, char* const* envp) {
   std::vector<std::string> arguments{executable, "validate", process.suite, "--out", process.dir.string()};
   if (quick) arguments.push_back("--quick");
   std::filesystem::create_directories(process.dir);
@@ -43,8 +43,8 @@ pid_t spawn(const SuiteProcess& process, bool quick, std::vector<std::string> en
   posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&files, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  const std::vector<char*> argv = pointers(arguments), envp = pointers(environment);
-  const int error = posix_spawn(&pid, executable.c_str(), &files, nullptr, argv.data(), envp.data());
+  const std::vector<char*> argv = pointers(arguments);
+  const int error = posix_spawn(&pid, executable.c_str(), &files, nullptr, argv.data(), envp);
   posix_spawn_file_actions_destroy(&files);
   if (error != 0)
     throw ComputationError("validate: could not start a process for suite " + process.suite + ": " + std::strerror(error));
@@ -59,13 +59,15 @@ std::vector<SuiteProcess> run_suite_processes(const std::vector<std::string>& su
                                               const std::function<void(std::size_t, const SuiteProcess&)>& ended) {
   std::vector<SuiteProcess> processes;
   for (std::size_t k = 0; k < suites.size(); ++k) processes.push_back({suites[k], scratch / std::to_string(k), -1});
-  const std::vector<std::string> environment = child_environment(threads);
+  const std::string executable = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::vector<std::string> environment = child_environment(threads);
+  const std::vector<char*> envp = pointers(environment);
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;
   while (next < processes.size() || !running.empty()) {
     while (next < processes.size() && int(running.size()) < jobs) {
       try {
-        running[spawn(processes[next], quick, environment)] = next;
+        running[spawn(processes[next], quick, executable, envp.data())] = next;
       } catch (const ComputationError&) {
         for (const auto& [pid, k] : running) waitpid(pid, nullptr, 0);  // no child outlives the command
         throw;
