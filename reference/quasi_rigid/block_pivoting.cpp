@@ -46,7 +46,7 @@ std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::Mat
 
 template <class T>
 LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q, const BlockPivotingOptions& options) {
-  check_lcp_input(M, q);
+  const LcpScales<T> scales = check_lcp_input(M, q);
   const int n = int(q.size());
   const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 10 * n + 100;
   // F: z free, w = 0; start with G = all (z = 0), or with the caller's guess.
@@ -63,7 +63,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   solution.z = options.initial_z.size() == n ? VectorX<T>(options.initial_z.cast<T>()) : VectorX<T>::Zero(n);
   int best = n + 1, stalled = 0;
   bool screening = options.screening > 0;
-  const T q_scale = q.cwiseAbs().maxCoeff(), M_scale = M.cwiseAbs().maxCoeff();
+  const T q_scale = scales.q, M_scale = scales.M;
   std::vector<T> M_FF_storage;  // kept: a new M_FF each pivot costs page faults as many as its copy's
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
@@ -116,11 +116,8 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       }
       for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2; in
-    // fixed chunks of F (each a stream of whole columns), summed in order.
-    solution.w = q + sum_in_column_chunks<T>(n, m, [&](Eigen::Index first, Eigen::Index count, auto& sum) {
-      for (Eigen::Index a = first; a < first + count; ++a) sum += solution.z(F[std::size_t(a)]) * M.col(F[std::size_t(a)]);
-    });
+    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
+    solution.w = q + product_of_columns<T>(M, F, solution.z);
     solution.work += double(n) * double(m);
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so

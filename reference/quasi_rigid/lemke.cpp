@@ -1,7 +1,9 @@
 #include "reference/quasi_rigid/lemke.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -57,24 +59,32 @@ class Tableau {
 }  // namespace
 
 template <class T>
-void check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q) {
+LcpScales<T> check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q) {
   std::ostringstream os;
   if (M.rows() != M.cols()) {
     os << "LCP: M must be square, got " << M.rows() << " x " << M.cols();
   } else if (M.rows() != q.size()) {
     os << "LCP: q has " << q.size() << " entries, M is " << M.rows() << " x " << M.cols();
-  } else if (!M.allFinite() || !q.allFinite()) {
-    os << "LCP: M and q must be finite";
   } else {
-    return;
+    if (q.size() == 0) return {};
+    // One pass over M (the elastic LCP's is some 60 MB): its largest
+    // magnitude, NaN or infinite where an entry is.
+    LcpScales<T> scales{q.cwiseAbs().maxCoeff(), T(0)};
+    if constexpr (std::is_same_v<T, double>) {
+      scales.M = M.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
+    } else {
+      scales.M = M.allFinite() ? T(M.cwiseAbs().maxCoeff()) : std::numeric_limits<T>::quiet_NaN();
+    }
+    using std::isfinite;
+    if (isfinite(scales.M) && q.allFinite()) return scales;
+    os << "LCP: M and q must be finite";
   }
   throw InputError(os.str());
 }
 
-
 template <class T>
 LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const LemkeOptions& options) {
-  check_lcp_input(M, q);
+  const LcpScales<T> scales = check_lcp_input(M, q);
   const int n = int(q.size());
   LcpSolution<T> solution;
   solution.z = VectorX<T>::Zero(n);
@@ -87,7 +97,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
   // Solved in units where M and q are O(1): w' = w / |q|, z' = z |M| / |q|
   // (max norms), so that the tolerances below do not depend on the units of
   // the problem (the elastic LCP's R is some 1e-13 m/Pa against gaps of 1e-5 m).
-  const T q_scale = q.cwiseAbs().maxCoeff(), m_scale = M.cwiseAbs().maxCoeff();
+  const T q_scale = scales.q, m_scale = scales.M;
   if (!(m_scale > T(0))) {
     std::ostringstream os;
     os << "LCP (n = " << n << "): M = 0 and q has a negative entry: no solution";
@@ -144,7 +154,7 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
 }
 
 #define CONTACTREF_INSTANTIATE(T)                                                                       \
-  template void check_lcp_input<T>(const MatrixX<T>&, const VectorX<T>&);                               \
+  template LcpScales<T> check_lcp_input<T>(const MatrixX<T>&, const VectorX<T>&);                               \
   template LcpSolution<T> solve_lcp_lemke<T>(const MatrixX<T>&, const VectorX<T>&, const LemkeOptions&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

@@ -40,10 +40,16 @@ struct LemkeOptions {
   int max_pivots = 0;  // 0: 50 n + 100
 };
 
-// InputError: M not square, q of another size, a non-finite entry (every
-// LCP solver's check).
+// The largest magnitudes of q's and M's entries (0 when n = 0).
 template <class T>
-void check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q);
+struct LcpScales {
+  T q = T(0), M = T(0);
+};
+
+// InputError: M not square, q of another size, a non-finite entry (every
+// LCP solver's check). Otherwise the scales, from the same pass over M.
+template <class T>
+LcpScales<T> check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q);
 
 // InputError as check_lcp_input.
 // ComputationError: ray termination, or more than max_pivots pivots (both

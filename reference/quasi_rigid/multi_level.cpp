@@ -93,8 +93,12 @@ MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<d
     const QuasiRigidBody& b = B.levels()[level];
     if (level > 0) {
       const QuasiRigidContact& previous = result.levels.back();
-      level_options.initial_traction_a = interpolate_tractions(A.levels()[level - 1], previous.a, a);
-      level_options.initial_traction_b = interpolate_tractions(B.levels()[level - 1], previous.b, b);
+      // Only solved tractions start a solve: a body whose tractions were
+      // interpolated from its partner's (a rigid body) solves nothing.
+      level_options.initial_traction_a =
+          previous.a.interpolated ? Eigen::VectorXd() : interpolate_tractions(A.levels()[level - 1], previous.a, a);
+      level_options.initial_traction_b =
+          previous.b.interpolated ? Eigen::VectorXd() : interpolate_tractions(B.levels()[level - 1], previous.b, b);
     }
     result.levels.push_back(resolve_contact(a, E_w_a, b, E_w_b, level_options));
     if (level == 0) continue;

@@ -8,7 +8,8 @@
 // cluster_hierarchy.hpp), the contact is solved from the
 // coarsest level to the finest, each
 // level warm-started by the tractions of the one before, interpolated onto
-// its samples by the coarse level's own Shepard functions (Eq. 5), and the
+// its samples by the coarse level's own Shepard functions (Eq. 5; a body's
+// only where they were solved, not interpolated from its partner's), and the
 // solve stops at the first level whose wrench on A differs from the previous
 // level's by at most the tolerance, |dF| / |F| + |dT| / (|F| rho) (the force's
 // change, and the centre of pressure's shift over the contact radius

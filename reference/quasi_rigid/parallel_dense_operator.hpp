@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <vector>
 
 #include "reference/quasi_rigid/block_jacobi.hpp"
 
@@ -39,6 +40,21 @@ Eigen::Matrix<T, Eigen::Dynamic, 1> sum_in_column_chunks(Eigen::Index rows, Eige
   Eigen::Matrix<T, Eigen::Dynamic, 1> total = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(rows);
   for (Eigen::Index c = 0; c < chunks; ++c) total += partial.col(c);
   return total;
+}
+
+// M x from the columns `columns` of M alone, x being zero elsewhere: rows
+// times columns.size() entries, not all of M's (sum_in_column_chunks).
+template <class T>
+Eigen::Matrix<T, Eigen::Dynamic, 1> product_of_columns(const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>& M,
+                                                       const std::vector<int>& columns,
+                                                       const Eigen::Matrix<T, Eigen::Dynamic, 1>& x) {
+  return sum_in_column_chunks<T>(M.rows(), static_cast<Eigen::Index>(columns.size()),
+                                 [&](Eigen::Index first, Eigen::Index count, auto& sum) {
+                                   for (Eigen::Index a = first; a < first + count; ++a) {
+                                     const int j = columns[static_cast<std::size_t>(a)];
+                                     sum += x(j) * M.col(j);
+                                   }
+                                 });
 }
 
 }  // namespace contactref::quasi_rigid

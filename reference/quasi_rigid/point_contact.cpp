@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/elastic_lcp.hpp"
+#include "reference/quasi_rigid/parallel_dense_operator.hpp"
 #include "reference/quasi_rigid/point_index.hpp"
 #include "reference/quasi_rigid/shepard_interpolant.hpp"
 
@@ -287,8 +288,7 @@ bool rim_loaded(const QuasiRigidBody& body, const BodyContact& out) {
 void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, double share, double near,
                      BodyContact& out) {
   const SurfaceSamples& samples = body.surface().samples();
-  std::vector<char> reached(samples.points.size(), 0);
-  for (int s : out.active) reached[static_cast<std::size_t>(s)] = 1;
+  std::vector<char> reached(samples.points.size(), 0);  // 1: within reach, 2: active
   if (kernel.kind == ResponseKernel::Kind::kVolumePreserving) {
     // Every sample within 5 sigma of its nearest loaded one (a k-d tree of
     // the loaded samples: one query per sample, where a range query per
@@ -307,11 +307,24 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
       });
     }
   }
-  out.displaced.clear();
+  // The active samples' displacements are known (BodyContact::displacement,
+  // from R); the others' are summed (their far field in single precision).
+  for (int s : out.active) reached[static_cast<std::size_t>(s)] = 2;
+  std::vector<int> beyond;
   for (std::size_t s = 0; s < reached.size(); ++s) {
-    if (reached[s]) out.displaced.push_back(static_cast<int>(s));
+    if (reached[s] == 1) beyond.push_back(static_cast<int>(s));
   }
-  out.displaced_u = share * body.sampling().displacement(out.displaced, out.active, out.traction, kernel, near);
+  const Eigen::VectorXd u_beyond =
+      share * body.sampling().displacement(beyond, out.active, out.traction, kernel, near, FarPrecision::kSingle);
+  out.displaced.clear();
+  out.displaced_u.resize(static_cast<Eigen::Index>(out.active.size() + beyond.size()));
+  Eigen::Index next_active = 0, next_beyond = 0;
+  for (std::size_t s = 0; s < reached.size(); ++s) {
+    if (!reached[s]) continue;
+    out.displaced_u(static_cast<Eigen::Index>(out.displaced.size())) =
+        reached[s] == 2 ? out.displacement(next_active++) : u_beyond(next_beyond++);
+    out.displaced.push_back(static_cast<int>(s));
+  }
   out.displaced_volume = 0;
   out.displaced_absolute_volume = 0;
   for (std::size_t k = 0; k < out.displaced.size(); ++k) {
@@ -392,6 +405,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     result.a.interpolated = !a.solves;
     result.b.interpolated = !b.solves;
     Eigen::MatrixXd R_a, R_b;
+    Eigen::VectorXd Rp_a, Rp_b;  // R p of the last solve (zero before the first)
     for (Side* side : {&a, &b}) {
       BodyContact& out = side->out;
       const auto n = static_cast<Eigen::Index>(out.active.size());
@@ -401,6 +415,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       out.separation = out.gap;
       out.traction = Eigen::VectorXd::Zero(n);
       out.displacement = Eigen::VectorXd::Zero(n);
+      (side == &a ? Rp_a : Rp_b) = Eigen::VectorXd::Zero(n);
       if (side->solves) {
         (side == &a ? R_a : R_b) = side->body.sampling().response(out.active, kernel, options.near);
       }
@@ -411,7 +426,8 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         BodyContact& out = side->out;
         if (out.active.empty() || !side->solves) continue;
         const Eigen::MatrixXd& R = side == &a ? R_a : R_b;
-        const Eigen::VectorXd undeformed_gap = out.separation - R * out.traction;
+        Eigen::VectorXd& Rp = side == &a ? Rp_a : Rp_b;
+        const Eigen::VectorXd undeformed_gap = out.separation - Rp;
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
         std::vector<bool> initial_free;
         Eigen::VectorXd initial_p;  // where the iterative solves start
@@ -444,7 +460,12 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         // the separations it measures, and displaces nothing in the end).
         const bool both = a.solves && b.solves;
         const double share = both ? (side == &a ? c_a : c_b) / c : 1.0;
-        out.displacement = share * (R * out.traction);
+        std::vector<int> loaded;
+        for (Eigen::Index k = 0; k < out.traction.size(); ++k) {
+          if (out.traction(k) != 0) loaded.push_back(static_cast<int>(k));
+        }
+        Rp = product_of_columns<double>(R, loaded, out.traction);
+        out.displacement = share * Rp;
       }
       ContactIteration stats;
       const bool last = iteration + 1 == options.iterations;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/errors.hpp"
@@ -101,16 +102,32 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
 
 }  // namespace
 
-void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const {
+namespace {
+
+// f from r^2, in place, in T's precision.
+template <class T>
+void kernel_of_squared(const ResponseKernel& kernel, Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> r2) {
   auto x = r2.array();
-  if (kind == Kind::kBoussinesq) {
-    x = compliance * x.rsqrt();
+  const T c = static_cast<T>(kernel.compliance);
+  if (kernel.kind == ResponseKernel::Kind::kBoussinesq) {
+    x = c * x.rsqrt();
     return;
   }
-  // One square root and one division: c (1 / r - beta) exp(-r^2 / (2 sigma^2)).
-  const double beta = std::sqrt(std::numbers::pi / 2) / sigma, exponent = -1 / (2 * sigma * sigma);
-  x = compliance * (x.sqrt().inverse() - beta) * (exponent * x).exp();
+  // c (1 / r - beta) exp(-r^2 / (2 sigma^2)).
+  const T beta = static_cast<T>(std::sqrt(std::numbers::pi / 2) / kernel.sigma);
+  const T exponent = static_cast<T>(-1 / (2 * kernel.sigma * kernel.sigma));
+  if constexpr (std::is_same_v<T, double>) {
+    x = c * (x.sqrt().inverse() - beta) * (exponent * x).exp();  // one square root and one division
+  } else {
+    x = c * (x.rsqrt() - beta) * (exponent * x).exp();  // Eigen's rsqrt: an estimate and a Newton step
+  }
 }
+
+}  // namespace
+
+void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const { kernel_of_squared<double>(*this, r2); }
+
+void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXf> r2) const { kernel_of_squared<float>(*this, r2); }
 
 double ResponseKernel::far_reach() const {
   return kind == Kind::kBoussinesq ? std::numeric_limits<double>::infinity() : 7.5 * sigma;

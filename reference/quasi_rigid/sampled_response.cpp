@@ -225,13 +225,15 @@ Eigen::ArrayX3d SurfaceSampling::row_points(const std::vector<int>& rows) const 
   return at;
 }
 
+template <class T>
 bool SurfaceSampling::far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen::Index self, int j,
-                                 const ResponseKernel& kernel, Eigen::Ref<Eigen::VectorXd> f) const {
+                                 const ResponseKernel& kernel, Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> f) const {
   const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(j)];
   const double reach = kernel.far_reach();
   if (blocks.distance_sq(b, q_j) > reach * reach) return false;
   const auto at = blocks.sorted().middleRows(blocks.first(b), blocks.size(b));
-  f.array() = (at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square();
+  f.array() = ((at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square())
+                  .template cast<T>();
   kernel.f_of_squared(f);
   const Eigen::Index own = self - blocks.first(b);
   if (self >= 0 && own >= 0 && own < f.size()) f(own) = 0;
@@ -286,7 +288,7 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
       const Eigen::Index self = own >= 0 ? blocks.position()[static_cast<std::size_t>(own)] : -1;
       for (Eigen::Index b = 0; b < blocks.count(); ++b) {
         auto f_b = f.head(blocks.size(b));
-        if (!far_kernel(blocks, b, self, j, kernel, f_b)) continue;
+        if (!far_kernel<double>(blocks, b, self, j, kernel, f_b)) continue;
         for (Eigen::Index k = 0; k < f_b.size(); ++k) {
           R(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)], static_cast<Eigen::Index>(c)) = areas_(j) * f_b(k);
         }
@@ -301,7 +303,7 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
 
 Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, const std::vector<int>& nodes,
                                               const Eigen::VectorXd& traction, const ResponseKernel& kernel,
-                                              double near) const {
+                                              double near, FarPrecision precision) const {
   if (traction.size() != static_cast<Eigen::Index>(nodes.size())) {
     throw InputError("sampled response: " + std::to_string(traction.size()) + " tractions for " +
                      std::to_string(nodes.size()) + " nodes");
@@ -328,12 +330,19 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   // columns in their order.
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, blocks.count()), [&](const tbb::blocked_range<Eigen::Index>& range) {
     Eigen::VectorXd f(RowBlocks::kRows), u_b(RowBlocks::kRows);
+    Eigen::VectorXf f_single(RowBlocks::kRows);
     for (Eigen::Index b = range.begin(); b != range.end(); ++b) {
       auto f_b = f.head(blocks.size(b));
+      auto f_single_b = f_single.head(blocks.size(b));
       auto sum = u_b.head(blocks.size(b));
       sum.setZero();
       for (std::size_t c = 0; c < loaded.size(); ++c) {
-        if (far_kernel(blocks, b, self[c], loaded[c], kernel, f_b)) sum += p[c] * areas_(loaded[c]) * f_b;
+        const double load = p[c] * areas_(loaded[c]);
+        if (precision == FarPrecision::kSingle) {
+          if (far_kernel<float>(blocks, b, self[c], loaded[c], kernel, f_single_b)) sum += load * f_single_b.cast<double>();
+        } else if (far_kernel<double>(blocks, b, self[c], loaded[c], kernel, f_b)) {
+          sum += load * f_b;
+        }
       }
       for (Eigen::Index k = 0; k < sum.size(); ++k) u(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)]) = sum(k);
     }

@@ -40,6 +40,12 @@
 
 namespace contactref::quasi_rigid {
 
+// The precision of SurfaceSampling::displacement's far-field kernel: double,
+// or single where the displacements are an output that needs no more (the
+// displacement field beyond the active samples: each far term's relative
+// error below 1e-6, ResponseKernel::f_of_squared).
+enum class FarPrecision { kDouble, kSingle };
+
 struct SampledShepard {
   double width = 0.5;          // s_k / h_k
   double support = 2.0;        // rho_k / h_k
@@ -72,11 +78,12 @@ class SurfaceSampling {
   Eigen::MatrixXd response(const std::vector<int>& rows, const std::vector<int>& columns, const ResponseKernel& kernel,
                            double near = 4.0) const;
   // u_rows = R p for tractions p at the samples `columns` (m), without forming
-  // R: the same sums over the loaded columns only. InputError: as response,
-  // and p of another size than the columns.
+  // R: the same sums over the loaded columns only, the far field's kernel in
+  // `precision` (summed in double). InputError: as response, and p of another
+  // size than the columns.
   Eigen::VectorXd displacement(const std::vector<int>& rows, const std::vector<int>& columns,
-                               const Eigen::VectorXd& traction, const ResponseKernel& kernel,
-                               double near = 4.0) const;
+                               const Eigen::VectorXd& traction, const ResponseKernel& kernel, double near = 4.0,
+                               FarPrecision precision = FarPrecision::kDouble) const;
 
   // The near field's radius about sample i (m): near h_i, cut at the
   // nearest sample whose normal turns from n_i by more than 0.5 rad, and not
@@ -110,9 +117,11 @@ class SurfaceSampling {
   // (the block's size), zero at j's own row (its sorted position `self`, or
   // -1): times a_j, R's entries there where the near field does not cover
   // them (near_field). False, f untouched, where j is beyond the kernel's
-  // far_reach of the whole block.
+  // far_reach of the whole block. T: the kernel's precision (the squared
+  // distances are taken in double).
+  template <class T>
   bool far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen::Index self, int j, const ResponseKernel& kernel,
-                  Eigen::Ref<Eigen::VectorXd> f) const;
+                  Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> f) const;
   // The rows' samples, one coordinate a column.
   Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
   // The near field of every row that a column's kernel reaches:

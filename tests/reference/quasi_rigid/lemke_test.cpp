@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -172,6 +174,40 @@ TEST(LemkeErrors, RayTerminationAndBadInputAreNamed) {
   nan(0, 1) = std::nan("");
   EXPECT_TRUE(contains(message_of<InputError>([&] { solve_lcp_lemke<double>(nan, VectorX<double>::Constant(2, -1)); }),
                        "finite"));
+}
+
+// check_lcp_input finds M's scale and its non-finite entries in one
+// vectorised pass: a NaN or an infinity anywhere (the packets' heads and
+// tails of an odd order included) is refused, in both precisions, and the
+// scales are the largest magnitudes (an independent scalar loop).
+TYPED_TEST(Lemke, ANonFiniteEntryAnywhereIsRefusedAndTheScalesAreTheLargestMagnitudes) {
+  using T = TypeParam;
+  const int n = 7;
+  auto [M, q] = random_spd_problem<T>(n, 11);
+  M(3, 5) = T(-40);  // the largest magnitude, negative
+  const LcpScales<T> scales = check_lcp_input(M, q);
+  using std::abs;
+  T largest_q = 0;
+  for (int i = 0; i < n; ++i) largest_q = std::max<T>(largest_q, abs(q(i)));
+  EXPECT_EQ(scales.M, T(40));
+  EXPECT_EQ(scales.q, largest_q);
+  for (const T& bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity()}) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        MatrixX<T> with_bad = M;
+        with_bad(i, j) = bad;
+        EXPECT_TRUE(test::contains(test::message_of<InputError>([&] { check_lcp_input(with_bad, q); }), "must be finite"))
+            << "at (" << i << ", " << j << ")";
+      }
+      VectorX<T> q_bad = q;
+      q_bad(i) = bad;
+      EXPECT_TRUE(test::contains(test::message_of<InputError>([&] { check_lcp_input(M, q_bad); }), "must be finite")) << i;
+    }
+  }
+  const LcpScales<T> empty = check_lcp_input(MatrixX<T>(0, 0), VectorX<T>(0));
+  EXPECT_EQ(empty.M, T(0));
+  EXPECT_EQ(empty.q, T(0));
 }
 
 }  // namespace

@@ -253,6 +253,17 @@ TEST(PointContact, VolumePreservingKernelDisplacesNoVolumeInEachOfFig4sCases) {
                 << contact.growth_rounds << " growth rounds, min u " << body->displaced_u.minCoeff() << "\n";
       EXPECT_LT(std::abs(body->displaced_volume), 0.02 * body->displaced_absolute_volume) << c.name;
       EXPECT_LT(body->displaced_u.minCoeff(), 0) << c.name;  // the bulge
+      // Against the sums in double (SurfaceSampling::displacement at every
+      // displaced sample): the field's far terms in single precision and its
+      // active samples' values from R, each displaced sample in its place.
+      const ResponseKernel kernel{options.kernel, contact.composite_compliance, sigma};
+      const Eigen::VectorXd in_double = body_in->material().compliance() / contact.composite_compliance *
+                                        body_in->sampling().displacement(body->displaced, body->active, body->traction,
+                                                                         kernel, options.near);
+      const double error = (body->displaced_u - in_double).cwiseAbs().maxCoeff();
+      std::cout << c.name << ": the field's largest difference from the sums in double " << error << " m of "
+                << in_double.cwiseAbs().maxCoeff() << "\n";
+      EXPECT_LE(error, 1e-6 * in_double.cwiseAbs().maxCoeff()) << c.name;
     }
   }
   // Section 6.1's mechanism: with an active range of half a spacing the
