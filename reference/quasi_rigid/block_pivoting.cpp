@@ -65,6 +65,7 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   bool screening = options.screening > 0;
   const T q_scale = scales.q, M_scale = scales.M;
   std::vector<T> M_FF_storage;  // kept: a new M_FF each pivot costs page faults as many as its copy's
+  std::vector<int> M_FF_of;      // the F whose M_FF the storage holds (the full solve after a screened one reuses it)
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
       std::ostringstream os;
@@ -83,13 +84,16 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
       Eigen::Map<MatrixX<T>> M_FF(M_FF_storage.data(), m, m);
       VectorX<T> q_F(m);
       for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
-      // Column by column (M is column-major), on oneTBB's threads.
-      tbb::parallel_for(tbb::blocked_range<int>(0, m), [&](const tbb::blocked_range<int>& columns) {
-        for (int b = columns.begin(); b != columns.end(); ++b) {
-          for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
-        }
-      });
-      solution.work += double(m) * double(m);
+      if (F != M_FF_of) {
+        // Column by column (M is column-major), on oneTBB's threads.
+        tbb::parallel_for(tbb::blocked_range<int>(0, m), [&](const tbb::blocked_range<int>& columns) {
+          for (int b = columns.begin(); b != columns.end(); ++b) {
+            for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
+          }
+        });
+        solution.work += double(m) * double(m);
+        M_FF_of = F;
+      }
       std::optional<VectorX<T>> z_F;
       if constexpr (std::is_same_v<T, double>) {
         if (m >= options.iterative_from) {

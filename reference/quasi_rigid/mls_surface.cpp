@@ -30,7 +30,7 @@ MlsProjection MlsSurface::with_quadratic(const MlsProjection& on_plane, const st
   const Eigen::Vector3d t_u = n.unitOrthogonal();
   const Eigen::Vector3d t_v = n.cross(t_u);
   const auto k = static_cast<Eigen::Index>(near.size());
-  Eigen::MatrixXd design(k, 6);
+  Eigen::Matrix<double, Eigen::Dynamic, 6> design(k, 6);  // six columns: the QR's workspace is fixed-size
   Eigen::VectorXd height(k);
   for (Eigen::Index i = 0; i < k; ++i) {
     const auto s = static_cast<std::size_t>(i);
@@ -40,10 +40,10 @@ MlsProjection MlsSurface::with_quadratic(const MlsProjection& on_plane, const st
     design.row(i) << root_w, root_w * u, root_w * v, root_w * u * u, root_w * u * v, root_w * v * v;
     height(i) = root_w * d.dot(n);
   }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(design);
+  Eigen::ColPivHouseholderQR<Eigen::Matrix<double, Eigen::Dynamic, 6>> qr(design);
   qr.setThreshold(1e-8);
   if (qr.rank() < 6) return on_plane;
-  const Eigen::VectorXd g = qr.solve(height);
+  const Eigen::Matrix<double, 6, 1> g = qr.solve(height);
   MlsProjection projection = on_plane;
   projection.point += g(0) * on_plane.radius * n;
   projection.normal = (n - g(1) * t_u - g(2) * t_v).normalized();
@@ -64,6 +64,7 @@ MlsSurface::MlsSurface(SurfaceSamples samples, const MlsOptions& options)
 MlsProjection MlsSurface::project(const Eigen::Vector3d& x) const {
   if (!x.allFinite()) throw InputError("MLS projection of a non-finite point");
   std::vector<Neighbour> near;
+  std::vector<double> weights;
   Eigen::Vector3d y = x;
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
     index_.nearest(y, options_.neighbours, near);
@@ -71,7 +72,7 @@ MlsProjection MlsSurface::project(const Eigen::Vector3d& x) const {
     double weight_sum = 0;
     Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
     Eigen::Vector3d mean_normal = Eigen::Vector3d::Zero();
-    std::vector<double> weights(near.size());
+    weights.resize(near.size());
     for (std::size_t i = 0; i < near.size(); ++i) {
       const double t = h_sq > 0 ? 1 - near[i].distance_sq / h_sq : 1.0;
       weights[i] = t * t * t * t;

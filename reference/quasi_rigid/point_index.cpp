@@ -49,8 +49,12 @@ void PointIndex::nearest(const Eigen::Vector3d& x, int k, std::vector<Neighbour>
   out.clear();
   if (k <= 0 || size() == 0) return;
   const auto wanted = static_cast<std::size_t>(std::min(k, size()));
-  std::vector<std::size_t> indices(wanted);
-  std::vector<double> distances_sq(wanted);
+  // nanoflann's arrays, kept per thread (the MLS projections query for every
+  // active sample, twice or more).
+  thread_local std::vector<std::size_t> indices;
+  thread_local std::vector<double> distances_sq;
+  indices.resize(wanted);
+  distances_sq.resize(wanted);
   const std::size_t found = tree_->kd.knnSearch(x.data(), wanted, indices.data(), distances_sq.data());
   out.reserve(found);
   for (std::size_t i = 0; i < found; ++i) out.push_back({static_cast<int>(indices[i]), distances_sq[i]});
