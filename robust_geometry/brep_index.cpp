@@ -76,6 +76,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -101,7 +102,7 @@ Location location_of(const Tag& tag) {
 struct Cell {
   int dim = 3;
   Vec normal;  // dim 2: the normal of the plane holding the cell
-  Vec line;    // dim 1: the direction of the line holding the cell
+  Vec line;    // dim 1: the direction of the line holding the cell (set once it is to be cut)
   // dim 2 and 1: the faces whose support planes hold the cell, known from
   // the cuts that made it (-1 for an auxiliary or balancing plane): the
   // exact zeros of n_f . line and n_f x normal for these faces are then
@@ -178,6 +179,9 @@ class Builder {
         } else if (auto location = homogeneous(children[k], child)) {
           nodes[std::size_t(child)].location = *location;
         } else {
+          // A new line only for a 1-cell still to cut: most on-children of
+          // 2-cells are leaves, which never ask for it.
+          if (k == 1 && cell.dim == 2) children[1].line = cross(cell.normal, cut.plane.n);
           work.emplace_back(child, std::move(children[k]));
         }
       }
@@ -262,7 +266,6 @@ class Builder {
     out[1].dim = cell.dim - 1;
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
     if (cell.dim == 3) out[1].normal = plane.n;
-    if (cell.dim == 2) out[1].line = cross(cell.normal, plane.n);
     std::vector<int> signs;
     for (Piece& piece : cell.pieces) {
       // A piece of the cut's face, or of one of its edges or vertices, lies
@@ -341,40 +344,57 @@ class Builder {
     return {x.x(), x.y(), x.z()};
   }
 
-  // The entities still to separate in a cell, in the order they are cut
-  // (Tag order: vertices, edges, faces; then by index).
-  // With each, one of its pieces (the point, for a 1-cell).
-  std::vector<std::pair<Tag, const Piece*>> candidates(const Cell& cell) const {
-    std::vector<std::pair<Tag, const Piece*>> out;
-    for (const Piece& p : cell.pieces) {
-      const bool take = [&] {
-        switch (cell.dim) {
-          case 3: return p.dim == 2;
-          case 2:
-            return p.dim == 1 && (p.tag.kind == Kind::edge ||
-                                  (p.tag.kind == Kind::face && transversal(p.tag.index, cell)));
-          case 1:
-            return p.dim == 0 && (p.tag.kind != Kind::face || transversal(p.tag.index, cell));
-          default: return false;
-        }
-      }();
-      if (take) out.emplace_back(p.tag, &p);
+  // Whether piece p is one of the cell's entities still to separate (step 5):
+  // in a 3-cell a 2D piece; in a 2-cell a 1D piece of an edge or of a face
+  // crossing the plane; in a 1-cell a point (not of a face holding the line).
+  bool to_separate(const Piece& p, const Cell& cell) const {
+    switch (cell.dim) {
+      case 3: return p.dim == 2;
+      case 2:
+        return p.dim == 1 &&
+               (p.tag.kind == Kind::edge || (p.tag.kind == Kind::face && transversal(p.tag.index, cell)));
+      case 1: return p.dim == 0 && (p.tag.kind != Kind::face || transversal(p.tag.index, cell));
+      default: return false;
     }
-    if (out.empty() && cell.dim == 2)  // only isolated vertices touching the plane
+  }
+
+  // The entities still to separate in a cell: the first one to cut along
+  // (the least Tag: vertices, edges, faces, then by index) with its first
+  // piece in the cell, and their count: exact where more than `limit` pieces
+  // qualify, else the number of pieces (both at most `limit` then, all that
+  // the balancing rule asks). One pass, and a sort of the tags only there.
+  struct Candidates {
+    const Piece* first = nullptr;
+    int count = 0;
+  };
+  Candidates candidates(const Cell& cell, int limit) const {
+    Candidates out;
+    tags_.clear();
+    const auto take = [&](const Piece& p) {
+      if (!out.first || p.tag < out.first->tag) out.first = &p;
+      tags_.push_back(p.tag);
+    };
+    for (const Piece& p : cell.pieces)
+      if (to_separate(p, cell)) take(p);
+    if (!out.first && cell.dim == 2)  // only isolated vertices touching the plane
       for (const Piece& p : cell.pieces)
-        if (p.dim == 0 && p.tag.kind == Kind::vertex) out.emplace_back(p.tag, &p);
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-              out.end());
+        if (p.dim == 0 && p.tag.kind == Kind::vertex) take(p);
+    if (int(tags_.size()) > limit) {
+      std::sort(tags_.begin(), tags_.end());
+      tags_.erase(std::unique(tags_.begin(), tags_.end()), tags_.end());
+    }
+    out.count = int(tags_.size());
     return out;
   }
 
   Cut choose_cut(const Cell& cell, int node) const {
-    const auto tags = candidates(cell);
-    if (options_.balance && cell.dim >= 1 && int(tags.size()) > options_.balance_threshold)
+    const int limit = options_.balance ? options_.balance_threshold : std::numeric_limits<int>::max();
+    const Candidates c = candidates(cell, limit);
+    if (options_.balance && cell.dim >= 1 && c.count > options_.balance_threshold)
       if (auto cut = balancing_cut(cell)) return *cut;
-    if (tags.empty()) fail(node, "a " + std::to_string(cell.dim) + "-cell that is not homogeneous has nothing to cut along");
-    return cut_through(tags.front().first, *tags.front().second, cell, node);
+    if (!c.first)
+      fail(node, "a " + std::to_string(cell.dim) + "-cell that is not homogeneous has nothing to cut along");
+    return cut_through(c.first->tag, *c.first, cell, node);
   }
 
   // Step 5: a plane through the entity's piece, transversal to the cell.
@@ -442,16 +462,23 @@ class Builder {
       const auto middle = points.begin() + std::ptrdiff_t(points.size() / 2);
       std::nth_element(points.begin(), middle, points.end(), [&](const Vec* a, const Vec* b) { return (*a)[k] < (*b)[k]; });
       const XPlane plane{normal, -(**middle)[k]};
-      bool above = false, below = false;
-      for (const Piece& p : cell.pieces)
-        for (const Vec& x : p.points) {
-          const int s = side(plane, x);
-          above = above || s > 0;
-          below = below || s < 0;
-        }
-      if (above && below) return Cut{plane, CutKind::balancing, -1};
+      if (on_both_sides(cell, plane)) return Cut{plane, CutKind::balancing, -1};
     }
     return std::nullopt;
+  }
+
+  // Whether the cell has piece points strictly on both sides of the plane
+  // (stops at the first pair found).
+  static bool on_both_sides(const Cell& cell, const XPlane& plane) {
+    bool above = false, below = false;
+    for (const Piece& p : cell.pieces)
+      for (const Vec& x : p.points) {
+        const int s = side(plane, x);
+        above = above || s > 0;
+        below = below || s < 0;
+        if (above && below) return true;
+      }
+    return false;
   }
 
   BrepIndexCut describe(const Cut& cut) const {
@@ -609,6 +636,7 @@ class Builder {
   static constexpr int kUnknownConvexity = 2;
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
   mutable std::vector<std::vector<Corner>> corners_;  // by vertex, empty until asked for
+  mutable std::vector<Tag> tags_;                     // candidates' buffer, reused from cell to cell
 };
 
 }  // namespace
