@@ -108,6 +108,10 @@ struct Cell {
   // exact zeros of n_f . line and n_f x normal for these faces are then
   // known without evaluating them, which only rationals could.
   std::array<int, 2> faces{-1, -1};
+  // dim 1: vertices known to lie on the line (sorted): the points of its
+  // pieces carried by a vertex (a == b). A face with two of them holds the
+  // line; the direction from one to another is the line's.
+  std::vector<int> line_vertices;
   std::vector<Piece> pieces;
 };
 
@@ -125,6 +129,7 @@ struct Corner {
   int face;
   Vec ea, eb;
   int turn;
+  int a, b;  // the vertices ea and eb point to
 };
 
 class Builder {
@@ -181,7 +186,7 @@ class Builder {
         } else {
           // A new line only for a 1-cell still to cut: most on-children of
           // 2-cells are leaves, which never ask for it.
-          if (k == 1 && cell.dim == 2) children[1].line = cross(cell.normal, cut.plane.n);
+          if (k == 1 && cell.dim == 2) enter_line(children[1], cell, cut);
           work.emplace_back(child, std::move(children[k]));
         }
       }
@@ -197,10 +202,36 @@ class Builder {
                                    ": " + what);
   }
 
+  // Whether vertex v is known to lie on the 1-cell's line.
+  static bool on_line(int v, const Cell& cell) {
+    return std::binary_search(cell.line_vertices.begin(), cell.line_vertices.end(), v);
+  }
+
+  // Whether face f's support plane is known to hold the cell (dim 1 or 2),
+  // with no evaluation.
+  bool in_known_plane(int f, const Cell& cell) const {
+    if (cell.faces[0] == f || cell.faces[1] == f) return true;
+    if (cell.line_vertices.size() < 2) return false;
+    const auto& face = polyhedron_.face(f);
+    return std::count_if(face.begin(), face.end(), [&](int v) { return on_line(v, cell); }) >= 2;
+  }
+
   // Whether face f's support plane cuts the cell's affine hull transversally.
   bool transversal(int f, const Cell& cell) const {
-    if (cell.faces[0] == f || cell.faces[1] == f) return false;  // the cell lies in f's plane
+    if (in_known_plane(f, cell)) return false;
     return transversal(face_plane(f).n, cell);
+  }
+
+  // The line of a 1-cell, the on-child of 2-cell `parent` cut by `cut`, and
+  // the vertices on it.
+  static void enter_line(Cell& cell, const Cell& parent, const Cut& cut) {
+    cell.line = cross(parent.normal, cut.plane.n);
+    std::vector<int>& on = cell.line_vertices;
+    for (const Piece& p : cell.pieces)
+      for (const Carrier& c : p.carriers)
+        if (c.known() && c.a == c.b) on.push_back(c.a);
+    std::sort(on.begin(), on.end());
+    on.erase(std::unique(on.begin(), on.end()), on.end());
   }
 
   // Whether plane normal n cuts the cell's affine hull transversally.
@@ -215,14 +246,15 @@ class Builder {
 
   // The direction u = sign * along, sign = +-1: held so that its sign tests
   // construct nothing (the projection's multiple of n or of the line is
-  // folded into sign). It lies in the planes of the faces in `within` (the
-  // cell's), to which its dot product with their normals is 0, known.
+  // folded into sign). It lies in the cell's known planes (in_known_plane),
+  // to which its dot product with their normals is 0, known.
   struct Direction {
     Vec along;
     int sign;
-    std::array<int, 2> within{-1, -1};
+    const Cell& cell;
+    const Builder& builder;
     int face_dot_sign(int f, const Vec& n_f) const {
-      if (within[0] == f || within[1] == f) return 0;
+      if (builder.in_known_plane(f, cell)) return 0;
       return sign * detail::dot_sign(n_f, along);
     }
     Vec vector() const { return sign > 0 ? along : neg(along); }
@@ -232,12 +264,12 @@ class Builder {
   // space (u with n . u > 0 whenever n is transversal), on side `side` (+1
   // the projection, -1 its opposite). In a 1-cell on line L it is
   // (n . L) L, so the direction of sign(n . L) L.
-  static Direction direction(const Vec& n, const Cell& cell, int side) {
+  Direction direction(const Vec& n, const Cell& cell, int side) const {
     switch (cell.dim) {
-      case 3: return {n, side};
+      case 3: return {n, side, cell, *this};
       case 2:
-        return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side, cell.faces};
-      default: return {cell.line, side * detail::dot_sign(n, cell.line), cell.faces};
+        return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side, cell, *this};
+      default: return {cell.line, side * detail::dot_sign(n, cell.line), cell, *this};
     }
   }
 
@@ -262,6 +294,7 @@ class Builder {
       c.normal = cell.normal;
       c.line = cell.line;
       c.faces = cell.faces;
+      c.line_vertices = cell.line_vertices;
     }
     out[1].dim = cell.dim - 1;
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
@@ -533,9 +566,10 @@ class Builder {
         const auto& face = polyhedron_.face(f);
         const std::size_t k = face.size();
         const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
-        const Vec ea = sub(point(face[(i + k - 1) % k]), point(v));
-        const Vec eb = sub(point(face[(i + 1) % k]), point(v));
-        corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea)});
+        const int a = face[(i + k - 1) % k], b = face[(i + 1) % k];
+        const Vec ea = sub(point(a), point(v));
+        const Vec eb = sub(point(b), point(v));
+        corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea), a, b});
       }
     return corners;
   }
@@ -553,19 +587,21 @@ class Builder {
   }
 
   // Whether direction w (in the plane of the corner's face, w != 0) lies in
-  // the face's corner sector: strictly inside, or in its closure.
-  bool in_sector(const Corner& c, const Vec& w, bool strict) const {
+  // the face's corner sector: strictly inside, or in its closure. Where w is
+  // known parallel to ea (along_a) or eb (along_b), the orientation with it
+  // is a zero, not evaluated (only rationals could).
+  bool in_sector(const Corner& c, const Vec& w, bool strict, bool along_a = false, bool along_b = false) const {
     const Vec& n = face_plane(c.face).n;
-    const auto orient = [&](const Vec& a, const Vec& b) { return triple_sign(n, a, b); };
+    const auto orient = [&](const Vec& a, const Vec& b, bool parallel) { return parallel ? 0 : triple_sign(n, a, b); };
     if (c.turn > 0) {
-      const int s1 = orient(c.eb, w), s2 = orient(w, c.ea);
+      const int s1 = orient(c.eb, w, along_b), s2 = orient(w, c.ea, along_a);
       return strict ? s1 > 0 && s2 > 0 : s1 >= 0 && s2 >= 0;
     }
     if (c.turn < 0) {
-      const int s1 = orient(c.ea, w), s2 = orient(w, c.eb);
+      const int s1 = orient(c.ea, w, along_a), s2 = orient(w, c.eb, along_b);
       return strict ? !(s1 >= 0 && s2 >= 0) : !(s1 > 0 && s2 > 0);
     }
-    const int s = orient(c.eb, w);
+    const int s = orient(c.eb, w, along_b);
     return strict ? s > 0 : s >= 0;
   }
 
@@ -578,8 +614,13 @@ class Builder {
     // them, and where u lies in a face's plane only the exact path decides.
     std::vector<int> u_sides;
     for (const Corner& c : corners) u_sides.push_back(direction.face_dot_sign(c.face, face_plane(c.face).n));
-    for (std::size_t k = 0; k < corners.size(); ++k)
-      if (u_sides[k] == 0 && in_sector(corners[k], u, false)) return 0;
+    // In a 1-cell, u runs along the line through v: parallel to a corner's
+    // side towards another vertex on the line.
+    const auto along = [&](int w) { return direction.cell.dim == 1 && on_line(w, direction.cell); };
+    for (std::size_t k = 0; k < corners.size(); ++k) {
+      const Corner& c = corners[k];
+      if (u_sides[k] == 0 && in_sector(c, u, false, along(c.a), along(c.b))) return 0;
+    }
     // Directions q strictly inside a corner sector, for parameters lambda =
     // i / m in (0, 1), each scaled by m > 0 (only q's direction matters):
     // convex: lambda ea + (1 - lambda) eb; reflex: the negative of that;
