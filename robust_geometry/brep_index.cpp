@@ -246,8 +246,10 @@ class Builder {
 
   // The direction u = sign * along, sign = +-1: held so that its sign tests
   // construct nothing (the projection's multiple of n or of the line is
-  // folded into sign). It lies in the cell's known planes (in_known_plane),
-  // to which its dot product with their normals is 0, known.
+  // folded into sign; in a 2-cell, `along` is the cut normal, projected onto
+  // the cell's plane only where vector() is asked for). It lies in the
+  // cell's known planes (in_known_plane), to which its dot product with
+  // their normals is 0, known.
   struct Direction {
     Vec along;
     int sign;
@@ -255,9 +257,14 @@ class Builder {
     const Builder& builder;
     int face_dot_sign(int f, const Vec& n_f) const {
       if (builder.in_known_plane(f, cell)) return 0;
+      if (cell.dim == 2) return sign * projected_dot_sign(n_f, along, cell.normal);
       return sign * detail::dot_sign(n_f, along);
     }
-    Vec vector() const { return sign > 0 ? along : neg(along); }
+    Vec vector() const {
+      const Vec& N = cell.normal;
+      const Vec u = cell.dim == 2 ? sub(mul(dot(N, N), along), mul(dot(along, N), N)) : along;
+      return sign > 0 ? u : neg(u);
+    }
   };
 
   // A positive multiple of the projection of n onto the cell's direction
@@ -266,9 +273,8 @@ class Builder {
   // (n . L) L, so the direction of sign(n . L) L.
   Direction direction(const Vec& n, const Cell& cell, int side) const {
     switch (cell.dim) {
-      case 3: return {n, side, cell, *this};
-      case 2:
-        return {sub(mul(dot(cell.normal, cell.normal), n), mul(dot(n, cell.normal), cell.normal)), side, cell, *this};
+      case 3:
+      case 2: return {n, side, cell, *this};
       default: return {cell.line, side * detail::dot_sign(n, cell.line), cell, *this};
     }
   }

@@ -71,6 +71,25 @@ int dot_sign(const Vec& a, const Vec& b) {
   return static_cast<int>(CGAL::sign(v));
 }
 
+int projected_dot_sign(const Vec& m, const Vec& n, const Vec& N) {
+  {
+    CGAL::Protect_FPU_rounding<true> protect;
+    const auto idot = [](const Vec& a, const Vec& b) -> CGAL::Interval_nt<false> {
+      return a[0].approx() * b[0].approx() + a[1].approx() * b[1].approx() + a[2].approx() * b[2].approx();
+    };
+    const CGAL::Interval_nt<false> v = idot(N, N) * idot(m, n) - idot(n, N) * idot(m, N);
+    if (v.inf() > 0) return 1;
+    if (v.sup() < 0) return -1;
+    if (v.inf() == 0 && v.sup() == 0) return 0;
+  }
+  const auto edot = [](const Vec& a, const Vec& b) -> FT::ET {  // a value, not gmpxx's expression of temporaries
+    return CGAL::exact(a[0]) * CGAL::exact(b[0]) + CGAL::exact(a[1]) * CGAL::exact(b[1]) +
+           CGAL::exact(a[2]) * CGAL::exact(b[2]);
+  };
+  const FT::ET v = edot(N, N) * edot(m, n) - edot(n, N) * edot(m, N);
+  return static_cast<int>(CGAL::sign(v));
+}
+
 bool parallel(const Vec& a, const Vec& b) {
   {
     CGAL::Protect_FPU_rounding<true> protect;

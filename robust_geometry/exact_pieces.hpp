@@ -52,6 +52,10 @@ inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 &&
 // sign(a . b), filtered: interval arithmetic on Epeck's approximations first,
 // exact rationals only where the interval holds 0.
 int dot_sign(const Vec& a, const Vec& b);
+// sign(m . u) for u = (N . N) n - (n . N) N (n projected onto the plane
+// normal to N, times N . N), filtered the same way, without constructing u:
+// the sign of (N . N)(m . n) - (n . N)(m . N).
+int projected_dot_sign(const Vec& m, const Vec& n, const Vec& N);
 // is_zero(cross(a, b)), filtered the same way, with no lazy construction.
 bool parallel(const Vec& a, const Vec& b);
 // sign(a . (b x c)), filtered the same way, with no lazy construction.

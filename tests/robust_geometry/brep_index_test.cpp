@@ -21,9 +21,9 @@
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
 //   - bad options and a non-finite query refused with InputError;
-//   - the filtered parallelism and triple-product signs the construction
-//     uses (exact_pieces.hpp) against CGAL's exact constructions, where
-//     their interval filters cannot decide;
+//   - the filtered parallelism, triple-product and projected dot-product
+//     signs the construction uses (exact_pieces.hpp) against CGAL's exact
+//     constructions, where their interval filters cannot decide;
 //   - the pieces' carriers: every known one holds its point on its segment,
 //     exactly.
 #include "robust_geometry/brep_index.hpp"
@@ -490,6 +490,29 @@ TEST(ExactSigns, TripleSignIsExactWhereTheIntervalFilterCannotDecide) {
   for (const auto& [c, zero] : {std::pair{in_span, true}, std::pair{nudged, false}, std::pair{p(0.3, -1.2, 2.5), false}}) {
     const int expected = detail::sign(detail::dot(a, detail::cross(b, c)));
     EXPECT_EQ(detail::triple_sign(a, b, c), expected);
+    EXPECT_EQ(expected == 0, zero);
+  }
+}
+
+// detail::projected_dot_sign (the sign of m against n projected onto the
+// plane normal to N, which the Brep-index's 2-cells use without constructing
+// the projection) against the sign of the lazily constructed m . ((N . N) n -
+// (n . N) N): m = N and m = n x N (zero exactly, which the interval filter
+// cannot see: N and n are cross products of differences of doubles), m = N
+// moved by one part in 2^80 of one component (not zero, which only the exact
+// path sees), and a generic m.
+TEST(ExactSigns, ProjectedDotSignIsExactWhereTheIntervalFilterCannotDecide) {
+  using detail::FT;
+  using detail::Vec;
+  const auto p = [](double x, double y, double z) { return detail::exact_point({x, y, z}); };
+  const Vec N = detail::cross(detail::sub(p(0.1, 0.7, -1.3), p(2.9, 0.3, 0.5)), detail::sub(p(-0.3, 1.1, 0.2), p(2.9, 0.3, 0.5)));
+  const Vec n = detail::cross(detail::sub(p(1.7, -0.2, 0.9), p(0.3, 0.3, 0.1)), detail::sub(p(0.6, 2.1, -0.4), p(0.3, 0.3, 0.1)));
+  const Vec u = detail::sub(detail::mul(detail::dot(N, N), n), detail::mul(detail::dot(n, N), N));
+  const Vec nudged = detail::add(N, Vec{FT(0), FT(0), N[2] * FT(std::ldexp(1.0, -80))});
+  for (const auto& [m, zero] : {std::pair{N, true}, std::pair{detail::cross(n, N), true}, std::pair{nudged, false},
+                                std::pair{p(0.3, -1.2, 2.5), false}}) {
+    const int expected = detail::sign(detail::dot(m, u));
+    EXPECT_EQ(detail::projected_dot_sign(m, n, N), expected);
     EXPECT_EQ(expected == 0, zero);
   }
 }
