@@ -474,6 +474,15 @@ TEST(ExactSigns, ParallelIsExactWhereTheIntervalFilterCannotDecide) {
   EXPECT_FALSE(detail::parallel(a, Vec{FT(1), FT(0), FT(0)}));
 }
 
+// Two lazy vectors whose intervals are not points (cross products of
+// differences of doubles), so that exact zeros built from them are beyond
+// the interval filters.
+std::pair<detail::Vec, detail::Vec> two_cross_products() {
+  const auto p = [](double x, double y, double z) { return detail::exact_point({x, y, z}); };
+  return {detail::cross(detail::sub(p(0.1, 0.7, -1.3), p(2.9, 0.3, 0.5)), detail::sub(p(-0.3, 1.1, 0.2), p(2.9, 0.3, 0.5))),
+          detail::cross(detail::sub(p(1.7, -0.2, 0.9), p(0.3, 0.3, 0.1)), detail::sub(p(0.6, 2.1, -0.4), p(0.3, 0.3, 0.1)))};
+}
+
 // detail::triple_sign against the sign of the lazily constructed a . (b x c):
 // c in the span of a and b (zero exactly, which the interval filter cannot
 // see: a and b are cross products of differences of doubles), c moved by one
@@ -482,12 +491,11 @@ TEST(ExactSigns, ParallelIsExactWhereTheIntervalFilterCannotDecide) {
 TEST(ExactSigns, TripleSignIsExactWhereTheIntervalFilterCannotDecide) {
   using detail::FT;
   using detail::Vec;
-  const auto p = [](double x, double y, double z) { return detail::exact_point({x, y, z}); };
-  const Vec a = detail::cross(detail::sub(p(0.1, 0.7, -1.3), p(2.9, 0.3, 0.5)), detail::sub(p(-0.3, 1.1, 0.2), p(2.9, 0.3, 0.5)));
-  const Vec b = detail::cross(detail::sub(p(1.7, -0.2, 0.9), p(0.3, 0.3, 0.1)), detail::sub(p(0.6, 2.1, -0.4), p(0.3, 0.3, 0.1)));
+  const auto [a, b] = two_cross_products();
   const Vec in_span = detail::sub(detail::mul(FT(3), b), detail::mul(FT(2), a));
   const Vec nudged = detail::add(in_span, Vec{FT(0), FT(0), in_span[2] * FT(std::ldexp(1.0, -80))});
-  for (const auto& [c, zero] : {std::pair{in_span, true}, std::pair{nudged, false}, std::pair{p(0.3, -1.2, 2.5), false}}) {
+  for (const auto& [c, zero] : {std::pair{in_span, true}, std::pair{nudged, false},
+                                std::pair{detail::exact_point({0.3, -1.2, 2.5}), false}}) {
     const int expected = detail::sign(detail::dot(a, detail::cross(b, c)));
     EXPECT_EQ(detail::triple_sign(a, b, c), expected);
     EXPECT_EQ(expected == 0, zero);
@@ -504,13 +512,11 @@ TEST(ExactSigns, TripleSignIsExactWhereTheIntervalFilterCannotDecide) {
 TEST(ExactSigns, ProjectedDotSignIsExactWhereTheIntervalFilterCannotDecide) {
   using detail::FT;
   using detail::Vec;
-  const auto p = [](double x, double y, double z) { return detail::exact_point({x, y, z}); };
-  const Vec N = detail::cross(detail::sub(p(0.1, 0.7, -1.3), p(2.9, 0.3, 0.5)), detail::sub(p(-0.3, 1.1, 0.2), p(2.9, 0.3, 0.5)));
-  const Vec n = detail::cross(detail::sub(p(1.7, -0.2, 0.9), p(0.3, 0.3, 0.1)), detail::sub(p(0.6, 2.1, -0.4), p(0.3, 0.3, 0.1)));
+  const auto [N, n] = two_cross_products();
   const Vec u = detail::sub(detail::mul(detail::dot(N, N), n), detail::mul(detail::dot(n, N), N));
   const Vec nudged = detail::add(N, Vec{FT(0), FT(0), N[2] * FT(std::ldexp(1.0, -80))});
   for (const auto& [m, zero] : {std::pair{N, true}, std::pair{detail::cross(n, N), true}, std::pair{nudged, false},
-                                std::pair{p(0.3, -1.2, 2.5), false}}) {
+                                std::pair{detail::exact_point({0.3, -1.2, 2.5}), false}}) {
     const int expected = detail::sign(detail::dot(m, u));
     EXPECT_EQ(detail::projected_dot_sign(m, n, N), expected);
     EXPECT_EQ(expected == 0, zero);
