@@ -298,6 +298,28 @@ TEST(Cli, ValidateNamesASuiteWhoseProcessWasKilled) {
   std::filesystem::remove_all(dir);
 }
 
+// A run killed outright (SIGKILL to it and its suites' processes) cannot
+// remove its scratch folder, $TMPDIR/contactref-validate-PID; the next run
+// removes it (its process is gone), and its own when it ends.
+TEST(Cli, ValidateRemovesTheScratchFolderOfAKilledRun) {
+  const auto dir = contactref::test::scratch_dir() / "contactref_cli_test_stale";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string script =
+      "export TMPDIR='" + dir.string() + "' CONTACTREF_THREADS=2; "
+      "setsid '" CONTACTREF_BINARY "' validate hertz-convergence torque-free-body --quick > /dev/null 2>&1 & "
+      "run=$!; for i in $(seq 400); do ls -d \"$TMPDIR\"/contactref-validate-* > /dev/null 2>&1 && break; "
+      "sleep 0.02; done; kill -KILL -$run; wait $run; "
+      "echo \"stale $(ls -A \"$TMPDIR\" | wc -l)\"; "
+      "'" CONTACTREF_BINARY "' validate torque-free-body brep-contact --quick > /dev/null 2>&1; echo \"exit $?\"; "
+      "echo \"left $(ls -A \"$TMPDIR\" | wc -l)\"";
+  const CliRun r = run_shell(script);
+  EXPECT_TRUE(contains(r.output, "stale 1")) << r.output;
+  EXPECT_TRUE(contains(r.output, "exit 0")) << r.output;
+  EXPECT_TRUE(contains(r.output, "left 0")) << r.output;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, AuditJsonHasTheDocumentedLayout) {
   const CliRun r = run("audit --json", false);
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <string>
+#include <system_error>
 
 #include "core/errors.hpp"
 
@@ -88,6 +91,27 @@ std::vector<SuiteProcess> run_suite_processes(const std::vector<std::string>& su
     running.erase(found);
   }
   return processes;
+}
+
+ScratchFolder::ScratchFolder() {
+  const std::string prefix = "contactref-validate-";
+  const std::filesystem::path temp = std::filesystem::temp_directory_path();
+  std::error_code ignored;  // another process may remove a stale folder first
+  for (const auto& entry : std::filesystem::directory_iterator(temp, ignored)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (kill(pid, 0) == -1 && errno == ESRCH) std::filesystem::remove_all(entry.path(), ignored);
+  }
+  path_ = temp / (prefix + std::to_string(getpid()));
+  std::filesystem::remove_all(path_);
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
 }
 
 }  // namespace contactref::cli

@@ -18,6 +18,23 @@ struct SuiteProcess {
   int exit_code = -1;         // the child's; 128 + the signal that ended it
 };
 
+// The children's folder, $TMPDIR/contactref-validate-PID (PID this
+// process's), empty at the start and removed when the object ends (the run
+// returning or throwing). Folders of the same pattern whose process no
+// longer runs (a run killed before it could remove its own) are removed
+// first.
+class ScratchFolder {
+ public:
+  ScratchFolder();
+  ~ScratchFolder();
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // Runs the suites' processes, each child with CONTACTREF_THREADS=threads
 // (>= 1), at most `jobs` (>= 1) at once, the next started as one ends;
 // `started(k)` and `ended(k)` are called as suite k starts and ends.

@@ -1,6 +1,4 @@
 // `contactref validate [SUITE...|all] [--quick] [--out DIR] [--json]`
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -121,14 +119,12 @@ bool run_here(const std::vector<const validation::SuiteSpec*>& chosen, const Val
 // process that exited 2, else ComputationError, naming the suite.
 bool run_in_processes(const std::vector<const validation::SuiteSpec*>& chosen, const ValidateOptions& options,
                      int jobs, int threads, nlohmann::ordered_json& document, nlohmann::ordered_json& timings) {
-  const std::filesystem::path scratch =
-      std::filesystem::temp_directory_path() / fmt::format("contactref-validate-{}", getpid());
-  std::filesystem::remove_all(scratch);
+  const ScratchFolder scratch;
   std::vector<std::string> names;
   for (const validation::SuiteSpec* suite : chosen) names.push_back(suite->name);
   const std::size_t n = names.size();
   const std::vector<SuiteProcess> processes = run_suite_processes(
-      names, options.quick, scratch, jobs, std::max(1, threads / jobs),
+      names, options.quick, scratch.path(), jobs, std::max(1, threads / jobs),
       [&](std::size_t k) {
         std::cerr << fmt::format("[{}/{}] {}{} ...\n", k + 1, n, names[k], options.quick ? " (quick)" : "");
       },
@@ -158,7 +154,6 @@ bool run_in_processes(const std::vector<const validation::SuiteSpec*>& chosen, c
     timings["suites"].push_back(outputs->timing);
     if (!options.json) std::cout << read_input_file(process.dir / "stdout.txt", "a suite process's table");
   }
-  std::filesystem::remove_all(scratch);
   if (failed) {
     const std::string message = fmt::format("validate: suite {} ended with exit code {} without its results (its "
                                             "process's messages above)", failed->suite, failed->exit_code);
