@@ -183,7 +183,9 @@ TEST(LemkeErrors, RayTerminationAndBadInputAreNamed) {
 TYPED_TEST(Lemke, ANonFiniteEntryAnywhereIsRefusedAndTheScalesAreTheLargestMagnitudes) {
   using T = TypeParam;
   const int n = 7;
-  auto [M, q] = random_spd_problem<T>(n, 11);
+  const auto problem = random_spd_problem<T>(n, 11);  // named, not bound: lambdas below capture them
+  MatrixX<T> M = problem.first;
+  const VectorX<T> q = problem.second;
   M(3, 5) = T(-40);  // the largest magnitude, negative
   const LcpScales<T> scales = check_lcp_input(M, q);
   using std::abs;
