@@ -64,12 +64,43 @@ Eigen::Matrix<T, N, 1> unit_or_zero(const Eigen::Matrix<T, N, 1>& x) {
   return norm > T(0) ? Eigen::Matrix<T, N, 1>(x / norm) : Eigen::Matrix<T, N, 1>::Zero();
 }
 
-// The 1-norm condition number |A|_1 |A^-1|_1 (n <= 5: the inverse is n
-// back-substitutions; Eigen's rcond estimate needs NumTraits<T>::infinity,
-// which Real50's traits lack).
+// The 1-norm condition number |A|_1 |A^-1|_1.
 template <class Square>
 typename Square::Scalar condition_number(const Square& A, const Square& inverse) {
-  return A.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
+  return A.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
+}
+
+// L^-1 for a lower-triangular L with a nonzero diagonal, by forward
+// substitution (n <= 5: Eigen's solve with a matrix right-hand side takes its
+// blocked path, many times the cost of these few operations; its rcond
+// estimate needs NumTraits<T>::infinity, which Real50's traits lack).
+template <class Square>
+Square lower_triangular_inverse(const Square& L) {
+  const Eigen::Index n = L.rows();
+  Square X = Square::Zero(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    X(j, j) = 1 / L(j, j);
+    for (Eigen::Index i = j + 1; i < n; ++i)
+      X(i, j) = -(L.row(i).segment(j, i - j).dot(X.col(j).segment(j, i - j))) / L(i, i);
+  }
+  return X;
+}
+
+// (L L^T)^-1 = L^-T L^-1 from the Cholesky factor.
+template <class Square>
+Square cholesky_inverse(const Square& L) {
+  const Square X = lower_triangular_inverse(L);
+  return X.transpose() * X;
+}
+
+// A^-1 up to the order of its columns from the LU factors with partial
+// pivoting, P A = L U: A^-1 = U^-1 L^-1 P, and P only permutes the columns,
+// which leaves the 1-norm unchanged.
+template <class Square>
+Square lu_inverse_columns(const Eigen::PartialPivLU<Square>& lu) {
+  const Square L = lu.matrixLU().template triangularView<Eigen::UnitLower>();
+  const Square U_T = lu.matrixLU().transpose().template triangularView<Eigen::Lower>();
+  return lower_triangular_inverse(U_T).transpose() * lower_triangular_inverse(L);
 }
 
 template <class T>
@@ -174,7 +205,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
         if (!(L(i, i) * L(i, i) > pivot_floor)) definite = false;
     }
     if (!definite) throw singular("H^T M H is not positive definite to working precision (conforming contact?)");
-    r.condition = condition_number(A_scaled, Mat5<T>(llt.solve(Mat5<T>::Identity())));
+    r.condition = condition_number(A_scaled, cholesky_inverse(Mat5<T>(llt.matrixL())));
     r.rddot = S5.asDiagonal() * llt.solve(Vec5<T>(S5.asDiagonal() * Vec5<T>(H.transpose() * b)));
   } else if (n == 0) {  // rest: nothing to solve; f_c below holds the body
     r.rddot.resize(0);
@@ -206,7 +237,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
         rhs(i) /= row_max;
       }
       const Eigen::PartialPivLU<Square> lu(A);
-      r.condition = condition_number(A, Square(lu.inverse()));
+      r.condition = condition_number(A, lu_inverse_columns(lu));
       if (!(r.condition * pivot_floor < T(1)) || !(S.minCoeff() > T(0)))
         throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
       return ReducedVector<T>(S.asDiagonal() * lu.solve(rhs));
