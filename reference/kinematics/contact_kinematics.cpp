@@ -84,11 +84,11 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
 
   // Eqs. 50-56 for the velocity of body 1 relative to body 2 (header comment):
   // phi(2,1) = -phi(1,1c) - phi(1c,2c) + phi(2,2c) in frame 1c.
-  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);  // blockdiag(R_psi, R_psi), Eq. 52
+  // Ad_1c_2c = blockdiag(R_psi, R_psi) (Eq. 52), applied without forming it.
   k.H_1c.template leftCols<2>() = -k.frame1.H_bc;
-  k.H_1c.template middleCols<2>(2) = Ad_1c_2c * k.frame2.H_bc;
+  k.H_1c.template middleCols<2>(2) = spatial::transform_twist(k.E_1c_2c, k.frame2.H_bc);
   k.H_1c.col(4) << T(0), T(0), T(1), T(0), T(0), T(0);  // -(Eq. 54)
-  k.H_1 = spatial::adjoint(k.E_1_1c) * k.H_1c;
+  k.H_1 = spatial::transform_twist(k.E_1_1c, k.H_1c);
   check_finite_results<T>({{"E_2_1", k.E_2_1.allFinite()}, {"H_1c", k.H_1c.allFinite()}, {"H_1", k.H_1.allFinite()}},
                           "q", q);
   return k;
@@ -109,19 +109,17 @@ ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configura
   // Ad_1_1c): Hdot_1c = ( -d/dt ^{1c}H_1 | dAd_1c_2c ^{2c}H_2 + Ad_1c_2c d/dt ^{2c}H_2 | 0 ),
   // d/dt ^{1c}H_1 = H_1,s s' + H_1,t t', d/dt ^{2c}H_2 = H_2,u u' + H_2,v v',
   // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
-  const Mat6<T> Ad_1c_2c = spatial::adjoint(k.E_1c_2c);
   const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
   const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
   const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.psi) * qdot(4);
-  const Mat6<T> dAd_1c_2c = spatial::adjoint_derivative(k.E_1c_2c, dE_1c_2c);
   k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
-  k.Hdot_1c.template middleCols<2>(2) = dAd_1c_2c * frame2.H_bc + Ad_1c_2c * Hdot_frame2;
+  k.Hdot_1c.template middleCols<2>(2) = spatial::transform_twist_rate(k.E_1c_2c, dE_1c_2c, frame2.H_bc, Hdot_frame2);
   k.Hdot_1c.col(4).setZero();
 
   // Thesis Eq. 4.18: Hdot_1 = dAd_1_1c H_1c + Ad_1_1c Hdot_1c, with
   // dE_1_1c = [Theta_s s' + Theta_t t', c_s s' + c_t t'; 0 0].
   const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
-  k.Hdot_1 = spatial::adjoint_derivative(k.E_1_1c, dE_1_1c) * k.H_1c + spatial::adjoint(k.E_1_1c) * k.Hdot_1c;
+  k.Hdot_1 = spatial::transform_twist_rate(k.E_1_1c, dE_1_1c, k.H_1c, k.Hdot_1c);
   // The jets are finite, but products with large rates or curvatures may not be.
   check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.allFinite()}, {"Hdot_1", k.Hdot_1.allFinite()}}, "q'", qdot);
   return k;

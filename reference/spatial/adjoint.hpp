@@ -43,14 +43,36 @@ Mat6<T> wrench_adjoint(const Mat4<T>& E_j_i) {
   return Ad;
 }
 
-// phi_j = Ad_j_i phi_i without forming Ad: (Theta w; p x Theta w + Theta v).
-template <class T>
-Vec6<T> transform_twist(const Mat4<T>& E_j_i, const Vec6<T>& phi_i) {
+// phi_j = Ad_j_i phi_i without forming Ad: (Theta w; p x Theta w + Theta v),
+// for one twist or for N twists in the columns (a Jacobian such as H).
+template <class T, int N>
+Eigen::Matrix<T, 6, N> transform_twist(const Mat4<T>& E_j_i, const Eigen::Matrix<T, 6, N>& phi_i) {
   const Mat3<T> Theta = rotation_of(E_j_i);
-  const Vec3<T> w_j = Theta * phi_i.template head<3>();
-  Vec6<T> phi_j;
-  phi_j << w_j, translation_of(E_j_i).cross(w_j) + Theta * phi_i.template tail<3>();
+  const Vec3<T> p = translation_of(E_j_i);
+  Eigen::Matrix<T, 6, N> phi_j;
+  phi_j.template topRows<3>() = Theta * phi_i.template topRows<3>();
+  phi_j.template bottomRows<3>() = Theta * phi_i.template bottomRows<3>();
+  for (int c = 0; c < N; ++c)
+    phi_j.col(c).template tail<3>() += p.cross(Vec3<T>(phi_j.col(c).template head<3>()));
   return phi_j;
+}
+
+// d/dt (Ad_j_i X) = dAd_j_i X + Ad_j_i dX for a moving E_j_i (dE_j_i) and
+// twists X in the columns (dX their rates), without forming either matrix
+// (adjoint_derivative): (dTheta X_w + Theta dX_w;
+// dp x Theta X_w + p x (dTheta X_w + Theta dX_w) + dTheta X_v + Theta dX_v).
+template <class T, int N>
+Eigen::Matrix<T, 6, N> transform_twist_rate(const Mat4<T>& E_j_i, const Mat4<T>& dE_j_i,
+                                            const Eigen::Matrix<T, 6, N>& X, const Eigen::Matrix<T, 6, N>& dX) {
+  const Mat3<T> Theta = rotation_of(E_j_i), dTheta = rotation_of(dE_j_i);
+  const Vec3<T> p = translation_of(E_j_i), dp = translation_of(dE_j_i);
+  const Eigen::Matrix<T, 3, N> Theta_X_w = Theta * X.template topRows<3>();
+  Eigen::Matrix<T, 6, N> rate;
+  rate.template topRows<3>() = dTheta * X.template topRows<3>() + Theta * dX.template topRows<3>();
+  rate.template bottomRows<3>() = dTheta * X.template bottomRows<3>() + Theta * dX.template bottomRows<3>();
+  for (int c = 0; c < N; ++c)
+    rate.col(c).template tail<3>() += dp.cross(Vec3<T>(Theta_X_w.col(c))) + p.cross(Vec3<T>(rate.col(c).template head<3>()));
+  return rate;
 }
 
 // f_j = Ad_j_i^-T f_i without forming the matrix: (Theta tau + p x Theta F; Theta F).

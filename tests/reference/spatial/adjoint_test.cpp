@@ -63,6 +63,28 @@ TYPED_TEST(SpatialAdjoint, MatrixFreeTransformsMatchTheMatrices) {
   }
 }
 
+// The same for twists in the columns of a 6 x 5 Jacobian, and for the rate
+// d/dt (Ad X) = dAd X + Ad dX along dE = E O(psi).
+TYPED_TEST(SpatialAdjoint, MatrixFreeJacobianTransformsMatchTheMatrices) {
+  using T = TypeParam;
+  using Mat65 = Eigen::Matrix<T, 6, 5>;
+  test::Rng rng(test::kSeed + 19);
+  for (int n = 0; n < 20; ++n) {
+    const Mat4<T> E = test::random_pose<T>(rng);
+    const Mat4<T> dE = E * hat<T>(test::random_twist<T>(rng));
+    Mat65 X, dX;
+    for (int c = 0; c < 5; ++c) {
+      X.col(c) = test::random_twist<T>(rng);
+      dX.col(c) = test::random_twist<T>(rng);
+    }
+    EXPECT_TRUE(matrices_near(transform_twist(E, X), Mat65(adjoint(E) * X), tolerance<T>(16, kTranslationScale)));
+    // dE's entries are sums of a few products of unit-size entries: a few more roundings.
+    EXPECT_TRUE(matrices_near(transform_twist_rate(E, dE, X, dX),
+                              Mat65(adjoint_derivative(E, dE) * X + adjoint(E) * dX),
+                              tolerance<T>(kProductOps, kTranslationScale)));
+  }
+}
+
 // The definition of Ad: O(Ad_j_i phi) = E_j_i O(phi) E_j_i^-1.
 TYPED_TEST(SpatialAdjoint, ConjugatesTwistMatrices) {
   using T = TypeParam;
