@@ -17,6 +17,8 @@
 //    and a singular one is an error; bad input is an InputError.
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
+
 #include <algorithm>
 
 #include <cmath>
@@ -339,6 +341,27 @@ TEST(FrictionModes, ZeroLawReproducesTheFrictionlessSolve) {
     }
   }
   test::report("friction", "|q''(sliding, mu = 0) - q''(frictionless)| worst", worst);
+}
+
+// The frictionless condition is the 1-norm condition of the Jacobi-scaled
+// H^T M H (header), here from a full-pivoting LU inverse, independent of the
+// factors the dynamics inverts.
+TEST(FrictionModes, FrictionlessConditionIsTheOneNormConditionOfTheScaledMatrix) {
+  for (Kind kind : kKinds) {
+    for (int n = 0; n < 5; ++n) {
+      const ModeSample<double> s = sample<double>(kind, ContactMode::kFrictionless, n);
+      const ContactDynamicsState<double> r = s.dynamics.evaluate(ContactMode::kFrictionless, s.y, {});
+      const kinematics::Mat65<double> H = r.kinematics.H_1;
+      const Mat5<double> A = H.transpose() * s.dynamics.inertia() * H;
+      const Eigen::Matrix<double, 5, 1> S = A.diagonal().cwiseSqrt().cwiseInverse();
+      const Mat5<double> A_scaled = S.asDiagonal() * A * S.asDiagonal();
+      const Mat5<double> inverse = Eigen::FullPivLU<Mat5<double>>(A_scaled).inverse();
+      const double expected =
+          A_scaled.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
+      // Both inverses are backward stable: entries within ~n^2 eps cond of each other.
+      EXPECT_TRUE(test::scalars_near(r.condition, expected, tolerance<double>(64, expected))) << name(kind) << " " << n;
+    }
+  }
 }
 
 TEST(FrictionModes, HighFrictionDegradesTheConditionAndASingularSolveIsAnError) {
