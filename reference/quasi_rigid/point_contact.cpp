@@ -167,19 +167,29 @@ struct DeformedPatch {
 DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact) {
   const SurfaceSamples& other = side.other.surface().samples();
   const SurfaceSamples& here = side.body.surface().samples();
-  // The ball about the active samples (in the other's frame), grown by the
-  // MLS neighbourhood's reach.
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-  for (int s : side.out.active) centre += side.E_other_here * here.points[static_cast<std::size_t>(s)];
-  centre /= static_cast<double>(side.out.active.size());
-  double radius = 0;
-  for (int s : side.out.active) {
-    radius = std::max(radius, (side.E_other_here * here.points[static_cast<std::size_t>(s)] - centre).norm());
-  }
-  std::vector<Neighbour> reach;
+  // The other's samples within the MLS neighbourhood's reach of an active
+  // sample (in the other's frame): every sample of each leaf cluster of its
+  // hierarchy whose bounding sphere comes that close to one (a ball about
+  // all the active samples held most of the foot, its top too).
+  std::vector<Eigen::Vector3d> active_there;
+  for (int s : side.out.active) active_there.push_back(side.E_other_here * here.points[static_cast<std::size_t>(s)]);
+  const PointIndex active_index(std::move(active_there));
   const double mls_reach = 4 * side.other.sampling().spacing().maxCoeff() *
                            std::sqrt(static_cast<double>(side.other.surface().options().neighbours));
-  side.other.surface().index().within(centre, radius + mls_reach, reach);
+  const ClusterHierarchy& hierarchy = side.other.hierarchy();
+  std::vector<int> reach, pending{0};
+  while (!pending.empty()) {
+    const Cluster& cluster = hierarchy.clusters()[static_cast<std::size_t>(pending.back())];
+    pending.pop_back();
+    const double within = cluster.radius + mls_reach;
+    if (!(active_index.nearest(cluster.centre).distance_sq <= within * within)) continue;
+    if (cluster.leaf()) {
+      for (int k = cluster.first; k < cluster.first + cluster.count; ++k) reach.push_back(hierarchy.order()[static_cast<std::size_t>(k)]);
+    } else {
+      pending.insert(pending.end(), cluster.children.begin(), cluster.children.end());
+    }
+  }
+  std::sort(reach.begin(), reach.end());
   std::vector<Eigen::Index> position(other.points.size(), -1);
   for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
     position[static_cast<std::size_t>(other_contact.active[k])] = static_cast<Eigen::Index>(k);
@@ -188,13 +198,13 @@ DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact)
   patch.name = other.name + " (deformed, about the contact)";
   std::vector<int> source;
   std::vector<Eigen::Index> active;
-  for (const Neighbour& n : reach) {
-    const auto s = static_cast<std::size_t>(n.index);
+  for (int sample : reach) {
+    const auto s = static_cast<std::size_t>(sample);
     const Eigen::Index k = position[s];
     const double moved = k >= 0 ? other_contact.displacement(k) : 0.0;
     patch.points.push_back(other.points[s] - moved * other.normals[s]);
     patch.normals.push_back(other.normals[s]);
-    source.push_back(n.index);
+    source.push_back(sample);
     active.push_back(k);
   }
   return {MlsSurface(std::move(patch), side.other.surface().options()), std::move(source), std::move(active)};
