@@ -6,6 +6,7 @@
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <sstream>
 #include <vector>
@@ -21,11 +22,11 @@ namespace {
 constexpr double kFullTolerance = 1e-13;
 
 // M_FF z = b by BiCGSTAB with a block-Jacobi preconditioner, from `guess`,
-// to the relative residual `tolerance`; nothing when it does not get within
-// ten times that (the LU takes over). Adds its work (LcpSolution::work) to
-// `work`: the preconditioner's grouping (a pass over M_FF) and block LUs,
-// and per iteration two products and two block solves, then the initial
-// residual and the check's.
+// to the relative residual `tolerance`; nothing when it does not converge
+// (the LU takes over; the caller checks the residual from w = M z + q, whose
+// rows on F are M_FF z - b). Adds its work (LcpSolution::work) to `work`:
+// the preconditioner's grouping (a pass over M_FF) and block LUs, and per
+// iteration two products and two block solves, then the initial residual.
 std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
                                                const Eigen::VectorXd& guess, double tolerance, double& work) {
   const ParallelDenseOperator A(M_FF);
@@ -35,18 +36,20 @@ std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::Mat
   solver.compute(A);
   const Eigen::VectorXd z = solver.solveWithGuess(b, guess);
   const double m = double(M_FF.rows()), block = double(BlockJacobi::kBlock);
-  work += m * m + 2.0 / 3.0 * m * block * block + double(solver.iterations()) * (2 * m * m + 2 * m * block) + 2 * m * m;
-  if (solver.info() != Eigen::Success || !z.allFinite() || !((M_FF * z - b).norm() <= 10 * tolerance * b.norm())) {
-    return std::nullopt;
-  }
+  work += m * m + 2.0 / 3.0 * m * block * block + double(solver.iterations()) * (2 * m * m + 2 * m * block) + m * m;
+  if (solver.info() != Eigen::Success || !z.allFinite()) return std::nullopt;
   return z;
 }
 
 }  // namespace
 
 template <class T>
-LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q, const BlockPivotingOptions& options) {
-  const LcpScales<T> scales = check_lcp_input(M, q);
+BlockPivoting<T>::BlockPivoting(const MatrixX<T>& M) : M_(M), M_scale_(check_lcp_matrix(M)), M_FF_(M) {}
+
+template <class T>
+LcpSolution<T> BlockPivoting<T>::solve(const VectorX<T>& q, const BlockPivotingOptions& options) {
+  const MatrixX<T>& M = M_;
+  const T q_scale = check_lcp_vector(M.rows(), q), M_scale = M_scale_;
   const int n = int(q.size());
   const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 10 * n + 100;
   // F: z free, w = 0; start with G = all (z = 0), or with the caller's guess.
@@ -63,9 +66,6 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   solution.z = options.initial_z.size() == n ? VectorX<T>(options.initial_z.cast<T>()) : VectorX<T>::Zero(n);
   int best = n + 1, stalled = 0;
   bool screening = options.screening > 0;
-  const T q_scale = scales.q, M_scale = scales.M;
-  std::vector<T> M_FF_storage;  // kept: a new M_FF each pivot costs page faults as many as its copy's
-  std::vector<int> M_FF_of;      // the F whose M_FF the storage holds (the full solve after a screened one reuses it)
   for (;; ++solution.pivots) {
     if (solution.pivots > max_iterations) {
       std::ostringstream os;
@@ -76,53 +76,53 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
     for (int i = 0; i < n; ++i)
       if (free[std::size_t(i)]) F.push_back(i);
     const int m = int(F.size());
+    solution.work += M_FF_.assign(F);
+    const std::vector<int>& slots = M_FF_.indices();  // F in M_FF's order
+    const auto M_FF = M_FF_.matrix();
+    VectorX<T> q_F(m);
+    for (int a = 0; a < m; ++a) q_F(a) = q(slots[std::size_t(a)]);
     bool screened = false;  // z solved only to the screening tolerance
     VectorX<T> previous = VectorX<T>::Zero(n);
     previous.swap(solution.z);  // the last iterate (zero at the start); solution.z is zero again
-    if (m > 0) {
-      if (M_FF_storage.size() < std::size_t(m) * std::size_t(m)) M_FF_storage.resize(std::size_t(m) * std::size_t(m));
-      Eigen::Map<MatrixX<T>> M_FF(M_FF_storage.data(), m, m);
-      VectorX<T> q_F(m);
-      for (int a = 0; a < m; ++a) q_F(a) = q(F[std::size_t(a)]);
-      if (F != M_FF_of) {
-        // Column by column (M is column-major), on oneTBB's threads.
-        tbb::parallel_for(tbb::blocked_range<int>(0, m), [&](const tbb::blocked_range<int>& columns) {
-          for (int b = columns.begin(); b != columns.end(); ++b) {
-            for (int a = 0; a < m; ++a) M_FF(a, b) = M(F[std::size_t(a)], F[std::size_t(b)]);
-          }
-        });
-        solution.work += double(m) * double(m);
-        M_FF_of = F;
-      }
-      std::optional<VectorX<T>> z_F;
-      if constexpr (std::is_same_v<T, double>) {
-        if (m >= options.iterative_from) {
-          // The last iterate's values on F start the iterative solve.
-          VectorX<T> guess(m);
-          for (int a = 0; a < m; ++a) guess(a) = previous(F[std::size_t(a)]);
-          z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, screening ? options.screening : kFullTolerance,
-                                solution.work);
-          screened = screening && z_F;
+    // z_F, and w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
+    const auto solve_F = [&](const VectorX<T>& z_F) {
+      for (int a = 0; a < m; ++a) solution.z(slots[std::size_t(a)]) = z_F(a);
+      solution.w = q + product_of_columns<T>(M, slots, solution.z);
+      solution.work += double(n) * double(m);
+    };
+    bool solved = m == 0;
+    if (solved) solution.w = q;
+    if constexpr (std::is_same_v<T, double>) {
+      if (m > 0 && m >= options.iterative_from) {
+        // The last iterate's values on F start the iterative solve.
+        VectorX<T> guess(m);
+        for (int a = 0; a < m; ++a) guess(a) = previous(slots[std::size_t(a)]);
+        const double tolerance = screening ? options.screening : kFullTolerance;
+        if (const std::optional<VectorX<T>> z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, tolerance, solution.work)) {
+          solve_F(*z_F);
+          // w on F is the residual M_FF z_F + q_F: within ten times the
+          // tolerance, or the LU solves F.
+          T residual = 0;
+          for (int a = 0; a < m; ++a) residual += solution.w(slots[std::size_t(a)]) * solution.w(slots[std::size_t(a)]);
+          solved = std::sqrt(residual) <= 10 * tolerance * q_F.norm();
+          screened = screening && solved;
+          if (!solved) solution.z.setZero();
         }
       }
-      if (!z_F) {
-        // Partial pivoting; singular when a pivot is within 64 m eps of the largest.
-        const Eigen::PartialPivLU<MatrixX<T>> lu(M_FF);
-        const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
-        if (!(pivots.minCoeff() > T(64 * m) * epsilon<T>() * pivots.maxCoeff())) {
-          std::ostringstream os;
-          os << "LCP (n = " << n << "): a principal submatrix of order " << m
-             << " is singular: M is not a P-matrix (use Lemke)";
-          throw ComputationError(os.str());
-        }
-        z_F = lu.solve(VectorX<T>(-q_F));
-        solution.work += 2.0 / 3.0 * double(m) * double(m) * double(m) + double(m) * double(m);
-      }
-      for (int a = 0; a < m; ++a) solution.z(F[std::size_t(a)]) = (*z_F)(a);
     }
-    // w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
-    solution.w = q + product_of_columns<T>(M, F, solution.z);
-    solution.work += double(n) * double(m);
+    if (!solved) {
+      // Partial pivoting; singular when a pivot is within 64 m eps of the largest.
+      const Eigen::PartialPivLU<MatrixX<T>> lu(M_FF);
+      const auto pivots = lu.matrixLU().diagonal().cwiseAbs();
+      if (!(pivots.minCoeff() > T(64 * m) * epsilon<T>() * pivots.maxCoeff())) {
+        std::ostringstream os;
+        os << "LCP (n = " << n << "): a principal submatrix of order " << m
+           << " is singular: M is not a P-matrix (use Lemke)";
+        throw ComputationError(os.str());
+      }
+      solve_F(lu.solve(VectorX<T>(-q_F)));
+      solution.work += 2.0 / 3.0 * double(m) * double(m) * double(m) + double(m) * double(m);
+    }
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so
     // there only beyond 100 times the screening tolerance (the full solve
@@ -158,7 +158,13 @@ LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q
   return solution;
 }
 
+template <class T>
+LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q, const BlockPivotingOptions& options) {
+  return BlockPivoting<T>(M).solve(q, options);
+}
+
 #define CONTACTREF_INSTANTIATE(T)                                                                           \
+  template class BlockPivoting<T>;                                                                           \
   template LcpSolution<T> solve_lcp_block_pivoting<T>(const MatrixX<T>&, const VectorX<T>&, \
                                                       const BlockPivotingOptions&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reference/quasi_rigid/lemke.hpp"
+#include "reference/quasi_rigid/principal_submatrix.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -41,10 +42,29 @@ struct BlockPivotingOptions {
   bool full_final_solve = true;
 };
 
-// InputError as solve_lcp_lemke, and an initial_free of another size than q.
-// ComputationError: a singular principal
-// submatrix (M is not a P-matrix), or more than max_iterations iterations.
-// LcpSolution::pivots counts the iterations.
+// Solves LCPs that share one M (the split iterations of point_contact.hpp:
+// one response, nearby gaps): M's input check, and M_FF
+// (principal_submatrix.hpp), kept from one solve to the next.
+template <class T>
+class BlockPivoting {
+ public:
+  // InputError as check_lcp_matrix. M must outlive this object and stay
+  // unchanged while it serves it.
+  explicit BlockPivoting(const MatrixX<T>& M);
+
+  // InputError as check_lcp_vector, and an initial_free or initial_z of
+  // another size than q. ComputationError: a singular principal submatrix
+  // (M is not a P-matrix), or more than max_iterations iterations.
+  // LcpSolution::pivots counts the iterations.
+  LcpSolution<T> solve(const VectorX<T>& q, const BlockPivotingOptions& options = {});
+
+ private:
+  const MatrixX<T>& M_;
+  T M_scale_;
+  PrincipalSubmatrix<T> M_FF_;
+};
+
+// One LCP: BlockPivoting<T>(M).solve(q, options).
 template <class T>
 LcpSolution<T> solve_lcp_block_pivoting(const MatrixX<T>& M, const VectorX<T>& q,
                                         const BlockPivotingOptions& options = {});

@@ -1,22 +1,26 @@
 #include "reference/quasi_rigid/elastic_lcp.hpp"
 
 #include "core/errors.hpp"
-#include "reference/quasi_rigid/block_pivoting.hpp"
 
 namespace contactref::quasi_rigid {
 
-ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
-                                     const std::vector<bool>& initial_free, const Eigen::VectorXd& initial_p,
-                                     bool full) {
+ElasticLcpSolution ElasticLcp::solve(const Eigen::VectorXd& q, const std::vector<bool>& initial_free,
+                                     const Eigen::VectorXd& initial_p, bool full) {
   try {
     BlockPivotingOptions options;
     options.initial_free = initial_free;
     options.initial_z = initial_p;
     options.full_final_solve = full;
-    return {solve_lcp_block_pivoting<double>(R, q, options), false};
+    return {fast_.solve(q, options), false};
   } catch (const ComputationError&) {
-    return {solve_lcp_lemke<double>(R, q), true};
+    return {solve_lcp_lemke<double>(R_, q), true};
   }
+}
+
+ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
+                                     const std::vector<bool>& initial_free, const Eigen::VectorXd& initial_p,
+                                     bool full) {
+  return ElasticLcp(R).solve(q, initial_free, initial_p, full);
 }
 
 }  // namespace contactref::quasi_rigid

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "reference/quasi_rigid/block_pivoting.hpp"
 #include "reference/quasi_rigid/lemke.hpp"
 
 namespace contactref::quasi_rigid {
@@ -14,11 +15,28 @@ struct ElasticLcpSolution {
   bool lemke = false;       // block pivoting failed; Lemke solved it
 };
 
-// InputError as check_lcp_input; ComputationError where neither solves it.
-// initial_free: block pivoting's first free set (a warm start), or empty;
-// initial_p: a guess of p, where its iterative solves start, or empty.
-// full: false where the solution only starts another solve (block
-// pivoting's full_final_solve).
+// The LCPs of one response R (the split iterations): block pivoting keeps
+// R's check and its free sets' blocks from one solve to the next.
+class ElasticLcp {
+ public:
+  // InputError as check_lcp_matrix. R must outlive this object and stay
+  // unchanged while it serves it.
+  explicit ElasticLcp(const Eigen::MatrixXd& R) : R_(R), fast_(R) {}
+
+  // InputError as check_lcp_vector; ComputationError where neither solver
+  // solves it. initial_free: block pivoting's first free set (a warm
+  // start), or empty; initial_p: a guess of p, where its iterative solves
+  // start, or empty. full: false where the solution only starts another
+  // solve (block pivoting's full_final_solve).
+  ElasticLcpSolution solve(const Eigen::VectorXd& q, const std::vector<bool>& initial_free = {},
+                           const Eigen::VectorXd& initial_p = {}, bool full = true);
+
+ private:
+  const Eigen::MatrixXd& R_;
+  BlockPivoting<double> fast_;
+};
+
+// One LCP: ElasticLcp(R).solve(q, ...).
 ElasticLcpSolution solve_elastic_lcp(const Eigen::MatrixXd& R, const Eigen::VectorXd& q,
                                      const std::vector<bool>& initial_free = {},
                                      const Eigen::VectorXd& initial_p = {}, bool full = true);

@@ -59,27 +59,41 @@ class Tableau {
 }  // namespace
 
 template <class T>
-LcpScales<T> check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q) {
-  std::ostringstream os;
+T check_lcp_matrix(const MatrixX<T>& M) {
   if (M.rows() != M.cols()) {
+    std::ostringstream os;
     os << "LCP: M must be square, got " << M.rows() << " x " << M.cols();
-  } else if (M.rows() != q.size()) {
-    os << "LCP: q has " << q.size() << " entries, M is " << M.rows() << " x " << M.cols();
-  } else {
-    if (q.size() == 0) return {};
-    // One pass over M (the elastic LCP's is some 60 MB): its largest
-    // magnitude, NaN or infinite where an entry is.
-    LcpScales<T> scales{q.cwiseAbs().maxCoeff(), T(0)};
-    if constexpr (std::is_same_v<T, double>) {
-      scales.M = M.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
-    } else {
-      scales.M = M.allFinite() ? T(M.cwiseAbs().maxCoeff()) : std::numeric_limits<T>::quiet_NaN();
-    }
-    using std::isfinite;
-    if (isfinite(scales.M) && q.allFinite()) return scales;
-    os << "LCP: M and q must be finite";
+    throw InputError(os.str());
   }
-  throw InputError(os.str());
+  if (M.size() == 0) return T(0);
+  // One pass over M (the elastic LCP's is some 60 MB): its largest
+  // magnitude, NaN or infinite where an entry is.
+  T scale;
+  if constexpr (std::is_same_v<T, double>) {
+    scale = M.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
+  } else {
+    scale = M.allFinite() ? T(M.cwiseAbs().maxCoeff()) : std::numeric_limits<T>::quiet_NaN();
+  }
+  using std::isfinite;
+  if (!isfinite(scale)) throw InputError("LCP: M and q must be finite");
+  return scale;
+}
+
+template <class T>
+T check_lcp_vector(Eigen::Index n, const VectorX<T>& q) {
+  if (q.size() != n) {
+    std::ostringstream os;
+    os << "LCP: q has " << q.size() << " entries, M is " << n << " x " << n;
+    throw InputError(os.str());
+  }
+  if (!q.allFinite()) throw InputError("LCP: M and q must be finite");
+  return n == 0 ? T(0) : T(q.cwiseAbs().maxCoeff());
+}
+
+template <class T>
+LcpScales<T> check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q) {
+  const T M_scale = check_lcp_matrix(M);
+  return {check_lcp_vector(M.rows(), q), M_scale};
 }
 
 template <class T>
@@ -154,6 +168,8 @@ LcpSolution<T> solve_lcp_lemke(const MatrixX<T>& M, const VectorX<T>& q, const L
 }
 
 #define CONTACTREF_INSTANTIATE(T)                                                                       \
+  template T check_lcp_matrix<T>(const MatrixX<T>&);                                                    \
+  template T check_lcp_vector<T>(Eigen::Index, const VectorX<T>&);                                       \
   template LcpScales<T> check_lcp_input<T>(const MatrixX<T>&, const VectorX<T>&);                               \
   template LcpSolution<T> solve_lcp_lemke<T>(const MatrixX<T>&, const VectorX<T>&, const LemkeOptions&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)

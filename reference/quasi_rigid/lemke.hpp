@@ -50,6 +50,12 @@ struct LcpScales {
 // LCP solver's check). Otherwise the scales, from the same pass over M.
 template <class T>
 LcpScales<T> check_lcp_input(const MatrixX<T>& M, const VectorX<T>& q);
+// Its two halves: M's (square, finite; its largest magnitude) and q's for
+// an M of order n (n entries, finite; its largest magnitude).
+template <class T>
+T check_lcp_matrix(const MatrixX<T>& M);
+template <class T>
+T check_lcp_vector(Eigen::Index n, const VectorX<T>& q);
 
 // InputError as check_lcp_input.
 // ComputationError: ray termination, or more than max_pivots pivots (both

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include <oneapi/tbb/blocked_range.h>
@@ -415,6 +416,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     result.a.interpolated = !a.solves;
     result.b.interpolated = !b.solves;
     Eigen::MatrixXd R_a, R_b;
+    std::optional<ElasticLcp> lcp_a, lcp_b;  // each iteration's LCP with R_a, R_b
     Eigen::VectorXd Rp_a, Rp_b;  // R p of the last solve (zero before the first)
     for (Side* side : {&a, &b}) {
       BodyContact& out = side->out;
@@ -427,7 +429,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       out.displacement = Eigen::VectorXd::Zero(n);
       (side == &a ? Rp_a : Rp_b) = Eigen::VectorXd::Zero(n);
       if (side->solves) {
-        (side == &a ? R_a : R_b) = side->body.sampling().response(out.active, kernel, options.near);
+        Eigen::MatrixXd& R = side == &a ? R_a : R_b;
+        R = side->body.sampling().response(out.active, kernel, options.near);
+        (side == &a ? lcp_a : lcp_b).emplace(R);
       }
     }
 
@@ -460,7 +464,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         // that the next one measures from: to block pivoting's screening
         // tolerance (1e-6 of the displacements, below a nanometre here).
         const bool full = iteration + 1 == options.iterations;
-        const ElasticLcpSolution solved = solve_elastic_lcp(R, undeformed_gap, initial_free, initial_p, full);
+        const ElasticLcpSolution solved = (side == &a ? lcp_a : lcp_b)->solve(undeformed_gap, initial_free, initial_p, full);
         out.traction = solved.lcp.z;
         out.pivots += solved.lcp.pivots;
         out.lcp_work += solved.lcp.work;

@@ -106,7 +106,8 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
 // known: every index free at once (one LU of order n: its copy n^2, the LU
 // 2 n^3 / 3 and its solve n^2, then w from n columns, n^2), and the same with
 // BiCGSTAB (its iterations unknown in advance, but at least one: beyond the
-// copy, the preconditioner and three products); Lemke's pivots n (2 n + 2)
+// copy, the preconditioner, one iteration's two products, the initial
+// residual and w); Lemke's pivots n (2 n + 2)
 // each beside its set-up and w, 3 n^2.
 TEST(BlockPivotingWork, CountsTheCopiesProductsAndFactorisationsOfTheSolves) {
   const int n = 40;
@@ -123,7 +124,7 @@ TEST(BlockPivotingWork, CountsTheCopiesProductsAndFactorisationsOfTheSolves) {
   options.iterative_from = 1;
   options.screening = 0;
   const LcpSolution<double> iterative = solve_lcp_block_pivoting<double>(M, q, options);
-  EXPECT_GE(iterative.work, n2 + 2.0 / 3.0 * n * 64.0 * 64.0 + 2 * n2 + 2 * n2 + n2);
+  EXPECT_GE(iterative.work, n2 + 2.0 / 3.0 * n * 64.0 * 64.0 + 2 * n2 + n2 + n2);
   const LcpSolution<double> lemke = solve_lcp_lemke<double>(M, q);
   EXPECT_DOUBLE_EQ(lemke.work, lemke.pivots * double(n) * (2 * n + 2) + 3 * n2);
   EXPECT_GE(lemke.pivots, n);  // every z_i enters
@@ -157,6 +158,43 @@ TEST(BlockPivotingWork, AScreenedSolveEndsNearTheLusSolutionForLessWork) {
   EXPECT_LE((lean.z - lu.z).cwiseAbs().maxCoeff(), 100 * screened.screening * scale);
   EXPECT_GT((lean.z - lu.z).cwiseAbs().maxCoeff(), 1e-11 * scale);  // not solved in full
   EXPECT_LT(lean.work, in_full.work);
+}
+
+// One BlockPivoting for a sequence of LCPs with one M and moving q (the
+// split iterations), each warm-started from the last solution as
+// point_contact.cpp does: every z the LU's (a fresh solve of that q alone),
+// and, from the second on, less work than the same warm-started solve on a
+// fresh solver (M_FF kept, not gathered anew).
+TEST(BlockPivotingReuse, SolvesOfOneMatrixKeepItsFreeBlockAndMatchFreshSolves) {
+  const int n = 300;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n) * 4;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (i != j) M(i, j) = 1.0 / (1.0 + 2.0 * std::abs(i - j)) + (i < j ? 0.01 : 0.0);  // not symmetric
+    }
+  }
+  quasi_rigid::BlockPivoting<double> kept(M);  // the class, not this file's typed test suite
+  BlockPivotingOptions options, exact;
+  options.iterative_from = 1;
+  exact.iterative_from = n + 1;
+  for (int k = 0; k < 4; ++k) {
+    Eigen::VectorXd q(n);
+    for (int i = 0; i < n; ++i) q(i) = std::sin(0.05 * i + 0.02 * k) - 0.3;
+    const LcpSolution<double> reused = kept.solve(q, options);
+    const LcpSolution<double> fresh = solve_lcp_block_pivoting<double>(M, q, options);
+    const LcpSolution<double> lu = solve_lcp_block_pivoting<double>(M, q, exact);
+    const double scale = lu.z.cwiseAbs().maxCoeff();
+    EXPECT_LE((reused.z - lu.z).cwiseAbs().maxCoeff(), 1e-11 * scale) << "solve " << k;
+    EXPECT_LE((reused.w - lu.w).cwiseAbs().maxCoeff(), 1e-11 * lu.w.cwiseAbs().maxCoeff()) << "solve " << k;
+    if (k > 0) {
+      EXPECT_LT(reused.work, fresh.work) << "solve " << k;
+    }
+    options.initial_free.clear();
+    for (int i = 0; i < n; ++i) options.initial_free.push_back(reused.z(i) > 0);
+    options.initial_z = reused.z;
+  }
+  EXPECT_THROW(quasi_rigid::BlockPivoting<double>(Eigen::MatrixXd::Zero(2, 3)), InputError);
+  EXPECT_TRUE(test::contains(test::error_of([&] { kept.solve(Eigen::VectorXd::Zero(3)); }), "q has 3 entries"));
 }
 
 // parallel_dense_operator.hpp: its products are M x to round-off (against

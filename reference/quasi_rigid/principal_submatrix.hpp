@@ -1,0 +1,45 @@
+#pragma once
+// M_FF, the principal submatrix of a square M on an index set F, kept while F
+// changes by a few indices at a time: between block pivoting's iterations,
+// and between the LCPs that share one M (the split iterations of
+// point_contact.hpp). Its rows and columns are in slot order: an index that
+// leaves F gives its slot to the last one, an index that joins takes a new
+// last slot, and each moved or new slot reads its row and column from M (2 m
+// entries, where gathering M_FF anew reads m^2). Where more than a sixteenth
+// of F changes, or F outgrows the storage, M_FF is gathered anew, in F's
+// order, on oneTBB's threads.
+#include <Eigen/Core>
+#include <vector>
+
+#include "reference/quasi_rigid/lemke.hpp"
+
+namespace contactref::quasi_rigid {
+
+template <class T>
+class PrincipalSubmatrix {
+ public:
+  using Block = Eigen::Map<const MatrixX<T>, 0, Eigen::OuterStride<>>;
+
+  // M must outlive this object and stay unchanged while it serves it.
+  explicit PrincipalSubmatrix(const MatrixX<T>& M);
+
+  // M_FF for F (ascending indices of M). Returns the entries of M read
+  // (LcpSolution::work).
+  double assign(const std::vector<int>& F);
+  // Slot a holds M's index indices()[a]: matrix()(a, b) = M(indices()[a], indices()[b]).
+  const std::vector<int>& indices() const { return indices_; }
+  Block matrix() const;
+
+ private:
+  // Slot `slot`'s row and column (up to the last slot) from M.
+  void fill(Eigen::Index slot);
+  T& at(Eigen::Index a, Eigen::Index b) { return storage_[static_cast<std::size_t>(b * capacity_ + a)]; }
+
+  const MatrixX<T>& M_;
+  std::vector<T> storage_;  // column-major, capacity_ x capacity_
+  Eigen::Index capacity_ = 0;
+  std::vector<int> indices_;
+  std::vector<Eigen::Index> slot_of_;  // each index of M's slot, or -1
+};
+
+}  // namespace contactref::quasi_rigid
