@@ -82,6 +82,7 @@
 #include <optional>
 #include <utility>
 
+#include "robust_geometry/brep_pieces.hpp"
 #include "robust_geometry/exact_pieces.hpp"
 
 namespace contactref::robust_geometry {
@@ -112,7 +113,7 @@ struct Cell {
   // pieces carried by a vertex (a == b). A face with two of them holds the
   // line; the direction from one to another is the line's.
   std::vector<int> line_vertices;
-  std::vector<Piece> pieces;
+  std::vector<BrepPiece> pieces;  // corners in Builder::table_
 };
 
 struct Cut {
@@ -155,7 +156,7 @@ class Builder {
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
     Cell root;
     root.dim = 3;
-    root.pieces = atoms(polyhedron_, points_, {}, true);  // step 1, with the corners' carriers
+    root.pieces = table_.atoms(polyhedron_, points_);  // step 1
     nodes.push_back(BrepIndexNode{});
     std::vector<std::pair<int, Cell>> work;
     work.emplace_back(0, std::move(root));
@@ -224,12 +225,12 @@ class Builder {
 
   // The line of a 1-cell, the on-child of 2-cell `parent` cut by `cut`, and
   // the vertices on it.
-  static void enter_line(Cell& cell, const Cell& parent, const Cut& cut) {
+  void enter_line(Cell& cell, const Cell& parent, const Cut& cut) const {
     cell.line = cross(parent.normal, cut.plane.n);
     std::vector<int>& on = cell.line_vertices;
-    for (const Piece& p : cell.pieces)
-      for (const Carrier& c : p.carriers)
-        if (c.known() && c.a == c.b) on.push_back(c.a);
+    for (const BrepPiece& p : cell.pieces)
+      for (const int id : table_.corners(p))
+        if (const Carrier& c = table_.carrier(id); c.known() && c.a == c.b) on.push_back(c.a);
     std::sort(on.begin(), on.end());
     on.erase(std::unique(on.begin(), on.end()), on.end());
   }
@@ -282,8 +283,8 @@ class Builder {
   // Step 3.
   std::optional<Location> homogeneous(const Cell& cell, int node) const {
     const Tag tag = cell.pieces.front().tag;
-    const bool same = std::all_of(cell.pieces.begin(), cell.pieces.end(), [&](const Piece& p) { return p.tag == tag; });
-    const bool full = std::any_of(cell.pieces.begin(), cell.pieces.end(), [&](const Piece& p) { return p.dim == cell.dim; });
+    const bool same = std::all_of(cell.pieces.begin(), cell.pieces.end(), [&](const BrepPiece& p) { return p.tag == tag; });
+    const bool full = std::any_of(cell.pieces.begin(), cell.pieces.end(), [&](const BrepPiece& p) { return p.dim == cell.dim; });
     if (same && full) return location_of(tag);
     if (cell.dim == 0) fail(node, "two entities meet at one point");
     return std::nullopt;
@@ -292,7 +293,7 @@ class Builder {
   // Step 2: the three children of `cell` cut by `cut` (above, on, below).
   // The cell's pieces move to its children; a piece is copied only where
   // the cut splits it.
-  std::array<Cell, 3> split(Cell& cell, const Cut& cut) const {
+  std::array<Cell, 3> split(Cell& cell, const Cut& cut) {
     const XPlane& plane = cut.plane;
     std::array<Cell, 3> out;
     for (Cell& c : out) {
@@ -306,22 +307,24 @@ class Builder {
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
     if (cell.dim == 3) out[1].normal = plane.n;
     std::vector<int> signs;
-    for (Piece& piece : cell.pieces) {
+    table_.begin_cut(plane);
+    const auto side_of_cut = [&](const Vec& x, const Carrier& carrier) { return side_of(cut, x, carrier); };
+    for (const BrepPiece& piece : cell.pieces) {
       // A piece of the cut's face, or of one of its edges or vertices, lies
       // in the face's support plane exactly (faces are exactly planar): no
       // side test needed, and these are the tests whose filter fails.
       if (cut.kind == CutKind::support && in_closure_of_face(piece.tag, cut.face)) {
-        out[1].pieces.push_back(std::move(piece));
+        out[1].pieces.push_back(piece);
         continue;
       }
       signs.clear();
-      for (std::size_t k = 0; k < piece.points.size(); ++k) signs.push_back(side_of(cut, piece.points[k], piece.carriers[k]));
+      for (const int id : table_.corners(piece)) signs.push_back(table_.side(id, side_of_cut));
       const bool above = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
       const bool below = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
       if (above && below)
-        detail::split_piece(piece, plane, signs, piece.points, out[0].pieces, out[1].pieces, out[2].pieces);
+        table_.split(piece, signs, out[0].pieces, out[1].pieces, out[2].pieces);
       else  // whole, to its side (all signs 0: on the plane, as it is)
-        out[above ? 0 : below ? 2 : 1].pieces.push_back(std::move(piece));
+        out[above ? 0 : below ? 2 : 1].pieces.push_back(piece);
     }
     cell.pieces.clear();
     return out;
@@ -386,7 +389,7 @@ class Builder {
   // Whether piece p is one of the cell's entities still to separate (step 5):
   // in a 3-cell a 2D piece; in a 2-cell a 1D piece of an edge or of a face
   // crossing the plane; in a 1-cell a point (not of a face holding the line).
-  bool to_separate(const Piece& p, const Cell& cell) const {
+  bool to_separate(const BrepPiece& p, const Cell& cell) const {
     switch (cell.dim) {
       case 3: return p.dim == 2;
       case 2:
@@ -403,20 +406,20 @@ class Builder {
   // qualify, else the number of pieces (both at most `limit` then, all that
   // the balancing rule asks). One pass, and a sort of the tags only there.
   struct Candidates {
-    const Piece* first = nullptr;
+    const BrepPiece* first = nullptr;
     int count = 0;
   };
   Candidates candidates(const Cell& cell, int limit) const {
     Candidates out;
     tags_.clear();
-    const auto take = [&](const Piece& p) {
+    const auto take = [&](const BrepPiece& p) {
       if (!out.first || p.tag < out.first->tag) out.first = &p;
       tags_.push_back(p.tag);
     };
-    for (const Piece& p : cell.pieces)
+    for (const BrepPiece& p : cell.pieces)
       if (to_separate(p, cell)) take(p);
     if (!out.first && cell.dim == 2)  // only isolated vertices touching the plane
-      for (const Piece& p : cell.pieces)
+      for (const BrepPiece& p : cell.pieces)
         if (p.dim == 0 && p.tag.kind == Kind::vertex) take(p);
     if (int(tags_.size()) > limit) {
       std::sort(tags_.begin(), tags_.end());
@@ -426,7 +429,7 @@ class Builder {
     return out;
   }
 
-  Cut choose_cut(const Cell& cell, int node) const {
+  Cut choose_cut(const Cell& cell, int node) {
     const int limit = options_.balance ? options_.balance_threshold : std::numeric_limits<int>::max();
     const Candidates c = candidates(cell, limit);
     if (options_.balance && cell.dim >= 1 && c.count > options_.balance_threshold)
@@ -437,7 +440,7 @@ class Builder {
   }
 
   // Step 5: a plane through the entity's piece, transversal to the cell.
-  Cut cut_through(const Tag& tag, const Piece& piece, const Cell& cell, int node) const {
+  Cut cut_through(const Tag& tag, const BrepPiece& piece, const Cell& cell, int node) const {
     const auto support = [&](int f) -> std::optional<Cut> {
       if (transversal(f, cell)) return Cut{face_plane(f), CutKind::support, f};
       return std::nullopt;
@@ -456,7 +459,7 @@ class Builder {
         }
         // A 1-cell on a line crossing an edge between two coplanar faces, in
         // their plane.
-        if (cell.dim == 1) return {plane_through(cell.line, piece.points.front()), CutKind::auxiliary, -1};
+        if (cell.dim == 1) return {plane_through(cell.line, table_.point(table_.corners(piece).front())), CutKind::auxiliary, -1};
         break;
       }
       case Kind::vertex: {
@@ -476,10 +479,10 @@ class Builder {
 
   // An axis-aligned plane through the median point piece, along the axis of
   // largest spread, that leaves pieces strictly on both sides.
-  std::optional<Cut> balancing_cut(const Cell& cell) const {
+  std::optional<Cut> balancing_cut(const Cell& cell) {
     std::vector<const Vec*> points;
-    for (const Piece& p : cell.pieces)
-      if (p.dim == 0) points.push_back(&p.points.front());
+    for (const BrepPiece& p : cell.pieces)
+      if (p.dim == 0) points.push_back(&table_.point(table_.corners(p).front()));
     if (points.empty()) return std::nullopt;
     std::array<double, 3> spread{};
     std::array<int, 3> axes{0, 1, 2};
@@ -508,11 +511,13 @@ class Builder {
 
   // Whether the cell has piece points strictly on both sides of the plane
   // (stops at the first pair found).
-  static bool on_both_sides(const Cell& cell, const XPlane& plane) {
+  bool on_both_sides(const Cell& cell, const XPlane& plane) {
     bool above = false, below = false;
-    for (const Piece& p : cell.pieces)
-      for (const Vec& x : p.points) {
-        const int s = side(plane, x);
+    table_.begin_cut(plane);
+    const auto side_of_plane = [&](const Vec& x, const Carrier&) { return side(plane, x); };
+    for (const BrepPiece& p : cell.pieces)
+      for (const int id : table_.corners(p)) {
+        const int s = table_.side(id, side_of_plane);
         above = above || s > 0;
         below = below || s < 0;
         if (above && below) return true;
@@ -534,11 +539,11 @@ class Builder {
 
   // Step 4. Returns inside or outside, the class of the empty child on side
   // `side` (+1 above, -1 below) of `plane` in `cell`.
-  Location classify_empty(const Cell& cell, const XPlane& plane, int side, const std::vector<Piece>& on,
+  Location classify_empty(const Cell& cell, const XPlane& plane, int side, const std::vector<BrepPiece>& on,
                           int node) const {
     const Direction u = direction(plane.n, cell, side);
     for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
-      for (const Piece& piece : on) {
+      for (const BrepPiece& piece : on) {
         if (piece.tag.kind != kind) continue;
         const int s = kind == Kind::face   ? u.face_dot_sign(piece.tag.index, face_plane(piece.tag.index).n)
                       : kind == Kind::edge ? local_edge(piece.tag.index, u)
@@ -680,6 +685,7 @@ class Builder {
   BrepIndexOptions options_;
   std::vector<Vec> points_;
   std::vector<XPlane> face_planes_;
+  PieceTable table_;  // the cells' pieces' corners
   static constexpr int kUnknownConvexity = 2;
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
   mutable std::vector<std::vector<Corner>> corners_;  // by vertex, empty until asked for
