@@ -138,14 +138,13 @@ class Builder {
   Builder(const Polyhedron& polyhedron, const BrepIndexOptions& options)
       : polyhedron_(polyhedron), options_(options) {
     for (int v = 0; v < polyhedron.vertex_count(); ++v) points_.push_back(exact_vertex(polyhedron, v));
-    // Support planes from the corner Polyhedron orients them by (a strictly
-    // convex corner, counter-clockwise seen from outside): n = (b - a) x
-    // (c - a) points outward, as exact_plane's orthogonal vector does.
+    // The Polyhedron's exact support planes, outward: n = (b - a) x (c - a)
+    // through its plane vertices a, b, c (CGAL's Plane_3 through three
+    // points), read as four lazy numbers rather than built again from the
+    // vertices (about 25 lazy numbers a face).
     for (int f = 0; f < polyhedron.face_count(); ++f) {
-      const auto& [a, b, c] = polyhedron.plane_vertices(f);
-      const Vec& pa = point(a);
-      const Vec n = cross(sub(point(b), pa), sub(point(c), pa));
-      face_planes_.push_back({n, -dot(n, pa)});
+      const auto& plane = polyhedron.exact_plane(f);
+      face_planes_.push_back({{plane.a(), plane.b(), plane.c()}, plane.d()});
     }
     // The local geometry of edges and vertices is built where step 4 first
     // asks for it: most entities never border an empty cell.
