@@ -8,11 +8,7 @@ namespace contactref::robust_geometry::detail {
 std::vector<BrepPiece> PieceTable::atoms(const Polyhedron& polyhedron, const std::vector<Vec>& vertices) {
   for (std::size_t v = 0; v < vertices.size(); ++v) add_point(vertices[v], {int(v), int(v)});
   std::vector<BrepPiece> out;
-  for (const Piece& atom : detail::atoms(polyhedron, vertices, {}, true)) {
-    std::vector<int> ids;  // an atom's corners are vertices, carried by themselves
-    for (const Carrier& c : atom.carriers) ids.push_back(c.a);
-    out.push_back(add_piece(atom.tag, atom.dim, ids));
-  }
+  for (const Atom& atom : atom_corners(polyhedron)) out.push_back(add_piece(atom.tag, atom.dim, atom.corners()));
   return out;
 }
 

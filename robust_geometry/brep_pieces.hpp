@@ -27,8 +27,8 @@ struct BrepPiece {
 
 class PieceTable {
  public:
-  // The atoms of the polyhedron (exact_pieces.hpp's atoms), whose vertex v is
-  // `vertices[v]` and point v of the table.
+  // The atoms of the polyhedron (exact_pieces.hpp's atom_corners), whose
+  // vertex v is `vertices[v]` and point v of the table.
   std::vector<BrepPiece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& vertices);
 
   const Vec& point(int id) const { return points_[std::size_t(id)]; }

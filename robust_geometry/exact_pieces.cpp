@@ -143,31 +143,20 @@ Carrier merged(const Carrier& c, const Carrier& d) {
 
 const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
 
-std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
-                         const std::function<bool(const Tag&)>& keep, bool carried) {
-  const auto point = [&](int v) -> const Vec& { return points[std::size_t(v)]; };
+std::vector<Atom> atom_corners(const Polyhedron& polyhedron, const std::function<bool(const Tag&)>& keep) {
   const auto kept = [&](Kind kind, int index) { return !keep || keep({kind, index}); };
-  // A piece with the given corners (vertex indices).
-  const auto piece = [&](Tag tag, int dim, std::initializer_list<int> corners) {
-    Piece p{tag, dim, {}};
-    for (const int v : corners) {
-      p.points.push_back(point(v));
-      if (carried) p.carriers.push_back({v, v});
-    }
-    return p;
-  };
-  std::vector<Piece> out;
+  std::vector<Atom> out;
   for (int v = 0; v < polyhedron.vertex_count(); ++v)
-    if (kept(Kind::vertex, v)) out.push_back(piece({Kind::vertex, v}, 0, {v}));
+    if (kept(Kind::vertex, v)) out.push_back({{Kind::vertex, v}, 0, {v, -1, -1}});
   for (int e = 0; e < polyhedron.edge_count(); ++e) {
     if (!kept(Kind::edge, e)) continue;
     const auto& ends = polyhedron.edge(e).vertices;
-    out.push_back(piece({Kind::edge, e}, 1, {ends[0], ends[1]}));
+    out.push_back({{Kind::edge, e}, 1, {ends[0], ends[1], -1}});
   }
   std::vector<std::array<int, 3>> diagonals;  // (face, a, b) with a < b
   for (const Triangle& t : polyhedron.triangles()) {
     if (!kept(Kind::face, t.face)) continue;
-    out.push_back(piece({Kind::face, t.face}, 2, {t.vertices[0], t.vertices[1], t.vertices[2]}));
+    out.push_back({{Kind::face, t.face}, 2, t.vertices});
     const auto& face = polyhedron.face(t.face);
     const auto position = [&](int v) { return std::ptrdiff_t(std::find(face.begin(), face.end(), v) - face.begin()); };
     for (std::size_t i = 0; i < 3; ++i) {
@@ -179,7 +168,21 @@ std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& p
   }
   std::sort(diagonals.begin(), diagonals.end());
   diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
-  for (const auto& [f, a, b] : diagonals) out.push_back(piece({Kind::face, f}, 1, {a, b}));
+  for (const auto& [f, a, b] : diagonals) out.push_back({{Kind::face, f}, 1, {a, b, -1}});
+  return out;
+}
+
+std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
+                         const std::function<bool(const Tag&)>& keep, bool carried) {
+  std::vector<Piece> out;
+  for (const Atom& atom : atom_corners(polyhedron, keep)) {
+    Piece p{atom.tag, atom.dim, {}};
+    for (const int v : atom.corners()) {
+      p.points.push_back(points[std::size_t(v)]);
+      if (carried) p.carriers.push_back({v, v});
+    }
+    out.push_back(std::move(p));
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "robust_geometry/polyhedron.hpp"
@@ -130,10 +131,20 @@ struct Piece {
   std::vector<Carrier> carriers = {};
 };
 
-// The convex atoms of the boundary of `polyhedron` (see above), with each
-// vertex mapped through `points` (the polyhedron's vertices, exact, possibly
-// moved rigidly), of the entities for which keep(tag) holds (all if keep is
-// empty); with their corners' carriers (their vertices) if `carried`.
+// The convex atoms of the boundary of `polyhedron` (see above) of the
+// entities for which keep(tag) holds (all if keep is empty), their corners
+// as vertex indices: vertices, edges, triangles, then diagonals.
+struct Atom {
+  Tag tag;
+  int dim;
+  std::array<int, 3> vertices;  // the first dim + 1
+  std::span<const int> corners() const { return {vertices.data(), std::size_t(dim + 1)}; }
+};
+std::vector<Atom> atom_corners(const Polyhedron& polyhedron, const std::function<bool(const Tag&)>& keep = {});
+
+// The same atoms as pieces, each vertex mapped through `points` (the
+// polyhedron's vertices, exact, possibly moved rigidly); with their corners'
+// carriers (their vertices) if `carried`.
 std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
                          const std::function<bool(const Tag&)>& keep = {}, bool carried = false);
 
