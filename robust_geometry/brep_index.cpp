@@ -146,10 +146,9 @@ class Builder {
       const auto& plane = polyhedron.exact_plane(f);
       face_planes_.push_back({{plane.a(), plane.b(), plane.c()}, plane.d()});
     }
-    // The local geometry of edges and vertices is built where step 4 first
-    // asks for it: most entities never border an empty cell.
+    // An edge's convexity is found where step 4 first asks for it: most
+    // edges never border an empty cell.
     edge_convexity_.assign(std::size_t(polyhedron.edge_count()), kUnknownConvexity);
-    corners_.resize(std::size_t(polyhedron.vertex_count()));
   }
 
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
@@ -568,19 +567,21 @@ class Builder {
     return convexity;
   }
 
-  // The corners of the faces around vertex v.
-  const std::vector<Corner>& vertex_corners(int v) const {
-    std::vector<Corner>& corners = corners_[std::size_t(v)];
-    if (corners.empty())
-      for (const int f : polyhedron_.vertex_faces(v)) {
-        const auto& face = polyhedron_.face(f);
-        const std::size_t k = face.size();
-        const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
-        const int a = face[(i + k - 1) % k], b = face[(i + 1) % k];
-        const Vec ea = sub(point(a), point(v));
-        const Vec eb = sub(point(b), point(v));
-        corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea), a, b});
-      }
+  // The corners of the faces around vertex v. Built for each call, not
+  // kept: a vertex borders one or two empty cells, and their lazy numbers
+  // (six a corner), freed while still in cache, cost a fifth of a build
+  // when they were kept to the end.
+  std::vector<Corner> vertex_corners(int v) const {
+    std::vector<Corner> corners;
+    for (const int f : polyhedron_.vertex_faces(v)) {
+      const auto& face = polyhedron_.face(f);
+      const std::size_t k = face.size();
+      const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
+      const int a = face[(i + k - 1) % k], b = face[(i + 1) % k];
+      const Vec ea = sub(point(a), point(v));
+      const Vec eb = sub(point(b), point(v));
+      corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea), a, b});
+    }
     return corners;
   }
 
@@ -618,7 +619,7 @@ class Builder {
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
   // the boundary): step 4's parity count over the corner sectors of v.
   int local_vertex(int v, const Direction& direction, int node) const {
-    const auto& corners = vertex_corners(v);
+    const std::vector<Corner> corners = vertex_corners(v);
     const Vec u = direction.vector();
     // sign(n_f . u) for each corner's face f, once: every path below asks for
     // them, and where u lies in a face's plane only the exact path decides.
@@ -687,7 +688,6 @@ class Builder {
   PieceTable table_;  // the cells' pieces' corners
   static constexpr int kUnknownConvexity = 2;
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
-  mutable std::vector<std::vector<Corner>> corners_;  // by vertex, empty until asked for
   mutable std::vector<Tag> tags_;                     // candidates' buffer, reused from cell to cell
 };
 
