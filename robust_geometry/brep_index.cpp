@@ -122,15 +122,17 @@ struct Cut {
   int face;
 };
 
-// The corner of face `face` at a vertex v: the directions to the previous
-// and the next vertex of the face, and the turn sign(n . (eb x ea)): > 0 a
-// convex corner (the face's sector sweeps counter-clockwise about n from eb
-// to ea through less than pi), < 0 reflex, 0 straight.
+// The corner of face `face` at a vertex v: the directions ea and eb to the
+// previous and the next vertex of the face, and the turn sign(n . (eb x ea)):
+// > 0 a convex corner (the face's sector sweeps counter-clockwise about n
+// from eb to ea through less than pi), < 0 reflex, 0 straight.
 struct Corner {
   int face;
-  Vec ea, eb;
   int turn;
-  int a, b;  // the vertices ea and eb point to
+  int v, a, b;  // the corner's vertex and the vertices ea and eb point to
+  // (ea, eb), exact, built on first use (Builder::sides): most
+  // classifications need those of one or two corners of the vertex.
+  mutable std::optional<std::array<Vec, 2>> sides;
 };
 
 class Builder {
@@ -149,6 +151,15 @@ class Builder {
     // An edge's convexity is found where step 4 first asks for it: most
     // edges never border an empty cell.
     edge_convexity_.assign(std::size_t(polyhedron.edge_count()), kUnknownConvexity);
+    // The triangles of each face (for edge_convexity), grouped by face.
+    const auto& triangles = polyhedron.triangles();
+    face_triangles_.assign(std::size_t(polyhedron.face_count()) + 1, 0);
+    for (const Triangle& t : triangles) ++face_triangles_[std::size_t(t.face) + 1];
+    std::partial_sum(face_triangles_.begin(), face_triangles_.end(), face_triangles_.begin());
+    triangles_by_face_.resize(triangles.size());
+    std::vector<int> next(face_triangles_.begin(), face_triangles_.end() - 1);
+    for (std::size_t t = 0; t < triangles.size(); ++t)
+      triangles_by_face_[std::size_t(next[std::size_t(triangles[t].face)]++)] = int(t);
   }
 
   void build(std::vector<BrepIndexNode>& nodes, std::vector<BrepIndexCut>& cuts, std::vector<XPlane>& planes) {
@@ -556,15 +567,35 @@ class Builder {
 
   // Edge convexity: sign(n_1 . w_2), w_2 the direction from the edge into
   // face 2 (its left side, seen from outside): < 0 convex, > 0 reflex,
-  // 0 flat (coplanar faces).
+  // 0 flat (coplanar faces). Evaluated as sign(n_1 . (c - p_0)), c the third
+  // vertex of face 2's triangle on the edge: c - p_0 = alpha w_2 + beta
+  // (p_1 - p_0) with alpha > 0 (the triangle lies in face 2 beside the edge)
+  // and n_1 . (p_1 - p_0) = 0, so the sign is the same; it is the
+  // orientation of face 1's plane vertices and c, on the input points.
   int edge_convexity(int e) const {
     int& convexity = edge_convexity_[std::size_t(e)];
     if (convexity == kUnknownConvexity) {
       const Edge& edge = polyhedron_.edge(e);
-      const Vec w2 = cross(face_plane(edge.faces[1]).n, sub(point(edge.vertices[0]), point(edge.vertices[1])));
-      convexity = dot_sign(face_plane(edge.faces[0]).n, w2);
+      const auto& [a, b, c] = polyhedron_.plane_vertices(edge.faces[0]);
+      convexity = int(CGAL::orientation(input_point(a), input_point(b), input_point(c),
+                                        input_point(opposite_vertex(edge, edge.faces[1]))));
     }
     return convexity;
+  }
+
+  // The vertex facing the edge in the triangle of face f (one of the
+  // edge's faces) that has the edge as a side.
+  int opposite_vertex(const Edge& edge, int f) const {
+    const auto& [p0, p1] = edge.vertices;
+    for (int t = face_triangles_[std::size_t(f)]; t < face_triangles_[std::size_t(f) + 1]; ++t) {
+      const auto& v = polyhedron_.triangles()[std::size_t(triangles_by_face_[std::size_t(t)])].vertices;
+      const auto has = [&](int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+      if (has(p0) && has(p1))
+        for (const int x : v)
+          if (x != p0 && x != p1) return x;
+    }
+    throw ComputationError(polyhedron_.name() + ": Brep-index construction: no triangle of face " + std::to_string(f) +
+                           " has edge " + std::to_string(edge.vertices[0]) + "-" + std::to_string(edge.vertices[1]));
   }
 
   // The corners of the faces around vertex v. Built for each call, not
@@ -578,9 +609,14 @@ class Builder {
       const std::size_t k = face.size();
       const std::size_t i = std::size_t(std::find(face.begin(), face.end(), v) - face.begin());
       const int a = face[(i + k - 1) % k], b = face[(i + 1) % k];
-      const Vec ea = sub(point(a), point(v));
-      const Vec eb = sub(point(b), point(v));
-      corners.push_back({f, ea, eb, triple_sign(face_plane(f).n, eb, ea), a, b});
+      // sign(n . (eb x ea)) is the orientation of (v, b, a) in the face's
+      // plane against that of its plane vertices, which give n: two exact
+      // predicates on the input points, no construction.
+      const auto& [pa, pb, pc] = polyhedron_.plane_vertices(f);
+      const CGAL::Orientation turn = CGAL::coplanar_orientation(input_point(v), input_point(b), input_point(a));
+      const CGAL::Orientation face_turn =
+          CGAL::coplanar_orientation(input_point(pa), input_point(pb), input_point(pc));
+      corners.push_back({f, turn == CGAL::COLLINEAR ? 0 : turn == face_turn ? 1 : -1, v, a, b, std::nullopt});
     }
     return corners;
   }
@@ -603,17 +639,24 @@ class Builder {
   // is a zero, not evaluated (only rationals could).
   bool in_sector(const Corner& c, const Vec& w, bool strict, bool along_a = false, bool along_b = false) const {
     const Vec& n = face_plane(c.face).n;
+    const auto& [ea, eb] = sides(c);
     const auto orient = [&](const Vec& a, const Vec& b, bool parallel) { return parallel ? 0 : triple_sign(n, a, b); };
     if (c.turn > 0) {
-      const int s1 = orient(c.eb, w, along_b), s2 = orient(w, c.ea, along_a);
+      const int s1 = orient(eb, w, along_b), s2 = orient(w, ea, along_a);
       return strict ? s1 > 0 && s2 > 0 : s1 >= 0 && s2 >= 0;
     }
     if (c.turn < 0) {
-      const int s1 = orient(c.ea, w, along_a), s2 = orient(w, c.eb, along_b);
+      const int s1 = orient(ea, w, along_a), s2 = orient(w, eb, along_b);
       return strict ? !(s1 >= 0 && s2 >= 0) : !(s1 > 0 && s2 > 0);
     }
-    const int s = orient(c.eb, w, along_b);
+    const int s = orient(eb, w, along_b);
     return strict ? s > 0 : s >= 0;
+  }
+
+  // The corner's (ea, eb), constructed on the first call.
+  const std::array<Vec, 2>& sides(const Corner& c) const {
+    if (!c.sides) c.sides = {sub(point(c.a), point(c.v)), sub(point(c.b), point(c.v))};
+    return *c.sides;
   }
 
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
@@ -643,8 +686,12 @@ class Builder {
           if (u_sides[k] == 0) continue;  // no side of the corner's plane to arrive from
           const Corner& c = corners[k];
           const Vec& n = face_plane(c.face).n;
-          const Vec q = c.turn != 0 ? mul(FT(c.turn > 0 ? 1 : -1), add(mul(FT(i), c.ea), mul(FT(m - i), c.eb)))
-                                    : add(mul(FT(m), cross(n, c.eb)), mul(FT(2 * i - m), c.eb));
+          const auto& [ea, eb] = sides(c);
+          // Multiples by 1 left out (the first q, lambda = 1/2, has both).
+          const auto times = [](int factor, const Vec& e) { return factor == 1 ? e : mul(FT(factor), e); };
+          const Vec q = c.turn > 0   ? add(times(i, ea), times(m - i, eb))
+                        : c.turn < 0 ? neg(add(times(i, ea), times(m - i, eb)))
+                                     : add(mul(FT(m), cross(n, eb)), mul(FT(2 * i - m), eb));
           if (auto s = parity(corners, u_sides, k, u, q)) return *s;
         }
       }
@@ -688,6 +735,8 @@ class Builder {
   PieceTable table_;  // the cells' pieces' corners
   static constexpr int kUnknownConvexity = 2;
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
+  // Face f's triangles: triangles_by_face_[face_triangles_[f], face_triangles_[f + 1]).
+  std::vector<int> face_triangles_, triangles_by_face_;
   mutable std::vector<Tag> tags_;                     // candidates' buffer, reused from cell to cell
 };
 
