@@ -339,18 +339,15 @@ class Builder {
     return out;
   }
 
-  // Whether the entity tagged is face f, an edge of f or a vertex of f.
+  // Whether the entity tagged is face f, an edge of f or a vertex of f:
+  // looked up in f's own lists, which stay in cache through a split, not in
+  // the entity's.
   bool in_closure_of_face(const Tag& tag, int f) const {
+    const auto has = [](const std::vector<int>& list, int x) { return std::find(list.begin(), list.end(), x) != list.end(); };
     switch (tag.kind) {
       case Kind::face: return tag.index == f;
-      case Kind::edge: {
-        const auto& faces = polyhedron_.edge(tag.index).faces;
-        return faces[0] == f || faces[1] == f;
-      }
-      case Kind::vertex: {
-        const auto& faces = polyhedron_.vertex_faces(tag.index);
-        return std::find(faces.begin(), faces.end(), f) != faces.end();
-      }
+      case Kind::edge: return has(polyhedron_.face_edges(f), tag.index);
+      case Kind::vertex: return has(polyhedron_.face(f), tag.index);
     }
     return false;
   }

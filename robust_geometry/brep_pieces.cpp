@@ -21,9 +21,8 @@ void PieceTable::begin_cut(const XPlane& plane) {
 int PieceTable::add_point(const Vec& x, const Carrier& carrier) {
   points_.push_back(x);
   carriers_.push_back(carrier);
-  side_cut_.push_back(0);
+  sides_.push_back({0, 0});
   value_cut_.push_back(0);
-  sides_.push_back(0);
   values_.emplace_back();
   return int(points_.size()) - 1;
 }

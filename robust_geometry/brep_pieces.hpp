@@ -43,12 +43,9 @@ class PieceTable {
   // for once per cut and point.
   template <class SideOf>
   int side(int id, const SideOf& side_of) {
-    const std::size_t i = std::size_t(id);
-    if (side_cut_[i] != cut_) {
-      side_cut_[i] = cut_;
-      sides_[i] = std::int8_t(side_of(points_[i], carriers_[i]));
-    }
-    return sides_[i];
+    Side& known = sides_[std::size_t(id)];
+    if (known.cut != cut_) known = {cut_, std::int8_t(side_of(point(id), carrier(id)))};
+    return known.side;
   }
   // split_piece for a piece with corners strictly on both sides of the
   // current cut (signs: its corners' sides, in order): appends its parts.
@@ -67,9 +64,13 @@ class PieceTable {
   std::vector<Vec> points_;
   std::vector<Carrier> carriers_;
   std::vector<int> corner_ids_;  // every piece's corners, appended, never removed
-  // Per point: the cut whose side (value) it holds. Cut 0 is none.
-  std::vector<std::uint32_t> side_cut_, value_cut_;
-  std::vector<std::int8_t> sides_;
+  // Per point: its side of a cut, and the cut (0: none).
+  struct Side {
+    std::uint32_t cut;
+    std::int8_t side;
+  };
+  std::vector<Side> sides_;
+  std::vector<std::uint32_t> value_cut_;  // per point: the cut whose value values_ holds
   std::vector<FT> values_;
   std::uint32_t cut_ = 0;
   XPlane plane_;
