@@ -190,7 +190,7 @@ class Builder {
         nodes[std::size_t(index)].children[k] = child;
         if (children[k].pieces.empty()) {
           nodes[std::size_t(child)].location =
-              classify_empty(cell, cut.plane, k == 0 ? 1 : -1, children[1].pieces, child);
+              classify_empty(cell, cut, k == 0 ? 1 : -1, children[1].pieces, child);
         } else if (auto location = homogeneous(children[k], child)) {
           nodes[std::size_t(child)].location = *location;
         } else {
@@ -544,14 +544,20 @@ class Builder {
   }
 
   // Step 4. Returns inside or outside, the class of the empty child on side
-  // `side` (+1 above, -1 below) of `plane` in `cell`.
-  Location classify_empty(const Cell& cell, const XPlane& plane, int side, const std::vector<BrepPiece>& on,
+  // `side` (+1 above, -1 below) of the cut in `cell`. A piece of the cut's
+  // own face f needs no evaluation: u is `side` times a positive multiple of
+  // n_f's projection onto the cell, so n_f . u has the sign of `side` (the
+  // cut is transversal to the cell).
+  Location classify_empty(const Cell& cell, const Cut& cut, int side, const std::vector<BrepPiece>& on,
                           int node) const {
-    const Direction u = direction(plane.n, cell, side);
+    const Direction u = direction(cut.plane.n, cell, side);
+    const auto face_side = [&](int f) {
+      return cut.kind == CutKind::support && f == cut.face ? side : u.face_dot_sign(f, face_plane(f).n);
+    };
     for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
       for (const BrepPiece& piece : on) {
         if (piece.tag.kind != kind) continue;
-        const int s = kind == Kind::face   ? u.face_dot_sign(piece.tag.index, face_plane(piece.tag.index).n)
+        const int s = kind == Kind::face   ? face_side(piece.tag.index)
                       : kind == Kind::edge ? local_edge(piece.tag.index, u)
                                            : local_vertex(piece.tag.index, u, node);
         if (s == 0)
