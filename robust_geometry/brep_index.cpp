@@ -637,23 +637,18 @@ class Builder {
   }
 
   // Whether direction w (in the plane of the corner's face, w != 0) lies in
-  // the face's corner sector: strictly inside, or in its closure. Where w is
-  // known parallel to ea (along_a) or eb (along_b), the orientation with it
-  // is a zero, not evaluated (only rationals could).
-  bool in_sector(const Corner& c, const Vec& w, bool strict, bool along_a = false, bool along_b = false) const {
-    const Vec& n = face_plane(c.face).n;
-    const auto& [ea, eb] = sides(c);
-    const auto orient = [&](const Vec& a, const Vec& b, bool parallel) { return parallel ? 0 : triple_sign(n, a, b); };
+  // the face's corner sector: strictly inside, or in its closure; given
+  // side_a = sign(n . (ea x w)) and side_b = sign(n . (eb x w)).
+  static bool in_sector(const Corner& c, int side_a, int side_b, bool strict) {
     if (c.turn > 0) {
-      const int s1 = orient(eb, w, along_b), s2 = orient(w, ea, along_a);
+      const int s1 = side_b, s2 = -side_a;
       return strict ? s1 > 0 && s2 > 0 : s1 >= 0 && s2 >= 0;
     }
     if (c.turn < 0) {
-      const int s1 = orient(ea, w, along_a), s2 = orient(w, eb, along_b);
+      const int s1 = side_a, s2 = -side_b;
       return strict ? !(s1 >= 0 && s2 >= 0) : !(s1 > 0 && s2 > 0);
     }
-    const int s = orient(eb, w, along_b);
-    return strict ? s > 0 : s >= 0;
+    return strict ? side_b > 0 : side_b >= 0;
   }
 
   // The corner's (ea, eb), constructed on the first call.
@@ -674,9 +669,15 @@ class Builder {
     // In a 1-cell, u runs along the line through v: parallel to a corner's
     // side towards another vertex on the line.
     const auto along = [&](int w) { return direction.cell.dim == 1 && on_line(w, direction.cell); };
+    // Where u is known parallel to a corner's side, their orientation is a
+    // zero, not evaluated (only rationals could).
     for (std::size_t k = 0; k < corners.size(); ++k) {
       const Corner& c = corners[k];
-      if (u_sides[k] == 0 && in_sector(c, u, false, along(c.a), along(c.b))) return 0;
+      if (u_sides[k] != 0) continue;
+      const Vec& n = face_plane(c.face).n;
+      const auto& [ea, eb] = sides(c);
+      const int side_a = along(c.a) ? 0 : triple_sign(n, ea, u), side_b = along(c.b) ? 0 : triple_sign(n, eb, u);
+      if (in_sector(c, side_a, side_b, false)) return 0;
     }
     // Directions q strictly inside a corner sector, for parameters lambda =
     // i / m in (0, 1), each scaled by m > 0 (only q's direction matters):
@@ -717,12 +718,14 @@ class Builder {
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
       // The crossing u + a / (a - b) (q - u) = (a q - b u) / (a - b), with
       // a = n . u and b = n . q of opposite signs, so that a - b has sa's
-      // sign: w is a positive multiple of it, without a division.
-      const FT a = dot(n, u), b = dot(n, q);
-      const Vec w = sa > 0 ? sub(mul(a, q), mul(b, u)) : sub(mul(b, u), mul(a, q));
-      if (in_sector(g, w, true))
+      // sign: w = sa (a q - b u) is a positive multiple of it, its
+      // orientations against the corner's sides evaluated without
+      // constructing it.
+      const auto& [ea, eb] = sides(g);
+      const int side_a = sa * crossing_triple_sign(n, ea, n, u, q), side_b = sa * crossing_triple_sign(n, eb, n, u, q);
+      if (in_sector(g, side_a, side_b, true))
         ++crossings;
-      else if (in_sector(g, w, false))
+      else if (in_sector(g, side_a, side_b, false))
         return std::nullopt;  // through a side ray of the sector
     }
     // Just before q the path is on side u_sides[k] of corner k's face, near

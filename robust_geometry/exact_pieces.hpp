@@ -61,6 +61,11 @@ int projected_dot_sign(const Vec& m, const Vec& n, const Vec& N);
 bool parallel(const Vec& a, const Vec& b);
 // sign(a . (b x c)), filtered the same way, with no lazy construction.
 int triple_sign(const Vec& a, const Vec& b, const Vec& c);
+// sign(n . (e x w)) for w = (m . u) q - (m . q) u, the direction where the
+// path from u to q crosses the plane normal to m (up to the sign of m . u),
+// filtered the same way, without constructing w: the sign of
+// (m . u) (n . (e x q)) - (m . q) (n . (e x u)).
+int crossing_triple_sign(const Vec& n, const Vec& e, const Vec& m, const Vec& u, const Vec& q);
 Vec exact_point(const Eigen::Vector3d& p);
 // Vertex v of p, exactly (its own frame).
 Vec exact_vertex(const Polyhedron& p, int v);

@@ -21,9 +21,10 @@
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
 //   - bad options and a non-finite query refused with InputError;
-//   - the filtered parallelism, triple-product and projected dot-product
-//     signs the construction uses (exact_pieces.hpp) against CGAL's exact
-//     constructions, where their interval filters cannot decide;
+//   - the filtered parallelism, triple-product, projected dot-product and
+//     crossing triple-product signs the construction uses (exact_pieces.hpp)
+//     against CGAL's exact constructions, where their interval filters
+//     cannot decide;
 //   - the pieces' carriers: every known one holds its point on its segment,
 //     exactly.
 #include "robust_geometry/brep_index.hpp"
@@ -520,6 +521,30 @@ TEST(ExactSigns, ProjectedDotSignIsExactWhereTheIntervalFilterCannotDecide) {
     const int expected = detail::sign(detail::dot(m, u));
     EXPECT_EQ(detail::projected_dot_sign(m, n, N), expected);
     EXPECT_EQ(expected == 0, zero);
+  }
+}
+
+// detail::crossing_triple_sign against the sign of the lazily constructed
+// n . (e x w), w = (m . u) q - (m . q) u: e in the span of n and w (zero
+// exactly, beyond the interval filter: n, m are cross products of differences
+// of doubles), e moved by one part in 2^80 of one component (not zero, which
+// only the exact path sees), and a generic e; with m = n, as the Brep-index
+// calls it, and with another m.
+TEST(ExactSigns, CrossingTripleSignIsExactWhereTheIntervalFilterCannotDecide) {
+  using detail::FT;
+  using detail::Vec;
+  const auto [n, other] = two_cross_products();
+  const Vec u = detail::exact_point({0.7, -0.1, 1.9}), q = detail::exact_point({-1.3, 0.4, 0.6});
+  for (const Vec& m : {n, other}) {
+    const Vec w = detail::sub(detail::mul(detail::dot(m, u), q), detail::mul(detail::dot(m, q), u));
+    const Vec in_span = detail::sub(detail::mul(FT(3), w), detail::mul(FT(2), n));
+    const Vec nudged = detail::add(in_span, Vec{FT(0), FT(0), in_span[2] * FT(std::ldexp(1.0, -80))});
+    for (const auto& [e, zero] : {std::pair{in_span, true}, std::pair{nudged, false},
+                                  std::pair{detail::exact_point({0.3, -1.2, 2.5}), false}}) {
+      const int expected = detail::sign(detail::dot(n, detail::cross(e, w)));
+      EXPECT_EQ(detail::crossing_triple_sign(n, e, m, u, q), expected);
+      EXPECT_EQ(expected == 0, zero);
+    }
   }
 }
 
