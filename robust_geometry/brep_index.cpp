@@ -23,7 +23,10 @@
 //    (open halfspace) is the clipped closure (Rockafellar, Thm 6.5), so
 //    Sutherland-Hodgman clipping of the closures, with intersection points
 //    constructed exactly, is exact. A piece touching P only at its relative
-//    boundary goes wholly to one side, as it should.
+//    boundary goes wholly to one side, as it should. The pieces hold their
+//    corners as ids into one table of exact points (brep_pieces.hpp), so
+//    that a point's side is evaluated once per cut and a crossing is
+//    constructed once per cut and segment.
 //
 // 3. Leaves. A cell C of dimension d is a leaf iff (a) it holds no piece, or
 //    (b) all its pieces carry the same entity x and one of them has dimension

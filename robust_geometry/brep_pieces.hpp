@@ -7,7 +7,7 @@
 //     that has it as a corner (a vertex is a corner of about a dozen atoms);
 //   - the point where a cut crosses a segment is constructed once per cut and
 //     segment (an edge and the triangles on either side of it share it);
-//   - moving a piece to a child cell copies 16 bytes, with no allocation.
+//   - moving a piece to a child cell copies 20 bytes, with no allocation.
 // The parts of a split piece and their corners are those of split_piece
 // (exact_pieces.hpp), in the same order; each point keeps its carrier.
 #include <cstdint>

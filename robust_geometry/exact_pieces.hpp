@@ -130,9 +130,10 @@ struct Piece {
   // when it is projected; a point constructed where a cut crosses the piece
   // gets the same affine combination of the two corners' originals.
   std::vector<Vec> originals = {};
-  // Empty, or parallel to points (exact cuts only: the Brep-index): each
-  // point's carrier. A point constructed where a cut crosses the piece
-  // between two corners gets their merged carrier.
+  // Empty, or parallel to points (exact cuts only): each point's carrier. A
+  // point constructed where a cut crosses the piece between two corners
+  // gets their merged carrier. The Brep-index keeps its carriers in its own
+  // table (brep_pieces.hpp), tested against these.
   std::vector<Carrier> carriers = {};
 };
 
