@@ -157,16 +157,17 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   check_law(law);
   const Vec5<T> q = y.template head<5>();
   const ReducedVector<T> rdot = y.tail(n);
-  ModeKinematics<T> m = mode_kinematics(mode, kinematics::contact_configuration<T>(*patch1_, *patch2_, q), rdot);
-  const Mat6<T>& M = body_.M_b;
   ContactDynamicsState<T> r;
   r.mode = mode;
-  r.kinematics = std::move(m.kinematics);
-  const kinematics::ContactKinematics<T>& k = r.kinematics;
+  kinematics::ContactKinematics<T>& k = r.kinematics;  // filled in place: no copies of its 3 KB
+  static_cast<kinematics::ContactConfiguration<T>&>(k) = kinematics::contact_configuration<T>(*patch1_, *patch2_, q);
+  const ModeKinematics<T> m = mode_kinematics(mode, k, rdot);
+  const Mat6<T>& M = body_.M_b;
+  const Mat4<T> E_1c_1 = spatial::pose_inverse<T>(k.E_1_1c);
   r.E_w_1 = E_w_2_ * k.E_2_1;
   r.qdot = m.qdot;
   r.phi = m.H_r * rdot;
-  r.phi_1c = spatial::transform_twist<T>(spatial::pose_inverse<T>(k.E_1_1c), r.phi);
+  r.phi_1c = spatial::transform_twist<T>(E_1c_1, r.phi);
   r.slip_floor = T(64) * epsilon<T>() * k.H_1c.template middleRows<2>(3).cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
   r.rotation_floor = T(64) * epsilon<T>() * k.H_1c.template topRows<3>().cwiseAbs().maxCoeff() * r.qdot.cwiseAbs().sum();
   r.f_ext = extra_wrench_b_;
@@ -288,7 +289,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.qddot = m.Pdot * rdot + m.P * r.rddot;
   r.dphi = m.Hdot_r * rdot + m.H_r * r.rddot;
   r.f_c = spatial::newton_euler_wrench<T>(M, r.phi, r.dphi) - r.f_ext;
-  r.f_c_1c = spatial::transform_wrench<T>(spatial::pose_inverse<T>(k.E_1_1c), r.f_c);
+  r.f_c_1c = spatial::transform_wrench<T>(E_1c_1, r.f_c);
   r.f_n = -r.f_c_1c(5);
   r.separating = r.f_n < T(0);
   r.derivative.resize(5 + n);

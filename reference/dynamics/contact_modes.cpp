@@ -128,7 +128,7 @@ Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c
 }
 
 template <class T>
-ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactConfiguration<T>& configuration,
+ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactKinematics<T>& k,
                                   const ReducedVector<T>& rdot) {
   const int n = velocity_dimension(mode);
   if (rdot.size() != n || !rdot.allFinite()) {
@@ -137,13 +137,12 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactCon
        << ")";
     throw InputError(os.str());
   }
-  ModeKinematics<T> m{mode, {}, reduced_velocity_map(mode, configuration.H_1c), {}, {}, {}, {}};
-  m.qdot = m.P * rdot;
-  m.kinematics = kinematics::contact_kinematics(configuration, m.qdot);
-  const kinematics::ContactKinematics<T>& k = m.kinematics;
+  ModeKinematics<T> m{mode, reduced_velocity_map(mode, k.H_1c), {}, {}, {}, {}};
+  m.qdot = n == 5 ? Vec5<T>(rdot) : Vec5<T>(m.P * rdot);  // P = I: q' = r'
+  kinematics::set_rates(k, m.qdot);
   m.Pdot = Mat5R<T>::Zero(5, n);
   if (twist_coordinates(mode)) {  // Pdot = -H5^-1 Hdot5 P
-    m.Pdot = -twist_rows(configuration.H_1c).solve(Mat5R<T>(k.Hdot_1c.template topRows<5>() * m.P));
+    m.Pdot = -twist_rows(k.H_1c).solve(Mat5R<T>(k.Hdot_1c.template topRows<5>() * m.P));
   } else if (n == 2 || n == 3) {  // no-slip, no-spin (no-roll's P is constant, rest's empty)
     const Mat2<T> A = k.H_1c.template block<2, 2>(3, 0);
     const Mat2<T> D = m.P.template block<2, 2>(0, 0);
@@ -177,7 +176,7 @@ ReducedVector<T> reduced_velocities(ContactMode mode, const kinematics::Mat65<T>
 
 #define CONTACTREF_INSTANTIATE(T)                                                                        \
   template Mat5R<T> reduced_velocity_map<T>(ContactMode, const kinematics::Mat65<T>&);                  \
-  template ModeKinematics<T> mode_kinematics<T>(ContactMode, const kinematics::ContactConfiguration<T>&, \
+  template ModeKinematics<T> mode_kinematics<T>(ContactMode, kinematics::ContactKinematics<T>&,             \
                                                 const ReducedVector<T>&);                                \
   template ReducedVector<T> reduced_velocities<T>(ContactMode, const kinematics::Mat65<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)

@@ -95,7 +95,6 @@ template <class T> using Mat6R = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 5>;
 template <class T>
 struct ModeKinematics {
   ContactMode mode;
-  kinematics::ContactKinematics<T> kinematics;  // at (q, q')
   Mat5R<T> P, Pdot;  // q' = P r', and its time derivative
   Vec5<T> qdot;      // P r'
   Mat6R<T> H_r, Hdot_r;  // phi = H_r r' in frame 1, and its time derivative
@@ -105,10 +104,11 @@ struct ModeKinematics {
 template <class T>
 Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c);
 
-// Everything above at the configuration and r'. InputError when r' has the
-// wrong size for the mode or is not finite.
+// Everything above at r' and the configuration that `kinematics` holds, whose
+// rates along q' = P r' are set (kinematics::set_rates). InputError when r'
+// has the wrong size for the mode or is not finite.
 template <class T>
-ModeKinematics<T> mode_kinematics(ContactMode mode, const kinematics::ContactConfiguration<T>& configuration,
+ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactKinematics<T>& kinematics,
                                   const ReducedVector<T>& rdot);
 
 // The reduced velocities of a mode taken from q' (the entries of q' that the

@@ -96,13 +96,18 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
 
 template <class T>
 ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configuration, const Vec5<T>& qdot) {
+  ContactKinematics<T> k{configuration, {}, {}};
+  set_rates(k, qdot);
+  return k;
+}
+
+template <class T>
+void set_rates(ContactKinematics<T>& k, const Vec5<T>& qdot) {
   if (!qdot.allFinite()) {
     std::ostringstream os;
     os << "contact kinematics: the contact coordinate rates must be finite, got q' = (" << qdot.transpose() << ")";
     throw InputError(os.str());
   }
-  ContactKinematics<T> k;
-  static_cast<ContactConfiguration<T>&>(k) = configuration;
   const ContactFrame<T>& frame1 = k.frame1;
   const ContactFrame<T>& frame2 = k.frame2;
   // Eq. 57, negated as H_1c, and with its second Ad read as Ad_1c_2c (misprinted
@@ -122,7 +127,6 @@ ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configura
   k.Hdot_1 = spatial::transform_twist_rate(k.E_1_1c, dE_1_1c, k.H_1c, k.Hdot_1c);
   // The jets are finite, but products with large rates or curvatures may not be.
   check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.allFinite()}, {"Hdot_1", k.Hdot_1.allFinite()}}, "q'", qdot);
-  return k;
 }
 
 template <class T>
@@ -148,6 +152,7 @@ Eigen::Matrix<T, 2, 2> relative_curvature(const ContactConfiguration<T>& configu
   template Eigen::Matrix<T, 2, 2> relative_curvature<T>(const ContactConfiguration<T>&); \
   template ContactConfiguration<T> contact_configuration<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const ContactConfiguration<T>&, const Vec5<T>&); \
+  template void set_rates<T>(ContactKinematics<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

@@ -63,6 +63,11 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
 template <class T>
 ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configuration, const Vec5<T>& qdot);
 
+// The same in place: `kinematics` holds the configuration at q, and its
+// rates along q' are set (without copying the configuration's 2 KB).
+template <class T>
+void set_rates(ContactKinematics<T>& kinematics, const Vec5<T>& qdot);
+
 // The relative curvature of the contact in frame 1c's tangent axes:
 // K_1 + A K_2 A^T, K_b the curvature form of body b (contact_frame.hpp
 // curvature, positive where its surface curves away from its own outward

@@ -169,7 +169,8 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
               int column = 0;
               for (const ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin}) {
                 const dynamics::ReducedVector<T> rdot = dynamics::reduced_velocities<T>(mode, configuration.H_1c, qdot);
-                const auto m = dynamics::mode_kinematics<T>(mode, configuration, rdot);
+                kinematics::ContactKinematics<T> k{configuration, {}, {}};
+                const auto m = dynamics::mode_kinematics<T>(mode, k, rdot);
                 const auto n = Eigen::Index(rdot.size());
                 all.block(0, column, 22, n) << m.P, m.Pdot, m.H_r, m.Hdot_r;
                 column += int(n);

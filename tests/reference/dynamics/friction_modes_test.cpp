@@ -103,7 +103,8 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
         const Vec5<Real50> q = s.y.head<5>();
         const kinematics::ContactConfiguration<Real50> c =
             kinematics::contact_configuration<Real50>(p.body1(kind), p.body2(kind), q);
-        const ModeKinematics<Real50> m = mode_kinematics(mode, c, ReducedVector<Real50>(s.y.tail(s.y.size() - 5)));
+        kinematics::ContactKinematics<Real50> k{c, {}, {}};
+        const ModeKinematics<Real50> m = mode_kinematics(mode, k, ReducedVector<Real50>(s.y.tail(s.y.size() - 5)));
         const Mat6R<Real50> difference = test::central_difference(
             [&](const Real50& x) { return reduced_jacobian<Real50>(mode, kind, Vec5<Real50>(q + x * m.qdot)); },
             Real50(0));
