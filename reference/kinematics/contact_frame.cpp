@@ -19,14 +19,14 @@ struct VectorJet {
 // (differentiate r n_k = a_k - n (n . a_k) in l).
 template <class T>
 VectorJet<T> normalized(const VectorJet<T>& a) {
-  const T r = a.v.norm();
+  const T inverse_r = 1 / a.v.norm();  // one division, not fifteen
   VectorJet<T> n;
-  n.v = a.v / r;
-  n.s = (a.s - n.v * n.v.dot(a.s)) / r;
-  n.t = (a.t - n.v * n.v.dot(a.t)) / r;
+  n.v = a.v * inverse_r;
+  n.s = (a.s - n.v * n.v.dot(a.s)) * inverse_r;
+  n.t = (a.t - n.v * n.v.dot(a.t)) * inverse_r;
   const auto second = [&](const Vec3<T>& a_k, const Vec3<T>& a_l, const Vec3<T>& a_kl, const Vec3<T>& n_k,
                           const Vec3<T>& n_l) -> Vec3<T> {
-    return (a_kl - n_k * n.v.dot(a_l) - n_l * n.v.dot(a_k) - n.v * (n_l.dot(a_k) + n.v.dot(a_kl))) / r;
+    return (a_kl - n_k * n.v.dot(a_l) - n_l * n.v.dot(a_k) - n.v * (n_l.dot(a_k) + n.v.dot(a_kl))) * inverse_r;
   };
   n.ss = second(a.s, a.s, a.ss, n.s, n.s);
   n.st = second(a.s, a.t, a.st, n.s, n.t);
