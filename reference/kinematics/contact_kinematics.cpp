@@ -3,7 +3,6 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
-#include <utility>
 
 #include "reference/spatial/adjoint.hpp"
 
@@ -51,13 +50,24 @@ Mat4<T> frame_alignment(const T& psi) {
   return spatial::make_pose<T>(R, Vec3<T>::Zero());
 }
 
-// Throws ComputationError naming the first of `results` that is not finite.
-// `where` names the arguments.
+// A result to check: its name and its entries.
 template <class T>
-void check_finite_results(std::initializer_list<std::pair<const char*, bool>> results, const char* where,
-                          const Vec5<T>& arguments) {
-  for (const auto& [name, finite] : results) {
-    if (finite) continue;
+struct NamedResult {
+  const char* name;
+  const T* entries;
+  Eigen::Index size;
+};
+
+// Throws ComputationError naming the first of `results` that is not finite.
+// `where` names the arguments. The entries times 0 sum to 0 exactly when all
+// are finite and to NaN otherwise: one vectorised pass per result, where
+// Eigen's allFinite compares entry by entry.
+template <class T>
+void check_finite_results(std::initializer_list<NamedResult<T>> results, const char* where, const Vec5<T>& arguments) {
+  for (const NamedResult<T>& result : results) {
+    if ((Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(result.entries, result.size) * T(0)).sum() == T(0))
+      continue;
+    const char* const name = result.name;
     std::ostringstream os;
     os << "contact kinematics: " << name << " overflows (not representable) at " << where << " = ("
        << arguments.transpose() << ")";
@@ -89,7 +99,9 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
   k.H_1c.template middleCols<2>(2) = spatial::transform_twist(k.E_1c_2c, k.frame2.H_bc);
   k.H_1c.col(4) << T(0), T(0), T(1), T(0), T(0), T(0);  // -(Eq. 54)
   k.H_1 = spatial::transform_twist(k.E_1_1c, k.H_1c);
-  check_finite_results<T>({{"E_2_1", k.E_2_1.allFinite()}, {"H_1c", k.H_1c.allFinite()}, {"H_1", k.H_1.allFinite()}},
+  check_finite_results<T>({{"E_2_1", k.E_2_1.data(), k.E_2_1.size()},
+                           {"H_1c", k.H_1c.data(), k.H_1c.size()},
+                           {"H_1", k.H_1.data(), k.H_1.size()}},
                           "q", q);
   return k;
 }
@@ -126,7 +138,8 @@ void set_rates(ContactKinematics<T>& k, const Vec5<T>& qdot) {
   const Mat4<T> dE_1_1c = frame1.E_b_bc_s * qdot(0) + frame1.E_b_bc_t * qdot(1);
   k.Hdot_1 = spatial::transform_twist_rate(k.E_1_1c, dE_1_1c, k.H_1c, k.Hdot_1c);
   // The jets are finite, but products with large rates or curvatures may not be.
-  check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.allFinite()}, {"Hdot_1", k.Hdot_1.allFinite()}}, "q'", qdot);
+  check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.data(), k.Hdot_1c.size()}, {"Hdot_1", k.Hdot_1.data(), k.Hdot_1.size()}},
+                          "q'", qdot);
 }
 
 template <class T>
