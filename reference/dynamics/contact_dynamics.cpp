@@ -166,8 +166,9 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.f_ext = extra_wrench_b_;
   r.f_ext.template tail<3>() += mass_ * (spatial::rotation_of(r.E_w_1).transpose() * gravity_w_);
   r.f_ext.template head<3>() -= law.damping * r.phi.template head<3>();
-  // The right-hand side before the projection on the free directions.
-  const Vec6<T> b = r.f_ext + spatial::spatial_cross(r.phi).transpose() * (M * r.phi) - M * (m.Hdot_r * rdot);
+  // The right-hand side before the projection on the free directions:
+  // f_ext + [phi]^T M phi - M Hdot_r r', Eq. 15's wrench at dphi = Hdot_r r' taken off.
+  const Vec6<T> b = r.f_ext - spatial::newton_euler_wrench<T>(M, r.phi, Vec6<T>(m.Hdot_r * rdot));
 
   using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;  // the n x n system
   const T pivot_floor = T(64 * n) * epsilon<T>();

@@ -27,8 +27,9 @@
 // Modes (contact_modes.hpp): the state is y = (q, r'), r' = q' except in
 // no-slip and no-spin, and the derivative is (P r', r'').
 //  - Frictionless, Eq. 20: (H^T M H) q'' = H^T (f_ext + [phi]^T M phi - M Hdot q'),
-//    solved with the Cholesky factor of the Jacobi-scaled 5x5 matrix (never
-//    an inverse). Conforming contact (a scaled pivot below 64 * 5 eps) is a
+//    solved with the Cholesky factor L of the Jacobi-scaled 5x5 matrix as
+//    L^-T (L^-1 rhs), L^-1 by forward substitution (formed anyway for the
+//    exact condition number, the 1-norm of L^-T L^-1). Conforming contact (a scaled pivot below 64 * 5 eps) is a
 //    ComputationError naming the patches and q.
 //  - Sliding, no-slip, no-spin and no-roll, Eqs. 24-28 with H -> H_r = H_1 P:
 //    (F M H_r) r'' = F (f_ext + [phi]^T M phi - M Hdot_r r'), solved by LU

@@ -12,9 +12,16 @@ namespace contactref::spatial {
 
 // The wrench that produces acceleration dphi for twist phi (Eq. 15 read
 // left to right; its inverse dynamics).
+// -[phi]^T h = (w x L + v x p; w x p) for phi = (w; v) and h = M phi = (L; p),
+// by cross products rather than a 6x6 [phi].
 template <class T>
 Vec6<T> newton_euler_wrench(const Mat6<T>& M, const Vec6<T>& phi, const Vec6<T>& dphi) {
-  return M * dphi - spatial_cross(phi).transpose() * (M * phi);
+  const Vec6<T> h = M * phi;
+  const Vec3<T> w = phi.template head<3>(), v = phi.template tail<3>(), L = h.template head<3>(), p = h.template tail<3>();
+  Vec6<T> f = M * dphi;
+  f.template head<3>() += w.cross(L) + v.cross(p);
+  f.template tail<3>() += w.cross(p);
+  return f;
 }
 
 // dphi/dt from Eq. 15, solved with the Cholesky factor of M (never an inverse).
