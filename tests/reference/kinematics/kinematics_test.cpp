@@ -624,6 +624,24 @@ TEST(ContactKinematicsInput, NonFiniteCoordinatesAreInputErrors) {
   }
 }
 
+// Finite jets and finite rates whose Hdot (Eq. 57 and thesis Eq. 4.18,
+// linear in q') overflows: a ball of radius 1 km (its chart's derivatives of
+// the order of the radius) at a rate s' or t' of 1e308; the kinematics'
+// overflow check names the result, Hdot_1c or Hdot_1 (at 1e300, all finite).
+TEST(ContactKinematicsInput, AnHdotThatOverflowsIsAComputationErrorNamingIt) {
+  const surfaces::PlanePatch<double> plane;
+  const surfaces::EllipsoidPatch<double> ball(Vec3<double>(1e3, 1e3, 1e3));
+  const Vec5<double> q(1.1, 0.7, 0.4, 1.3, 0.9);
+  EXPECT_NO_THROW(contact_kinematics<double>(ball, plane, q, Vec5<double>::Constant(1e300)));
+  for (int k = 0; k < 2; ++k) {
+    Vec5<double> qdot = Vec5<double>::Zero();
+    qdot(k) = 1e308;
+    const std::string e = error_of([&] { contact_kinematics<double>(ball, plane, q, qdot); });
+    EXPECT_TRUE(contains(e, "ComputationError: contact kinematics: Hdot_1")) << k << ": " << e;
+    EXPECT_TRUE(contains(e, " overflows (not representable) at q' = (")) << k << ": " << e;
+  }
+}
+
 TEST(ContactKinematicsInput, NonRegularPointsAreComputationErrorsNamingTheBody) {
   const surfaces::PlanePatch<double> plane;
   const surfaces::EllipsoidPatch<double> ball(Vec3<double>(1, 1, 1));
