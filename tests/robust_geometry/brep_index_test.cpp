@@ -44,6 +44,7 @@
 
 #include "robust_geometry/exact_pieces.hpp"
 #include "tests/kit/source_dir.hpp"
+#include "tests/robust_geometry/piece_cuts.hpp"
 #include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
@@ -568,13 +569,7 @@ TEST(ExactPieces, EveryKnownCarrierHoldsItsPointOnItsSegment) {
     const detail::XPlane plane = detail::plane_through(
         detail::exact_point({direction(rng), direction(rng), direction(rng)}),
         detail::exact_point({coordinate(rng), coordinate(rng), 0.5 * coordinate(rng)}));
-    std::vector<detail::Piece> cut;
-    for (const detail::Piece& piece : pieces) {
-      std::vector<int> signs;
-      for (const Vec& x : piece.points) signs.push_back(detail::side(plane, x));
-      detail::split_piece(piece, plane, signs, piece.points, cut, cut, cut);
-    }
-    pieces = std::move(cut);
+    pieces = test_solids::split_all(pieces, plane);
   }
   int known_crossings = 0, unknown = 0;
   for (const detail::Piece& piece : pieces) {

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "tests/robust_geometry/piece_cuts.hpp"
 #include "tests/robust_geometry/test_solids.hpp"
 
 namespace contactref::robust_geometry {
@@ -38,13 +39,7 @@ void expect_same_cuts(const Polyhedron& solid) {
     const Eigen::Vector3d through = lo + Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).cwiseProduct(hi - lo);
     const detail::XPlane plane = detail::plane_through(
         detail::exact_point({direction(rng), direction(rng), direction(rng)}), detail::exact_point(through));
-    std::vector<detail::Piece> reference_parts;
-    for (const detail::Piece& piece : reference) {
-      std::vector<int> signs;
-      for (const Vec& x : piece.points) signs.push_back(detail::side(plane, x));
-      detail::split_piece(piece, plane, signs, piece.points, reference_parts, reference_parts, reference_parts);
-    }
-    reference = std::move(reference_parts);
+    reference = test_solids::split_all(reference, plane);
 
     table.begin_cut(plane);
     std::set<int> asked;
