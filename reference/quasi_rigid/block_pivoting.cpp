@@ -1,7 +1,7 @@
 #include "reference/quasi_rigid/block_pivoting.hpp"
 
-#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/LU>
+#include <unsupported/Eigen/IterativeSolvers>
 #include <algorithm>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -21,24 +21,58 @@ namespace {
 // the iterative solve replaces (some thousands).
 constexpr double kFullTolerance = 1e-13;
 
-// M_FF z = b by BiCGSTAB with a block-Jacobi preconditioner, from `guess`,
-// to the relative residual `tolerance`; nothing when it does not converge
-// (the LU takes over; the caller checks the residual from w = M z + q, whose
-// rows on F are M_FF z - b). Adds its work (LcpSolution::work) to `work`:
-// the preconditioner's grouping (a pass over M_FF) and block LUs, and per
-// iteration two products and two block solves, then the initial residual.
+// GMRES's restart: each cycle keeps this many directions (m of them: a
+// few hundred kilobytes); the full solves from screened iterates (a relative
+// residual of 1e-6 to 1e-13) take 25 to 40 iterations on the foot.
+constexpr int kRestart = 50;
+
+// The multiply-adds (LcpSolution::work) of Eigen's GMRES on an operator of
+// order m with the block preconditioner on the right: per iteration, at
+// position k of its cycle, one product and one block solve, and 2 k + 1
+// Householder reflections of 2 m each; at each cycle's end its solution's k
+// reflections, and at a restart the true residual.
+double gmres_work(double m, Eigen::Index iterations) {
+  const double block = double(BlockJacobi::kBlock), step = m * m + 2 * m * block;
+  double work = 0;
+  for (Eigen::Index done = 0; done < iterations;) {
+    const Eigen::Index cycle = std::min<Eigen::Index>(kRestart, iterations - done);
+    for (Eigen::Index k = 1; k <= cycle; ++k) work += step + double(2 * k + 1) * 2 * m;
+    work += double(cycle) * 2 * m;
+    done += cycle;
+    if (done < iterations) work += step;
+  }
+  return work;
+}
+
+// M_FF z = b from `guess` to the relative residual `tolerance` by restarted
+// GMRES (Eigen's) on M_FF P^-1 y = b - M_FF guess, z = guess + P^-1 y, P
+// the block-Jacobi preconditioner: on the right, GMRES's residual is M_FF's
+// own (a Krylov method that minimises it, with one product per iteration
+// where BiCGSTAB takes two: 23% fewer products on the foot). Nothing when it
+// does not converge (the LU takes over; the caller checks the residual from
+// w = M z + q, whose rows on F are M_FF z - b). Adds its work
+// (LcpSolution::work) to `work`: the preconditioner's grouping (a pass over
+// M_FF) and block LUs, the initial residual, GMRES's and P^-1 y.
 std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
                                                const Eigen::VectorXd& guess, double tolerance, double& work) {
-  const ParallelDenseOperator A(M_FF);
-  Eigen::BiCGSTAB<ParallelDenseOperator, OperatorBlockJacobi> solver;
-  solver.setTolerance(tolerance);
-  solver.setMaxIterations(std::max<Eigen::Index>(200, M_FF.rows() / 4));
-  solver.compute(A);
-  const Eigen::VectorXd z = solver.solveWithGuess(b, guess);
   const double m = double(M_FF.rows()), block = double(BlockJacobi::kBlock);
-  work += m * m + 2.0 / 3.0 * m * block * block + double(solver.iterations()) * (2 * m * m + 2 * m * block) + m * m;
-  if (solver.info() != Eigen::Success || !z.allFinite()) return std::nullopt;
-  return z;
+  BlockJacobi P;
+  P.compute(M_FF);
+  Eigen::VectorXd r = b;
+  ParallelDenseOperator(M_FF).multiply_add(guess, -1.0, r);
+  work += m * m + 2.0 / 3.0 * m * block * block + m * m;
+  const double wanted = tolerance * b.norm(), r_norm = r.norm();
+  if (r_norm <= wanted) return guess;  // a NaN goes on, to fail below
+  Eigen::GMRES<ParallelDenseOperator, Eigen::IdentityPreconditioner> solver;
+  solver.set_restart(kRestart);
+  solver.setTolerance(wanted / r_norm);
+  solver.setMaxIterations(std::max<Eigen::Index>(400, M_FF.rows() / 2));
+  const ParallelDenseOperator A(M_FF, &P);
+  solver.compute(A);
+  const Eigen::VectorXd y = solver.solve(r);
+  work += gmres_work(m, solver.iterations()) + 2 * m * block;
+  if (solver.info() != Eigen::Success || !y.allFinite()) return std::nullopt;
+  return Eigen::VectorXd(guess + P.solve(y));
 }
 
 }  // namespace

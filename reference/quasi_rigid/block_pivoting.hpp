@@ -22,13 +22,14 @@ struct BlockPivotingOptions {
   int max_iterations = 0;          // 0: 10 n + 100
   std::vector<bool> initial_free;  // the first F (a warm start), or empty: F empty
   Eigen::VectorXd initial_z;       // a guess of z (the first iterative solve starts there), or empty: 0
-  // In double, M_FF z_F = -q_F is solved by BiCGSTAB (block_jacobi.hpp's
-  // preconditioner, from the last iterate, to a relative residual of 1e-13) once F has this
-  // many indices, by the LU below it or when BiCGSTAB does not converge: the
-  // LU's 2 m^3 / 3 against BiCGSTAB's some 40 to 80 m^2 (LcpSolution::work;
-  // the elastic responses are well conditioned) cross near m = 100; from
-  // 1,000 to 200, the foot at 1.5 mm spacing went from 261 to 33 products of
-  // its order (1,349; bench_foot_contact).
+  // In double, M_FF z_F = -q_F is solved by GMRES (block_jacobi.hpp's
+  // preconditioner on the right, from the last iterate, to a relative
+  // residual of 1e-13) once F has this many indices, by the LU below it or
+  // when GMRES does not converge: the LU's 2 m^3 / 3 against the Krylov
+  // solve's some 20 to 40 m^2 (LcpSolution::work; the elastic responses are
+  // well conditioned) cross near m = 100; from 1,000 to 200, the foot at 1.5
+  // mm spacing went from 261 to 33 products of its order (1,349;
+  // bench_foot_contact, with BiCGSTAB then).
   int iterative_from = 200;
   // The iterative solves only screen the free sets (to this relative
   // residual, 0: no screening) until one is feasible; that F is solved again

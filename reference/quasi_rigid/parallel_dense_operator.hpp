@@ -6,8 +6,9 @@
 // of every column, and were 6% slower on one thread), each chunk's product
 // one Eigen GEMV. Eigen's matrix-free pattern ("Matrix-free solvers" in its
 // documentation): an EigenBase with the traits of a sparse matrix, and the
-// product's scaleAndAddTo; block_pivoting.cpp's BiCGSTAB uses it, with
-// BlockJacobi on the wrapped matrix.
+// product's scaleAndAddTo. With a right preconditioner P (block_jacobi.hpp)
+// it is M P^-1, whose residuals are M's own: block_pivoting.cpp's GMRES
+// solves M P^-1 y = r and stops on the true residual's norm.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <algorithm>
@@ -72,7 +73,9 @@ class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
   using RealScalar = double;
   using StorageIndex = int;
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
-  explicit ParallelDenseOperator(const Eigen::Ref<const Eigen::MatrixXd>& M) : M_(M) {}
+  // P: the right preconditioner (none: M alone); M and P must outlive it.
+  explicit ParallelDenseOperator(const Eigen::Ref<const Eigen::MatrixXd>& M, const BlockJacobi* P = nullptr)
+      : M_(M), P_(P) {}
   Eigen::Index rows() const { return M_.rows(); }
   Eigen::Index cols() const { return M_.cols(); }
   const Eigen::Ref<const Eigen::MatrixXd>& matrix() const { return M_; }
@@ -82,28 +85,20 @@ class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
     return Eigen::Product<ParallelDenseOperator, Rhs, Eigen::AliasFreeProduct>(*this, x.derived());
   }
 
-  // y += alpha M x.
+  // y += alpha M P^-1 x; nothing for x = 0 (the solvers' first residual
+  // from a zero guess).
   template <class Dest>
   void multiply_add(const Eigen::VectorXd& x, double alpha, Dest& y) const {
+    if ((x.array() == 0).all()) return;
+    const Eigen::VectorXd x_P = P_ ? P_->solve(x) : x;
     y.noalias() += alpha * sum_in_column_chunks<double>(rows(), cols(), [&](Eigen::Index first, Eigen::Index count, auto& sum) {
-      sum.noalias() = M_.middleCols(first, count) * x.segment(first, count);
+      sum.noalias() = M_.middleCols(first, count) * x_P.segment(first, count);
     });
   }
 
  private:
   Eigen::Ref<const Eigen::MatrixXd> M_;
-};
-
-// BlockJacobi on the operator's matrix (Eigen's solvers hand the
-// preconditioner the operator).
-class OperatorBlockJacobi : public BlockJacobi {
- public:
-  OperatorBlockJacobi& analyzePattern(const ParallelDenseOperator&) { return *this; }
-  OperatorBlockJacobi& factorize(const ParallelDenseOperator& A) { return compute(A); }
-  OperatorBlockJacobi& compute(const ParallelDenseOperator& A) {
-    BlockJacobi::compute(A.matrix());
-    return *this;
-  }
+  const BlockJacobi* P_;
 };
 
 }  // namespace contactref::quasi_rigid

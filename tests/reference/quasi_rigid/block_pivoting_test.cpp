@@ -3,7 +3,7 @@
 // random positive definite problems (n = 40, double and 50 digits), on
 // diagonally dominant non-symmetric ones (P-matrices), and on the Hertz problem's elastic LCP (the Boussinesq response of a
 // sphere's contact); a matrix that is not a P-matrix is refused. (Degenerate
-// ties: lemke_test, for both solvers.) The free sets' solves by BiCGSTAB
+// ties: lemke_test, for both solvers.) The free sets' solves by GMRES
 // (options.iterative_from) against Lemke on the same problems.
 #include <gtest/gtest.h>
 
@@ -45,7 +45,7 @@ TYPED_TEST(BlockPivoting, AgreesWithLemkeOnRandomPositiveDefiniteAndPMatrixProbl
     const MatrixX<T> M = trial % 2 == 0 ? MatrixX<T>(A.transpose() * A + T(n) / T(4) * MatrixX<T>::Identity(n, n))
                                         : MatrixX<T>(A + T(2 * n) * MatrixX<T>::Identity(n, n));
     BlockPivotingOptions options;
-    if (trial >= 4) options.iterative_from = 1;  // BiCGSTAB's solves (double only; the LU in 50 digits)
+    if (trial >= 4) options.iterative_from = 1;  // GMRES's solves (double only; the LU in 50 digits)
     const LcpSolution<T> fast = solve_lcp_block_pivoting(M, q, options);
     const LcpSolution<T> reference = solve_lcp_lemke(M, q);
     // Both solve the same well-conditioned problem (condition below about 10).
@@ -73,16 +73,16 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   // Tractions of order p0 = 2e7 Pa; the LCP's condition (R's, below about
   // 1e3 here) times 64 n eps.
   EXPECT_LE((fast.z - reference.z).cwiseAbs().maxCoeff(), 1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
-  // The same with every free set solved by BiCGSTAB instead of the LU: its
+  // The same with every free set solved by GMRES instead of the LU: its
   // 1e-13 residual, times the condition, is inside the same bound; without
   // screening, through the same free sets.
   BlockPivotingOptions iterative;
   iterative.iterative_from = 1;
   iterative.screening = 0;
-  const LcpSolution<double> by_bicgstab = solve_lcp_block_pivoting<double>(R, q, iterative);
-  EXPECT_LE((by_bicgstab.z - reference.z).cwiseAbs().maxCoeff(),
+  const LcpSolution<double> by_gmres = solve_lcp_block_pivoting<double>(R, q, iterative);
+  EXPECT_LE((by_gmres.z - reference.z).cwiseAbs().maxCoeff(),
             1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
-  EXPECT_EQ(by_bicgstab.pivots, fast.pivots);
+  EXPECT_EQ(by_gmres.pivots, fast.pivots);
   // Screened (the default): the free sets chosen by rough solves, the last
   // one solved in full, so Lemke's solution within the same bound; and from
   // a guess of z (Lemke's, perturbed by 10%), the same again.
@@ -105,9 +105,12 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
 // LcpSolution::work counts what the solves touch, on cases whose solves are
 // known: every index free at once (one LU of order n: its copy n^2, the LU
 // 2 n^3 / 3 and its solve n^2, then w from n columns, n^2), and the same with
-// BiCGSTAB (its iterations unknown in advance, but at least one: beyond the
-// copy, the preconditioner, one iteration's two products, the initial
-// residual and w); Lemke's pivots n (2 n + 2)
+// GMRES, whose block preconditioner holds the whole matrix (n below
+// BlockJacobi::kBlock: one group), so that one iteration solves it: the copy,
+// the preconditioner (a pass n^2, and the LUs counted as 2 kBlock^2 n / 3),
+// the initial residual n^2, the iteration's product n^2, block solve
+// 2 n kBlock and three Householder reflections 2 n each, the solution's
+// reflection 2 n, x = P^-1 y 2 n kBlock, and w; Lemke's pivots n (2 n + 2)
 // each beside its set-up and w, 3 n^2.
 TEST(BlockPivotingWork, CountsTheCopiesProductsAndFactorisationsOfTheSolves) {
   const int n = 40;
@@ -124,7 +127,10 @@ TEST(BlockPivotingWork, CountsTheCopiesProductsAndFactorisationsOfTheSolves) {
   options.iterative_from = 1;
   options.screening = 0;
   const LcpSolution<double> iterative = solve_lcp_block_pivoting<double>(M, q, options);
-  EXPECT_GE(iterative.work, n2 + 2.0 / 3.0 * n * 64.0 * 64.0 + 2 * n2 + n2 + n2);
+  const double block = double(BlockJacobi::kBlock);
+  ASSERT_LT(n, block);
+  EXPECT_DOUBLE_EQ(iterative.work, n2 + (n2 + 2.0 / 3.0 * n * block * block) + n2 +
+                                       (n2 + 2 * n * block + 3 * 2 * n) + 2 * n + 2 * n * block + n2);
   const LcpSolution<double> lemke = solve_lcp_lemke<double>(M, q);
   EXPECT_DOUBLE_EQ(lemke.work, lemke.pivots * double(n) * (2 * n + 2) + 3 * n2);
   EXPECT_GE(lemke.pivots, n);  // every z_i enters
@@ -198,8 +204,9 @@ TEST(BlockPivotingReuse, SolvesOfOneMatrixKeepItsFreeBlockAndMatchFreshSolves) {
 }
 
 // parallel_dense_operator.hpp: its products are M x to round-off (against
-// Eigen's own), and block pivoting's results (its gathers, products and w
-// on oneTBB's threads) are the same bits on one thread or two.
+// Eigen's own), and M P^-1 x with the block preconditioner P; block
+// pivoting's results (its gathers, products and w on oneTBB's threads) are
+// the same bits on one thread or two.
 TEST(ParallelDenseOperator, ProductsAreTheMatrixsAndSolvesTheSameBitsOnAnyThreadCount) {
   const int n = 700;
   Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n) * 4;
@@ -213,6 +220,19 @@ TEST(ParallelDenseOperator, ProductsAreTheMatrixsAndSolvesTheSameBitsOnAnyThread
   const ParallelDenseOperator A(M);
   const Eigen::VectorXd ours = A * x;
   EXPECT_LE((ours - eigen).cwiseAbs().maxCoeff(), 1e-14 * n * M.cwiseAbs().maxCoeff() * x.cwiseAbs().maxCoeff());
+  // With the block preconditioner on the right: M D^-1 x, D the block
+  // diagonal of M on P's groups, formed and solved by Eigen's LU.
+  BlockJacobi P;
+  P.compute(M);
+  Eigen::MatrixXd D = Eigen::MatrixXd::Zero(n, n);
+  for (const std::vector<Eigen::Index>& group : P.groups()) {
+    for (Eigen::Index i : group)
+      for (Eigen::Index j : group) D(i, j) = M(i, j);
+  }
+  const Eigen::VectorXd right = M * D.partialPivLu().solve(x);
+  const Eigen::VectorXd ours_right = ParallelDenseOperator(M, &P) * x;
+  EXPECT_LE((ours_right - right).cwiseAbs().maxCoeff(), 1e-13 * right.cwiseAbs().maxCoeff());
+  EXPECT_TRUE((ParallelDenseOperator(M, &P) * Eigen::VectorXd::Zero(n)).isZero(0));
   Eigen::VectorXd q(n);
   for (int i = 0; i < n; ++i) q(i) = std::sin(0.05 * i) - 0.3;
   BlockPivotingOptions options;
