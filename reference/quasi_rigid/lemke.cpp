@@ -1,7 +1,10 @@
 #include "reference/quasi_rigid/lemke.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -67,10 +70,18 @@ T check_lcp_matrix(const MatrixX<T>& M) {
   }
   if (M.size() == 0) return T(0);
   // One pass over M (the elastic LCP's is some 60 MB): its largest
-  // magnitude, NaN or infinite where an entry is.
+  // magnitude, NaN or infinite where an entry is; in double, its columns on
+  // oneTBB's threads (a maximum: the same on any thread count).
   T scale;
   if constexpr (std::is_same_v<T, double>) {
-    scale = M.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
+    scale = tbb::parallel_reduce(
+        tbb::blocked_range<Eigen::Index>(0, M.cols()), 0.0,
+        [&](const tbb::blocked_range<Eigen::Index>& columns, double largest) {
+          const double here =
+              M.middleCols(columns.begin(), columns.size()).cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
+          return std::isnan(here) || std::isnan(largest) ? std::numeric_limits<double>::quiet_NaN() : std::max(largest, here);
+        },
+        [](double a, double b) { return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b); });
   } else {
     scale = M.allFinite() ? T(M.cwiseAbs().maxCoeff()) : std::numeric_limits<T>::quiet_NaN();
   }

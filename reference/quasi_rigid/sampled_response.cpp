@@ -277,12 +277,14 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
   const Positions positions = checked_positions(rows, nodes, kernel, near);
-  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
   const RowBlocks blocks(row_points(rows));
-  // Column by column (R is column-major), each on one thread.
+  // Column by column (R is column-major), each on one thread, which zeroes
+  // it first (the foot's R is some 60 MB: its pages are touched in parallel).
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nodes.size()), [&](const tbb::blocked_range<std::size_t>& columns) {
     Eigen::VectorXd f(RowBlocks::kRows);
     for (std::size_t c = columns.begin(); c != columns.end(); ++c) {
+      R.col(static_cast<Eigen::Index>(c)).setZero();
       const int j = nodes[c];
       const Eigen::Index own = positions.row[static_cast<std::size_t>(j)];
       const Eigen::Index self = own >= 0 ? blocks.position()[static_cast<std::size_t>(own)] : -1;
