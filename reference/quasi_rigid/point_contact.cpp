@@ -10,7 +10,6 @@
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/elastic_lcp.hpp"
-#include "reference/quasi_rigid/parallel_dense_operator.hpp"
 #include "reference/quasi_rigid/point_index.hpp"
 #include "reference/quasi_rigid/shepard_interpolant.hpp"
 
@@ -439,7 +438,6 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       for (Side* side : {&a, &b}) {
         BodyContact& out = side->out;
         if (out.active.empty() || !side->solves) continue;
-        const Eigen::MatrixXd& R = side == &a ? R_a : R_b;
         Eigen::VectorXd& Rp = side == &a ? Rp_a : Rp_b;
         const Eigen::VectorXd undeformed_gap = out.separation - Rp;
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
@@ -474,11 +472,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         // the separations it measures, and displaces nothing in the end).
         const bool both = a.solves && b.solves;
         const double share = both ? (side == &a ? c_a : c_b) / c : 1.0;
-        std::vector<int> loaded;
-        for (Eigen::Index k = 0; k < out.traction.size(); ++k) {
-          if (out.traction(k) != 0) loaded.push_back(static_cast<int>(k));
-        }
-        Rp = product_of_columns<double>(R, loaded, out.traction);
+        // R p from the solve's w = R p + q (q: the undeformed gap), which
+        // it forms with the returned p: no second product.
+        Rp = solved.lcp.w - undeformed_gap;
         out.displacement = share * Rp;
       }
       ContactIteration stats;
