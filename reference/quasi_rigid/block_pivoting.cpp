@@ -44,23 +44,23 @@ double gmres_work(double m, Eigen::Index iterations) {
   return work;
 }
 
-// M_FF z = b from `guess` to the relative residual `tolerance` by restarted
-// GMRES (Eigen's) on M_FF P^-1 y = b - M_FF guess, z = guess + P^-1 y, P
-// the block-Jacobi preconditioner: on the right, GMRES's residual is M_FF's
-// own (a Krylov method that minimises it, with one product per iteration
-// where BiCGSTAB takes two: 23% fewer products on the foot). Nothing when it
-// does not converge (the LU takes over; the caller checks the residual from
-// w = M z + q, whose rows on F are M_FF z - b). Adds its work
-// (LcpSolution::work) to `work`: the preconditioner's grouping (a pass over
-// M_FF) and block LUs, the initial residual, GMRES's and P^-1 y.
+// M_FF z = b from `guess`, whose residual b - M_FF guess is r, to the
+// relative residual `tolerance` by restarted GMRES (Eigen's) on
+// M_FF P^-1 y = r, z = guess + P^-1 y, P the block-Jacobi preconditioner:
+// on the right, GMRES's residual is M_FF's own (a Krylov method that
+// minimises it, with one product per iteration where BiCGSTAB takes two:
+// 23% fewer products on the foot). Nothing when it does not converge (the
+// LU takes over; the caller checks the residual from w = M z + q, whose rows
+// on F are M_FF z - b). Adds its work (LcpSolution::work) to `work`: the
+// preconditioner's grouping (a pass over M_FF) and block LUs, GMRES's and
+// P^-1 y.
 std::optional<Eigen::VectorXd> iterative_solve(const Eigen::Ref<const Eigen::MatrixXd>& M_FF, const Eigen::VectorXd& b,
-                                               const Eigen::VectorXd& guess, double tolerance, double& work) {
+                                               const Eigen::VectorXd& guess, const Eigen::VectorXd& r,
+                                               double tolerance, double& work) {
   const double m = double(M_FF.rows()), block = double(BlockJacobi::kBlock);
   BlockJacobi P;
   P.compute(M_FF);
-  Eigen::VectorXd r = b;
-  ParallelDenseOperator(M_FF).multiply_add(guess, -1.0, r);
-  work += m * m + 2.0 / 3.0 * m * block * block + m * m;
+  work += m * m + 2.0 / 3.0 * m * block * block;
   const double wanted = tolerance * b.norm(), r_norm = r.norm();
   if (r_norm <= wanted) return guess;  // a NaN goes on, to fail below
   Eigen::GMRES<ParallelDenseOperator, Eigen::IdentityPreconditioner> solver;
@@ -116,8 +116,9 @@ LcpSolution<T> BlockPivoting<T>::solve(const VectorX<T>& q, const BlockPivotingO
     VectorX<T> q_F(m);
     for (int a = 0; a < m; ++a) q_F(a) = q(slots[std::size_t(a)]);
     bool screened = false;  // z solved only to the screening tolerance
-    VectorX<T> previous = VectorX<T>::Zero(n);
+    VectorX<T> previous = VectorX<T>::Zero(n), previous_w;
     previous.swap(solution.z);  // the last iterate (zero at the start); solution.z is zero again
+    previous_w.swap(solution.w);  // its w = M z + q (empty at the start)
     // z_F, and w = M z + q from F's columns alone (z is 0 on G): n m, not n^2.
     const auto solve_F = [&](const VectorX<T>& z_F) {
       for (int a = 0; a < m; ++a) solution.z(slots[std::size_t(a)]) = z_F(a);
@@ -128,11 +129,27 @@ LcpSolution<T> BlockPivoting<T>::solve(const VectorX<T>& q, const BlockPivotingO
     if (solved) solution.w = q;
     if constexpr (std::is_same_v<T, double>) {
       if (m > 0 && m >= options.iterative_from) {
-        // The last iterate's values on F start the iterative solve.
-        VectorX<T> guess(m);
+        // The last iterate's values on F start the iterative solve. Its
+        // residual -q_F - M_FF guess is -w_F, but for the columns of the
+        // indices that left F: m each, not M_FF's m^2 (at the start, the
+        // product).
+        VectorX<T> guess(m), r(m);
         for (int a = 0; a < m; ++a) guess(a) = previous(slots[std::size_t(a)]);
+        if (previous_w.size() == n) {
+          for (int a = 0; a < m; ++a) r(a) = -previous_w(slots[std::size_t(a)]);
+          for (int j = 0; j < n; ++j) {
+            if (free[std::size_t(j)] || previous(j) == 0) continue;
+            for (int a = 0; a < m; ++a) r(a) += previous(j) * M(slots[std::size_t(a)], j);
+            solution.work += double(m);
+          }
+        } else {
+          r = -q_F;
+          ParallelDenseOperator(M_FF).multiply_add(guess, -1.0, r);
+          solution.work += double(m) * double(m);
+        }
         const double tolerance = screening ? options.screening : kFullTolerance;
-        if (const std::optional<VectorX<T>> z_F = iterative_solve(M_FF, VectorX<T>(-q_F), guess, tolerance, solution.work)) {
+        if (const std::optional<VectorX<T>> z_F =
+                iterative_solve(M_FF, VectorX<T>(-q_F), guess, r, tolerance, solution.work)) {
           solve_F(*z_F);
           // w on F is the residual M_FF z_F + q_F: within ten times the
           // tolerance, or the LU solves F.
@@ -156,6 +173,7 @@ LcpSolution<T> BlockPivoting<T>::solve(const VectorX<T>& q, const BlockPivotingO
       }
       solve_F(lu.solve(VectorX<T>(-q_F)));
       solution.work += 2.0 / 3.0 * double(m) * double(m) * double(m) + double(m) * double(m);
+      ++solution.lu_solves;
     }
     // Infeasible beyond the solves' round-off (64 n eps of each vector's
     // scale); a screened z errs by up to cond(M_FF) times its residual, so

@@ -34,6 +34,9 @@ struct LcpSolution {
   // cost: m^2 for a product with (or a copy of) an m x m block, 2 m^3 / 3
   // for its LU, n (2 n + 2) for a pivot of Lemke's tableau.
   double work = 0;
+  // Block pivoting's free sets solved by the LU: below iterative_from, or
+  // where the iterative solve did not reach its tolerance.
+  int lu_solves = 0;
 };
 
 struct LemkeOptions {

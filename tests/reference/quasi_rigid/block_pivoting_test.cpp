@@ -83,6 +83,10 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   EXPECT_LE((by_gmres.z - reference.z).cwiseAbs().maxCoeff(),
             1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
   EXPECT_EQ(by_gmres.pivots, fast.pivots);
+  // GMRES solved every free set (from the last iterate, its residual from
+  // that iterate's w): the LU none.
+  EXPECT_GT(fast.lu_solves, 1);
+  EXPECT_EQ(by_gmres.lu_solves, 0);
   // Screened (the default): the free sets chosen by rough solves, the last
   // one solved in full, so Lemke's solution within the same bound; and from
   // a guess of z (Lemke's, perturbed by 10%), the same again.
@@ -90,10 +94,12 @@ TEST(BlockPivotingHertz, AgreesWithLemkeOnTheElasticLcpOfASphere) {
   const LcpSolution<double> screened = solve_lcp_block_pivoting<double>(R, q, iterative);
   EXPECT_LE((screened.z - reference.z).cwiseAbs().maxCoeff(),
             1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  EXPECT_EQ(screened.lu_solves, 0);
   iterative.initial_z = 1.1 * reference.z;
   const LcpSolution<double> guessed = solve_lcp_block_pivoting<double>(R, q, iterative);
   EXPECT_LE((guessed.z - reference.z).cwiseAbs().maxCoeff(),
             1e3 * 64 * double(q.size()) * 2.2e-16 * reference.z.maxCoeff());
+  EXPECT_EQ(guessed.lu_solves, 0);
   iterative.initial_z = Eigen::VectorXd::Zero(3);
   EXPECT_TRUE(test::contains(test::error_of([&] { solve_lcp_block_pivoting<double>(R, q, iterative); }),
                              "an initial z of 3 entries"));
