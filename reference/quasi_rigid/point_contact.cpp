@@ -106,8 +106,8 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
       distance[k] = side.other.nearest_sample_distance(side.E_other_here * samples.points[static_cast<std::size_t>(candidates[k])]);
     }
   });
-  std::vector<Neighbour> near;
-  int penetrating = 0, met = 0;  // inside the other surface; inside or on it
+  std::vector<int> penetrating;  // inside the other surface
+  int met = 0;                   // inside or on it
   double facing = 0;             // the sum of n . n_other over the samples met
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     const int s = candidates[k];
@@ -117,11 +117,20 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
     ++met;
     const Eigen::Vector3d n_other_here = side.E_other_here.rotation() * samples.normals[static_cast<std::size_t>(s)];
     facing += n_other_here.dot(other.normals[static_cast<std::size_t>(d.sample)]);
-    if (d.distance == 0) continue;  // touching
-    ++penetrating;
-    side.body.surface().index().within(samples.points[static_cast<std::size_t>(s)], range * side.body.sampling().spacing()(s), near);
-    active[static_cast<std::size_t>(s)] = 1;
-    for (const Neighbour& n : near) active[static_cast<std::size_t>(n.index)] = 1;
+    if (d.distance != 0) penetrating.push_back(s);  // not touching
+  }
+  // The samples within range of each penetrating one, found on oneTBB's
+  // threads (each penetrating sample's in its own list), then marked.
+  std::vector<std::vector<Neighbour>> about(penetrating.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, penetrating.size()), [&](const tbb::blocked_range<std::size_t>& part) {
+    for (std::size_t k = part.begin(); k != part.end(); ++k) {
+      const int s = penetrating[k];
+      side.body.surface().index().within(samples.points[static_cast<std::size_t>(s)], range * side.body.sampling().spacing()(s), about[k]);
+    }
+  });
+  for (std::size_t k = 0; k < penetrating.size(); ++k) {
+    active[static_cast<std::size_t>(penetrating[k])] = 1;
+    for (const Neighbour& n : about[k]) active[static_cast<std::size_t>(n.index)] = 1;
   }
   // A displacement u along -n moves a sample's distance from the other
   // surface by -u n . n_other: deformation resolves penetration where the
@@ -140,7 +149,7 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
           "deeply, or a rim meets a surface side-on";
     throw ComputationError(os.str());
   }
-  side.out.penetrating = penetrating;
+  side.out.penetrating = static_cast<int>(penetrating.size());
   // A sample past the other's sampled surface (beyond a sheet's rim, beside
   // a convex edge) faces nothing: the other's MLS gap would extend the
   // surface's plane to it.
