@@ -186,18 +186,43 @@ DeformedPatch deformed_patch(const Side& side, const BodyContact& other_contact)
   const double mls_reach = 4 * side.other.sampling().spacing().maxCoeff() *
                            std::sqrt(static_cast<double>(side.other.surface().options().neighbours));
   const ClusterHierarchy& hierarchy = side.other.hierarchy();
-  std::vector<int> reach, pending{0};
-  while (!pending.empty()) {
-    const Cluster& cluster = hierarchy.clusters()[static_cast<std::size_t>(pending.back())];
-    pending.pop_back();
+  const auto near_active = [&](const Cluster& cluster) {
     const double within = cluster.radius + mls_reach;
-    if (!(active_index.nearest(cluster.centre).distance_sq <= within * within)) continue;
+    return active_index.nearest(cluster.centre).distance_sq <= within * within;
+  };
+  // The hierarchy's top levels, down to some 64 subtrees within reach, then
+  // each subtree on one of oneTBB's threads (its samples in its own list).
+  std::vector<int> subtrees, pending{0};
+  while (!pending.empty() && subtrees.size() + pending.size() < 64) {
+    const int c = pending.back();
+    pending.pop_back();
+    const Cluster& cluster = hierarchy.clusters()[static_cast<std::size_t>(c)];
+    if (!near_active(cluster)) continue;
     if (cluster.leaf()) {
-      for (int k = cluster.first; k < cluster.first + cluster.count; ++k) reach.push_back(hierarchy.order()[static_cast<std::size_t>(k)]);
+      subtrees.push_back(c);
     } else {
       pending.insert(pending.end(), cluster.children.begin(), cluster.children.end());
     }
   }
+  subtrees.insert(subtrees.end(), pending.begin(), pending.end());
+  std::vector<std::vector<int>> reach_of(subtrees.size());
+  tbb::parallel_for(std::size_t{0}, subtrees.size(), [&](std::size_t t) {
+    std::vector<int> below{subtrees[t]};
+    while (!below.empty()) {
+      const Cluster& cluster = hierarchy.clusters()[static_cast<std::size_t>(below.back())];
+      below.pop_back();
+      if (!near_active(cluster)) continue;
+      if (cluster.leaf()) {
+        for (int k = cluster.first; k < cluster.first + cluster.count; ++k) {
+          reach_of[t].push_back(hierarchy.order()[static_cast<std::size_t>(k)]);
+        }
+      } else {
+        below.insert(below.end(), cluster.children.begin(), cluster.children.end());
+      }
+    }
+  });
+  std::vector<int> reach;
+  for (const std::vector<int>& samples : reach_of) reach.insert(reach.end(), samples.begin(), samples.end());
   std::sort(reach.begin(), reach.end());
   std::vector<Eigen::Index> position(other.points.size(), -1);
   for (std::size_t k = 0; k < other_contact.active.size(); ++k) {
