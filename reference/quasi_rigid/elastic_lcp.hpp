@@ -27,7 +27,7 @@ class ElasticLcp {
   // solves it. initial_free: block pivoting's first free set (a warm
   // start), or empty; initial_p: a guess of p, where its iterative solves
   // start, or empty. full: false where the solution only starts another
-  // solve (block pivoting's full_final_solve).
+  // solve (block pivoting's full_final_solve, its screening at 1e-6).
   ElasticLcpSolution solve(const Eigen::VectorXd& q, const std::vector<bool>& initial_free = {},
                            const Eigen::VectorXd& initial_p = {}, bool full = true);
 

@@ -493,8 +493,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
           initial_p = guess(out.active);
         }
         // Before the last iteration the tractions only move the samples
-        // that the next one measures from: to block pivoting's screening
-        // tolerance (1e-6 of the displacements, below a nanometre here).
+        // that the next one measures from: to a relative residual of 1e-6
+        // (ElasticLcp::solve; 1e-6 of the displacements, below a nanometre
+        // here).
         const bool full = iteration + 1 == options.iterations;
         const ElasticLcpSolution solved = (side == &a ? lcp_a : lcp_b)->solve(undeformed_gap, initial_free, initial_p, full);
         out.traction = solved.lcp.z;
