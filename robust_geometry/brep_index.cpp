@@ -79,6 +79,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <deque>
 #include <limits>
 #include <mutex>
 #include <numeric>
@@ -87,6 +89,7 @@
 
 #include "robust_geometry/brep_pieces.hpp"
 #include "robust_geometry/exact_pieces.hpp"
+#include "robust_geometry/filtered_sign.hpp"
 
 namespace contactref::robust_geometry {
 
@@ -103,10 +106,15 @@ Location location_of(const Tag& tag) {
   return {Region::face, tag.index};
 }
 
+const std::vector<int> kNoVertices;
+
+// A cell's plane, line and vertices on its line are shared by its
+// descendants: held once by the Builder (in deques, which never move them),
+// pointed to by the cells, so that a split copies pointers.
 struct Cell {
   int dim = 3;
-  Vec normal;  // dim 2: the normal of the plane holding the cell
-  Vec line;    // dim 1: the direction of the line holding the cell (set once it is to be cut)
+  const Vec* normal = nullptr;  // dim 2: the normal of the plane holding the cell (set once it is to be cut)
+  const Vec* line = nullptr;    // dim 1: the direction of the line holding the cell (set once it is to be cut)
   // dim 2 and 1: the faces whose support planes hold the cell, known from
   // the cuts that made it (-1 for an auxiliary or balancing plane): the
   // exact zeros of n_f . line and n_f x normal for these faces are then
@@ -115,7 +123,7 @@ struct Cell {
   // dim 1: vertices known to lie on the line (sorted): the points of its
   // pieces carried by a vertex (a == b). A face with two of them holds the
   // line; the direction from one to another is the line's.
-  std::vector<int> line_vertices;
+  const std::vector<int>* line_vertices = &kNoVertices;
   std::vector<BrepPiece> pieces;  // corners in Builder::table_
 };
 
@@ -133,10 +141,19 @@ struct Corner {
   int face;
   int turn;
   int v, a, b;  // the corner's vertex and the vertices ea and eb point to
-  // (ea, eb), exact, built on first use (Builder::sides): most
-  // classifications need those of one or two corners of the vertex.
-  mutable std::optional<std::array<Vec, 2>> sides;
 };
+
+// The vector from one point to another: a recipe for a Derived vector
+// (filtered_sign.hpp).
+struct Difference {
+  const Vec& to;
+  const Vec& from;
+  template <class Read>
+  auto operator()(const Read& r) const {
+    return minus(read(to, r), read(from, r));
+  }
+};
+using CornerSide = Derived<Difference>;
 
 class Builder {
  public:
@@ -154,6 +171,7 @@ class Builder {
     // An edge's convexity is found where step 4 first asks for it: most
     // edges never border an empty cell.
     edge_convexity_.assign(std::size_t(polyhedron.edge_count()), kUnknownConvexity);
+    face_turns_.assign(std::size_t(polyhedron.face_count()), kUnknownTurn);
     // The triangles of each face (for edge_convexity), grouped by face.
     const auto& triangles = polyhedron.triangles();
     face_triangles_.assign(std::size_t(polyhedron.face_count()) + 1, 0);
@@ -177,6 +195,7 @@ class Builder {
       work.pop_back();
       const Cut cut = choose_cut(cell, index);
       std::array<Cell, 3> children = split(cell, cut);
+      recycle(std::move(cell.pieces));
       if (children[1].pieces.empty())
         fail(index, "the cut plane misses every piece of the cell (the on-child is empty)");
       nodes[std::size_t(index)].cut = int(cuts.size());
@@ -197,11 +216,14 @@ class Builder {
         } else if (auto location = homogeneous(children[k], child)) {
           nodes[std::size_t(child)].location = *location;
         } else {
-          // A new line only for a 1-cell still to cut: most on-children of
-          // 2-cells are leaves, which never ask for it.
+          // A new plane or line only for a cell still to cut: most
+          // on-children are leaves, which never ask for it.
+          if (k == 1 && cell.dim == 3) children[1].normal = &normals_.emplace_back(cut.plane.n);
           if (k == 1 && cell.dim == 2) enter_line(children[1], cell, cut);
           work.emplace_back(child, std::move(children[k]));
+          continue;
         }
+        recycle(std::move(children[k].pieces));
       }
     }
   }
@@ -217,14 +239,14 @@ class Builder {
 
   // Whether vertex v is known to lie on the 1-cell's line.
   static bool on_line(int v, const Cell& cell) {
-    return std::binary_search(cell.line_vertices.begin(), cell.line_vertices.end(), v);
+    return std::binary_search(cell.line_vertices->begin(), cell.line_vertices->end(), v);
   }
 
   // Whether face f's support plane is known to hold the cell (dim 1 or 2),
   // with no evaluation.
   bool in_known_plane(int f, const Cell& cell) const {
     if (cell.faces[0] == f || cell.faces[1] == f) return true;
-    if (cell.line_vertices.size() < 2) return false;
+    if (cell.line_vertices->size() < 2) return false;
     const auto& face = polyhedron_.face(f);
     return std::count_if(face.begin(), face.end(), [&](int v) { return on_line(v, cell); }) >= 2;
   }
@@ -237,9 +259,10 @@ class Builder {
 
   // The line of a 1-cell, the on-child of 2-cell `parent` cut by `cut`, and
   // the vertices on it.
-  void enter_line(Cell& cell, const Cell& parent, const Cut& cut) const {
-    cell.line = cross(parent.normal, cut.plane.n);
-    std::vector<int>& on = cell.line_vertices;
+  void enter_line(Cell& cell, const Cell& parent, const Cut& cut) {
+    cell.line = &lines_.emplace_back(cross(*parent.normal, cut.plane.n));
+    std::vector<int>& on = line_vertices_.emplace_back();
+    cell.line_vertices = &on;
     for (const BrepPiece& p : cell.pieces)
       for (const int id : table_.corners(p))
         if (const Carrier& c = table_.carrier(id); c.known() && c.a == c.b) on.push_back(c.a);
@@ -251,8 +274,8 @@ class Builder {
   static bool transversal(const Vec& n, const Cell& cell) {
     switch (cell.dim) {
       case 3: return true;
-      case 2: return !parallel(n, cell.normal);
-      case 1: return dot_sign(n, cell.line) != 0;
+      case 2: return !parallel(n, *cell.normal);
+      case 1: return dot_sign(n, *cell.line) != 0;
       default: return false;
     }
   }
@@ -260,23 +283,28 @@ class Builder {
   // The direction u = sign * along, sign = +-1: held so that its sign tests
   // construct nothing (the projection's multiple of n or of the line is
   // folded into sign; in a 2-cell, `along` is the cut normal, projected onto
-  // the cell's plane only where vector() is asked for). It lies in the
-  // cell's known planes (in_known_plane), to which its dot product with
-  // their normals is 0, known.
+  // the cell's plane only in vector()). It lies in the cell's known planes
+  // (in_known_plane), to which its dot product with their normals is 0,
+  // known.
   struct Direction {
-    Vec along;
+    const Vec& along;
     int sign;
     const Cell& cell;
     const Builder& builder;
     int face_dot_sign(int f, const Vec& n_f) const {
       if (builder.in_known_plane(f, cell)) return 0;
-      if (cell.dim == 2) return sign * projected_dot_sign(n_f, along, cell.normal);
+      if (cell.dim == 2) return sign * projected_dot_sign(n_f, along, *cell.normal);
       return sign * detail::dot_sign(n_f, along);
     }
-    Vec vector() const {
-      const Vec& N = cell.normal;
-      const Vec u = cell.dim == 2 ? sub(mul(dot(N, N), along), mul(dot(along, N), N)) : along;
-      return sign > 0 ? u : neg(u);
+    // u in the reader's numbers (filtered_sign.hpp): a source.
+    template <class Read>
+    auto vector(const Read& r) const {
+      auto u = read(along, r);
+      if (cell.dim == 2) {
+        const auto N = read(*cell.normal, r);
+        u = minus(times(dot(N, N), u), times(dot(u, N), N));
+      }
+      return sign > 0 ? u : negated(u);
     }
   };
 
@@ -288,7 +316,7 @@ class Builder {
     switch (cell.dim) {
       case 3:
       case 2: return {n, side, cell, *this};
-      default: return {cell.line, side * detail::dot_sign(n, cell.line), cell, *this};
+      default: return {*cell.line, side * detail::dot_sign(n, *cell.line), cell, *this};
     }
   }
 
@@ -314,11 +342,11 @@ class Builder {
       c.line = cell.line;
       c.faces = cell.faces;
       c.line_vertices = cell.line_vertices;
+      c.pieces = spare_list();
     }
     out[1].dim = cell.dim - 1;
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
-    if (cell.dim == 3) out[1].normal = plane.n;
-    std::vector<int> signs;
+    std::vector<int>& signs = signs_;
     table_.begin_cut(plane);
     const auto side_of_cut = [&](const Vec& x, const Carrier& carrier) { return side_of(cut, x, carrier); };
     for (const BrepPiece& piece : cell.pieces) {
@@ -464,11 +492,11 @@ class Builder {
           if (auto cut = support(f)) return *cut;
         if (cell.dim == 2) {  // both faces lie in the cell's plane: a flat edge
           const Vec& p0 = point(e.vertices[0]);
-          return {plane_through(cross(cell.normal, sub(point(e.vertices[1]), p0)), p0), CutKind::auxiliary, -1};
+          return {plane_through(cross(*cell.normal, sub(point(e.vertices[1]), p0)), p0), CutKind::auxiliary, -1};
         }
         // A 1-cell on a line crossing an edge between two coplanar faces, in
         // their plane.
-        if (cell.dim == 1) return {plane_through(cell.line, table_.point(table_.corners(piece).front())), CutKind::auxiliary, -1};
+        if (cell.dim == 1) return {plane_through(*cell.line, table_.point(table_.corners(piece).front())), CutKind::auxiliary, -1};
         break;
       }
       case Kind::vertex: {
@@ -478,7 +506,7 @@ class Builder {
         // (v where coplanar faces meet). In a 2-cell some face of v is
         // transversal: were all of them in the cell's plane, they would
         // have 2D pieces around v and v would not be cut alone.
-        if (cell.dim == 1) return {plane_through(cell.line, point(tag.index)), CutKind::auxiliary, -1};
+        if (cell.dim == 1) return {plane_through(*cell.line, point(tag.index)), CutKind::auxiliary, -1};
         break;
       }
     }
@@ -489,7 +517,8 @@ class Builder {
   // An axis-aligned plane through the median point piece, along the axis of
   // largest spread, that leaves pieces strictly on both sides.
   std::optional<Cut> balancing_cut(const Cell& cell) {
-    std::vector<const Vec*> points;
+    std::vector<const Vec*>& points = median_points_;
+    points.clear();
     for (const BrepPiece& p : cell.pieces)
       if (p.dim == 0) points.push_back(&table_.point(table_.corners(p).front()));
     if (points.empty()) return std::nullopt;
@@ -604,12 +633,9 @@ class Builder {
                            " has edge " + std::to_string(edge.vertices[0]) + "-" + std::to_string(edge.vertices[1]));
   }
 
-  // The corners of the faces around vertex v. Built for each call, not
-  // kept: a vertex borders one or two empty cells, and their lazy numbers
-  // (six a corner), freed while still in cache, cost a fifth of a build
-  // when they were kept to the end.
-  std::vector<Corner> vertex_corners(int v) const {
-    std::vector<Corner> corners;
+  // The corners of the faces around vertex v, into `corners`.
+  void vertex_corners(int v, std::vector<Corner>& corners) const {
+    corners.clear();
     for (const int f : polyhedron_.vertex_faces(v)) {
       const auto& face = polyhedron_.face(f);
       const std::size_t k = face.size();
@@ -618,13 +644,20 @@ class Builder {
       // sign(n . (eb x ea)) is the orientation of (v, b, a) in the face's
       // plane against that of its plane vertices, which give n: two exact
       // predicates on the input points, no construction.
-      const auto& [pa, pb, pc] = polyhedron_.plane_vertices(f);
       const CGAL::Orientation turn = CGAL::coplanar_orientation(input_point(v), input_point(b), input_point(a));
-      const CGAL::Orientation face_turn =
-          CGAL::coplanar_orientation(input_point(pa), input_point(pb), input_point(pc));
-      corners.push_back({f, turn == CGAL::COLLINEAR ? 0 : turn == face_turn ? 1 : -1, v, a, b, std::nullopt});
+      corners.push_back({f, turn == CGAL::COLLINEAR ? 0 : turn == face_turn(f) ? 1 : -1, v, a, b});
     }
-    return corners;
+  }
+
+  // The orientation of face f's plane vertices in its plane, found on the
+  // first call (the corners of a face's vertices share it).
+  CGAL::Orientation face_turn(int f) const {
+    std::int8_t& turn = face_turns_[std::size_t(f)];
+    if (turn == kUnknownTurn) {
+      const auto& [pa, pb, pc] = polyhedron_.plane_vertices(f);
+      turn = std::int8_t(CGAL::coplanar_orientation(input_point(pa), input_point(pb), input_point(pc)));
+    }
+    return CGAL::Orientation(turn);
   }
 
   // The local class at a point of edge e in direction u: -1 inside, +1
@@ -654,20 +687,26 @@ class Builder {
     return strict ? side_b > 0 : side_b >= 0;
   }
 
-  // The corner's (ea, eb), constructed on the first call.
-  const std::array<Vec, 2>& sides(const Corner& c) const {
-    if (!c.sides) c.sides = {sub(point(c.a), point(c.v)), sub(point(c.b), point(c.v))};
-    return *c.sides;
+  // The corner's sides ea and eb, as sources (filtered_sign.hpp).
+  std::array<CornerSide, 2> corner_sides(const Corner& c) const {
+    return {CornerSide(Difference{point(c.a), point(c.v)}), CornerSide(Difference{point(c.b), point(c.v)})};
   }
 
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
-  // the boundary): step 4's parity count over the corner sectors of v.
+  // the boundary): step 4's parity count over the corner sectors of v. The
+  // directions u, ea, eb and q are not constructed: their signs are
+  // evaluated from their recipes (filtered_sign.hpp).
   int local_vertex(int v, const Direction& direction, int node) const {
-    const std::vector<Corner> corners = vertex_corners(v);
-    const Vec u = direction.vector();
+    std::vector<Corner>& corners = corners_;
+    vertex_corners(v, corners);
+    const Derived u([&](const auto& r) { return direction.vector(r); });
+    std::vector<std::array<CornerSide, 2>>& sides = corner_sides_;
+    sides.clear();
+    for (const Corner& c : corners) sides.push_back(corner_sides(c));
     // sign(n_f . u) for each corner's face f, once: every path below asks for
     // them, and where u lies in a face's plane only the exact path decides.
-    std::vector<int> u_sides;
+    std::vector<int>& u_sides = u_sides_;
+    u_sides.clear();
     for (const Corner& c : corners) u_sides.push_back(direction.face_dot_sign(c.face, face_plane(c.face).n));
     // In a 1-cell, u runs along the line through v: parallel to a corner's
     // side towards another vertex on the line.
@@ -677,9 +716,9 @@ class Builder {
     for (std::size_t k = 0; k < corners.size(); ++k) {
       const Corner& c = corners[k];
       if (u_sides[k] != 0) continue;
-      const Vec& n = face_plane(c.face).n;
-      const auto& [ea, eb] = sides(c);
-      const int side_a = along(c.a) ? 0 : triple_sign(n, ea, u), side_b = along(c.b) ? 0 : triple_sign(n, eb, u);
+      const auto n = source(face_plane(c.face).n);
+      const auto& [ea, eb] = sides[k];
+      const int side_a = along(c.a) ? 0 : triple_sign_of(n, ea, u), side_b = along(c.b) ? 0 : triple_sign_of(n, eb, u);
       if (in_sector(c, side_a, side_b, false)) return 0;
     }
     // Directions q strictly inside a corner sector, for parameters lambda =
@@ -693,13 +732,13 @@ class Builder {
           if (u_sides[k] == 0) continue;  // no side of the corner's plane to arrive from
           const Corner& c = corners[k];
           const Vec& n = face_plane(c.face).n;
-          const auto& [ea, eb] = sides(c);
-          // Multiples by 1 left out (the first q, lambda = 1/2, has both).
-          const auto times = [](int factor, const Vec& e) { return factor == 1 ? e : mul(FT(factor), e); };
-          const Vec q = c.turn > 0   ? add(times(i, ea), times(m - i, eb))
-                        : c.turn < 0 ? neg(add(times(i, ea), times(m - i, eb)))
-                                     : add(mul(FT(m), cross(n, eb)), mul(FT(2 * i - m), eb));
-          if (auto s = parity(corners, u_sides, k, u, q)) return *s;
+          const auto& [ea, eb] = sides[k];
+          const Derived q([&](const auto& r) {
+            if (c.turn == 0) return plus(times(m, cross(read(n, r), eb(r))), times(2 * i - m, eb(r)));
+            const auto sum = plus(times(i, ea(r)), times(m - i, eb(r)));
+            return c.turn > 0 ? sum : negated(sum);
+          });
+          if (auto s = parity(corners, sides, u_sides, k, u, q)) return *s;
         }
       }
     fail(node, "no generic path from the direction to a face of vertex " + std::to_string(v));
@@ -707,16 +746,18 @@ class Builder {
 
   // Follows s(t) = (1 - t) u + t q, t in [0, 1), q strictly inside the
   // sector of corner k, whose plane u is off (u_sides[k] != 0); nullopt
-  // where the path is not generic. u_sides: sign(n_f . u) per corner.
-  std::optional<int> parity(const std::vector<Corner>& corners, const std::vector<int>& u_sides, std::size_t k,
-                            const Vec& u, const Vec& q) const {
-    if (parallel(u, q)) return std::nullopt;  // the path would pass through direction 0
+  // where the path is not generic. u_sides: sign(n_f . u) per corner; u and
+  // q: sources (filtered_sign.hpp).
+  template <class U, class Q>
+  std::optional<int> parity(const std::vector<Corner>& corners, const std::vector<std::array<CornerSide, 2>>& sides,
+                            const std::vector<int>& u_sides, std::size_t k, const U& u, const Q& q) const {
+    if (parallel_of(u, q)) return std::nullopt;  // the path would pass through direction 0
     int crossings = 0;
     for (std::size_t j = 0; j < corners.size(); ++j) {
       if (j == k) continue;  // the path meets corner k's plane only at its end
       const Corner& g = corners[j];
-      const Vec& n = face_plane(g.face).n;
-      const int sa = u_sides[j], sb = dot_sign(n, q);
+      const auto n = source(face_plane(g.face).n);
+      const int sa = u_sides[j], sb = dot_sign_of(n, q);
       if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
       // The crossing u + a / (a - b) (q - u) = (a q - b u) / (a - b), with
@@ -724,8 +765,9 @@ class Builder {
       // sign: w = sa (a q - b u) is a positive multiple of it, its
       // orientations against the corner's sides evaluated without
       // constructing it.
-      const auto& [ea, eb] = sides(g);
-      const int side_a = sa * crossing_triple_sign(n, ea, n, u, q), side_b = sa * crossing_triple_sign(n, eb, n, u, q);
+      const auto& [ea, eb] = sides[j];
+      const int side_a = sa * crossing_triple_sign_of(n, ea, n, u, q);
+      const int side_b = sa * crossing_triple_sign_of(n, eb, n, u, q);
       if (in_sector(g, side_a, side_b, true))
         ++crossings;
       else if (in_sector(g, side_a, side_b, false))
@@ -747,6 +789,33 @@ class Builder {
   // Face f's triangles: triangles_by_face_[face_triangles_[f], face_triangles_[f + 1]).
   std::vector<int> face_triangles_, triangles_by_face_;
   mutable std::vector<Tag> tags_;                     // candidates' buffer, reused from cell to cell
+  static constexpr std::int8_t kUnknownTurn = 2;
+  mutable std::vector<std::int8_t> face_turns_;       // by face, kUnknownTurn until asked for
+  // local_vertex's buffers.
+  mutable std::vector<Corner> corners_;
+  mutable std::vector<std::array<CornerSide, 2>> corner_sides_;
+  mutable std::vector<int> u_sides_;
+  std::vector<int> signs_;                            // split's buffer
+  std::vector<const Vec*> median_points_;             // balancing_cut's buffer
+  // The cells' shared geometry (see Cell).
+  std::deque<Vec> normals_, lines_;
+  std::deque<std::vector<int>> line_vertices_;
+  // Piece lists of finished cells, for new cells to reuse: a build makes
+  // about 10^6 cells, most with a handful of pieces. The few long lists
+  // (near the root) are freed rather than kept.
+  static constexpr std::size_t kLongList = 4096;
+  std::vector<std::vector<BrepPiece>> spare_lists_;
+  std::vector<BrepPiece> spare_list() {
+    if (spare_lists_.empty()) return {};
+    std::vector<BrepPiece> list = std::move(spare_lists_.back());
+    spare_lists_.pop_back();
+    return list;
+  }
+  void recycle(std::vector<BrepPiece>&& list) {
+    if (list.capacity() == 0 || list.capacity() > kLongList) return;
+    list.clear();
+    spare_lists_.push_back(std::move(list));
+  }
 };
 
 }  // namespace

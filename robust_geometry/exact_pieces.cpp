@@ -1,9 +1,9 @@
 #include "robust_geometry/exact_pieces.hpp"
 
-#include <CGAL/Interval_nt.h>
-
 #include <algorithm>
 #include <cstddef>
+
+#include "robust_geometry/filtered_sign.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -43,105 +43,26 @@ Eigen::Vector3d unit_vector(const Vec& v) {
 
 XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
 
-namespace {
-
-// Dot and triple products on Epeck's interval approximations (to be called
-// under CGAL::Protect_FPU_rounding) and on the exact values, for the
-// filtered signs below; the exact ones return values, not gmpxx's
-// expressions of temporaries.
-using Approximation = CGAL::Interval_nt<false>;
-Approximation interval_dot(const Vec& a, const Vec& b) {
-  return a[0].approx() * b[0].approx() + a[1].approx() * b[1].approx() + a[2].approx() * b[2].approx();
-}
-FT::ET exact_dot(const Vec& a, const Vec& b) {
-  return CGAL::exact(a[0]) * CGAL::exact(b[0]) + CGAL::exact(a[1]) * CGAL::exact(b[1]) +
-         CGAL::exact(a[2]) * CGAL::exact(b[2]);
-}
-Approximation interval_triple(const Vec& a, const Vec& b, const Vec& c) {
-  Approximation v = 0;
-  for (std::size_t k = 0; k < 3; ++k) {
-    const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
-    v += a[k].approx() * (b[i].approx() * c[j].approx() - b[j].approx() * c[i].approx());
-  }
-  return v;
-}
-FT::ET exact_triple(const Vec& a, const Vec& b, const Vec& c) {
-  FT::ET v = 0;
-  for (std::size_t k = 0; k < 3; ++k) {
-    const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
-    v += CGAL::exact(a[k]) * (CGAL::exact(b[i]) * CGAL::exact(c[j]) - CGAL::exact(b[j]) * CGAL::exact(c[i]));
-  }
-  return v;
-}
-constexpr int kUndecided = 2;
-// The sign of a value in v, where v decides it.
-int interval_sign(const Approximation& v) {
-  if (v.inf() > 0) return 1;
-  if (v.sup() < 0) return -1;
-  if (v.inf() == 0 && v.sup() == 0) return 0;
-  return kUndecided;
-}
-
-}  // namespace
-
 int side(const XPlane& plane, const Vec& x) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    if (const int s = interval_sign(interval_dot(plane.n, x) + plane.d.approx()); s != kUndecided) return s;
-  }
-  return static_cast<int>(CGAL::sign(exact_dot(plane.n, x) + CGAL::exact(plane.d)));
+  return filtered_sign([&](const auto& r) {
+    auto v = dot(read(plane.n, r), read(x, r));
+    v += r(plane.d);
+    return v;
+  });
 }
 
-int dot_sign(const Vec& a, const Vec& b) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    if (const int s = interval_sign(interval_dot(a, b)); s != kUndecided) return s;
-  }
-  return static_cast<int>(CGAL::sign(exact_dot(a, b)));
-}
+int dot_sign(const Vec& a, const Vec& b) { return dot_sign_of(source(a), source(b)); }
 
 int projected_dot_sign(const Vec& m, const Vec& n, const Vec& N) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    const Approximation v = interval_dot(N, N) * interval_dot(m, n) - interval_dot(n, N) * interval_dot(m, N);
-    if (const int s = interval_sign(v); s != kUndecided) return s;
-  }
-  return static_cast<int>(CGAL::sign(exact_dot(N, N) * exact_dot(m, n) - exact_dot(n, N) * exact_dot(m, N)));
+  return projected_dot_sign_of(source(m), source(n), source(N));
 }
 
-bool parallel(const Vec& a, const Vec& b) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    for (std::size_t k = 0; k < 3; ++k) {
-      const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
-      const CGAL::Interval_nt<false> c = a[i].approx() * b[j].approx() - a[j].approx() * b[i].approx();
-      if (c.inf() > 0 || c.sup() < 0) return false;
-    }
-  }
-  for (std::size_t k = 0; k < 3; ++k) {
-    const std::size_t i = (k + 1) % 3, j = (k + 2) % 3;
-    if (CGAL::sign(CGAL::exact(a[i]) * CGAL::exact(b[j]) - CGAL::exact(a[j]) * CGAL::exact(b[i])) != CGAL::ZERO)
-      return false;
-  }
-  return true;
-}
+bool parallel(const Vec& a, const Vec& b) { return parallel_of(source(a), source(b)); }
 
-int triple_sign(const Vec& a, const Vec& b, const Vec& c) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    if (const int s = interval_sign(interval_triple(a, b, c)); s != kUndecided) return s;
-  }
-  return static_cast<int>(CGAL::sign(exact_triple(a, b, c)));
-}
+int triple_sign(const Vec& a, const Vec& b, const Vec& c) { return triple_sign_of(source(a), source(b), source(c)); }
 
 int crossing_triple_sign(const Vec& n, const Vec& e, const Vec& m, const Vec& u, const Vec& q) {
-  {
-    CGAL::Protect_FPU_rounding<true> protect;
-    const Approximation v = interval_dot(m, u) * interval_triple(n, e, q) - interval_dot(m, q) * interval_triple(n, e, u);
-    if (const int s = interval_sign(v); s != kUndecided) return s;
-  }
-  return static_cast<int>(
-      CGAL::sign(exact_dot(m, u) * exact_triple(n, e, q) - exact_dot(m, q) * exact_triple(n, e, u)));
+  return crossing_triple_sign_of(source(n), source(e), source(m), source(u), source(q));
 }
 
 Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {

@@ -24,7 +24,8 @@
 //   - the filtered parallelism, triple-product, projected dot-product and
 //     crossing triple-product signs the construction uses (exact_pieces.hpp)
 //     against CGAL's exact constructions, where their interval filters
-//     cannot decide;
+//     cannot decide, also on vectors derived without construction
+//     (filtered_sign.hpp);
 //   - the pieces' carriers: every known one holds its point on its segment,
 //     exactly.
 #include "robust_geometry/brep_index.hpp"
@@ -43,6 +44,7 @@
 #include <set>
 
 #include "robust_geometry/exact_pieces.hpp"
+#include "robust_geometry/filtered_sign.hpp"
 #include "tests/kit/source_dir.hpp"
 #include "tests/robust_geometry/piece_cuts.hpp"
 #include "tests/robust_geometry/test_solids.hpp"
@@ -547,6 +549,40 @@ TEST(ExactSigns, CrossingTripleSignIsExactWhereTheIntervalFilterCannotDecide) {
       EXPECT_EQ(expected == 0, zero);
     }
   }
+}
+
+// filtered_sign.hpp's Derived vectors, which the Brep-index's vertex
+// classification uses instead of constructing u, the corners' sides and q:
+// the signs of a difference d = a - b of lazy vectors and of the projection
+// p = (N . N) n - (n . N) N, held as Derived, against the signs of the same
+// vectors constructed lazily, where the result is an exact zero beyond the
+// interval filters (c in the span, the exact path taken) and where it is
+// not (c moved by one part in 2^80, and a generic c).
+TEST(ExactSigns, DerivedVectorsGiveTheSignsOfTheirConstructions) {
+  using detail::FT;
+  using detail::Vec;
+  const auto [a, b] = two_cross_products();
+  const auto [N, n] = two_cross_products();
+  const detail::Derived d([&](const auto& r) { return detail::minus(detail::read(a, r), detail::read(b, r)); });
+  const detail::Derived p([&](const auto& r) {
+    const auto Nr = detail::read(N, r), nr = detail::read(n, r);
+    return detail::minus(detail::times(detail::dot(Nr, Nr), nr), detail::times(detail::dot(nr, Nr), Nr));
+  });
+  const Vec d_built = detail::sub(a, b);
+  const Vec p_built = detail::sub(detail::mul(detail::dot(N, N), n), detail::mul(detail::dot(n, N), N));
+  const Vec in_span = detail::add(detail::mul(FT(3), d_built), detail::mul(FT(2), p_built));
+  const Vec nudged = detail::add(in_span, Vec{FT(0), FT(0), in_span[2] * FT(std::ldexp(1.0, -80))});
+  int zeros = 0;
+  for (const Vec& c : {in_span, nudged, detail::exact_point({0.3, -1.2, 2.5})}) {
+    const int expected = detail::triple_sign(c, d_built, p_built);
+    EXPECT_EQ(detail::triple_sign_of(detail::source(c), d, p), expected);
+    EXPECT_EQ(detail::dot_sign_of(detail::source(c), d), detail::dot_sign(c, d_built));
+    EXPECT_EQ(detail::parallel_of(d, detail::source(c)), detail::parallel(d_built, c));
+    zeros += expected == 0;
+  }
+  EXPECT_EQ(zeros, 1);
+  EXPECT_TRUE(detail::parallel_of(d, detail::source(detail::mul(FT(-5), d_built))));
+  EXPECT_EQ(detail::dot_sign_of(p, detail::source(N)), 0);  // p is normal to N, exactly
 }
 
 // Piece::carriers (exact_pieces.hpp), which the Brep-index uses to know that
