@@ -85,6 +85,7 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include "robust_geometry/brep_pieces.hpp"
@@ -106,15 +107,26 @@ Location location_of(const Tag& tag) {
   return {Region::face, tag.index};
 }
 
-const std::vector<int> kNoVertices;
+// The direction n1 x n2 of the line where two planes meet, not constructed
+// (nine lazy numbers a line, a third of those a build made): a source
+// (filtered_sign.hpp).
+struct Cross {
+  Vec n1, n2;
+  template <class Read>
+  auto operator()(const Read& r) const {
+    return cross(read(n1, r), read(n2, r));
+  }
+};
+using Line = Derived<Cross>;
 
 // A cell's plane, line and vertices on its line are shared by its
-// descendants: held once by the Builder (in deques, which never move them),
-// pointed to by the cells, so that a split copies pointers.
+// descendants: held once by the Builder (in deques and a vector, which
+// never move them or are indexed), pointed to by the cells, so that a split
+// copies pointers.
 struct Cell {
   int dim = 3;
   const Vec* normal = nullptr;  // dim 2: the normal of the plane holding the cell (set once it is to be cut)
-  const Vec* line = nullptr;    // dim 1: the direction of the line holding the cell (set once it is to be cut)
+  const Line* line = nullptr;   // dim 1: the direction of the line holding the cell (set once it is to be cut)
   // dim 2 and 1: the faces whose support planes hold the cell, known from
   // the cuts that made it (-1 for an auxiliary or balancing plane): the
   // exact zeros of n_f . line and n_f x normal for these faces are then
@@ -123,7 +135,7 @@ struct Cell {
   // dim 1: vertices known to lie on the line (sorted): the points of its
   // pieces carried by a vertex (a == b). A face with two of them holds the
   // line; the direction from one to another is the line's.
-  const std::vector<int>* line_vertices = &kNoVertices;
+  int line_vertices_first = 0, line_vertices_count = 0;  // in Builder::line_vertices_
   std::vector<BrepPiece> pieces;  // corners in Builder::table_
 };
 
@@ -237,16 +249,21 @@ class Builder {
                                    ": " + what);
   }
 
+  std::span<const int> line_vertices(const Cell& cell) const {
+    return {line_vertices_.data() + cell.line_vertices_first, std::size_t(cell.line_vertices_count)};
+  }
+
   // Whether vertex v is known to lie on the 1-cell's line.
-  static bool on_line(int v, const Cell& cell) {
-    return std::binary_search(cell.line_vertices->begin(), cell.line_vertices->end(), v);
+  bool on_line(int v, const Cell& cell) const {
+    const std::span<const int> on = line_vertices(cell);
+    return std::binary_search(on.begin(), on.end(), v);
   }
 
   // Whether face f's support plane is known to hold the cell (dim 1 or 2),
   // with no evaluation.
   bool in_known_plane(int f, const Cell& cell) const {
     if (cell.faces[0] == f || cell.faces[1] == f) return true;
-    if (cell.line_vertices->size() < 2) return false;
+    if (cell.line_vertices_count < 2) return false;
     const auto& face = polyhedron_.face(f);
     return std::count_if(face.begin(), face.end(), [&](int v) { return on_line(v, cell); }) >= 2;
   }
@@ -260,14 +277,16 @@ class Builder {
   // The line of a 1-cell, the on-child of 2-cell `parent` cut by `cut`, and
   // the vertices on it.
   void enter_line(Cell& cell, const Cell& parent, const Cut& cut) {
-    cell.line = &lines_.emplace_back(cross(*parent.normal, cut.plane.n));
-    std::vector<int>& on = line_vertices_.emplace_back();
-    cell.line_vertices = &on;
+    cell.line = &lines_.emplace_back(Cross{*parent.normal, cut.plane.n});
+    std::vector<int>& on = line_vertices_;
+    const auto first = on.end() - on.begin();
     for (const BrepPiece& p : cell.pieces)
       for (const int id : table_.corners(p))
         if (const Carrier& c = table_.carrier(id); c.known() && c.a == c.b) on.push_back(c.a);
-    std::sort(on.begin(), on.end());
-    on.erase(std::unique(on.begin(), on.end()), on.end());
+    std::sort(on.begin() + first, on.end());
+    on.erase(std::unique(on.begin() + first, on.end()), on.end());
+    cell.line_vertices_first = int(first);
+    cell.line_vertices_count = int(on.end() - on.begin() - first);
   }
 
   // Whether plane normal n cuts the cell's affine hull transversally.
@@ -275,7 +294,7 @@ class Builder {
     switch (cell.dim) {
       case 3: return true;
       case 2: return !parallel(n, *cell.normal);
-      case 1: return dot_sign(n, *cell.line) != 0;
+      case 1: return dot_sign_of(source(n), *cell.line) != 0;
       default: return false;
     }
   }
@@ -283,23 +302,25 @@ class Builder {
   // The direction u = sign * along, sign = +-1: held so that its sign tests
   // construct nothing (the projection's multiple of n or of the line is
   // folded into sign; in a 2-cell, `along` is the cut normal, projected onto
-  // the cell's plane only in vector()). It lies in the cell's known planes
-  // (in_known_plane), to which its dot product with their normals is 0,
-  // known.
+  // the cell's plane only in vector(); in a 1-cell, `along` is its line). It
+  // lies in the cell's known planes (in_known_plane), to which its dot
+  // product with their normals is 0, known.
   struct Direction {
-    const Vec& along;
+    const Vec* normal;  // dim 3, 2: along the cut normal
+    const Line* line;   // dim 1: along the cell's line
     int sign;
     const Cell& cell;
     const Builder& builder;
     int face_dot_sign(int f, const Vec& n_f) const {
       if (builder.in_known_plane(f, cell)) return 0;
-      if (cell.dim == 2) return sign * projected_dot_sign(n_f, along, *cell.normal);
-      return sign * detail::dot_sign(n_f, along);
+      if (cell.dim == 2) return sign * projected_dot_sign(n_f, *normal, *cell.normal);
+      if (cell.dim == 1) return sign * dot_sign_of(source(n_f), *line);
+      return sign * detail::dot_sign(n_f, *normal);
     }
     // u in the reader's numbers (filtered_sign.hpp): a source.
     template <class Read>
     auto vector(const Read& r) const {
-      auto u = read(along, r);
+      auto u = line ? decltype(read(*normal, r))((*line)(r)) : read(*normal, r);
       if (cell.dim == 2) {
         const auto N = read(*cell.normal, r);
         u = minus(times(dot(N, N), u), times(dot(u, N), N));
@@ -315,8 +336,8 @@ class Builder {
   Direction direction(const Vec& n, const Cell& cell, int side) const {
     switch (cell.dim) {
       case 3:
-      case 2: return {n, side, cell, *this};
-      default: return {*cell.line, side * detail::dot_sign(n, *cell.line), cell, *this};
+      case 2: return {&n, nullptr, side, cell, *this};
+      default: return {nullptr, cell.line, side * dot_sign_of(source(n), *cell.line), cell, *this};
     }
   }
 
@@ -341,7 +362,8 @@ class Builder {
       c.normal = cell.normal;
       c.line = cell.line;
       c.faces = cell.faces;
-      c.line_vertices = cell.line_vertices;
+      c.line_vertices_first = cell.line_vertices_first;
+      c.line_vertices_count = cell.line_vertices_count;
       c.pieces = spare_list();
     }
     out[1].dim = cell.dim - 1;
@@ -476,6 +498,9 @@ class Builder {
     return cut_through(c.first->tag, *c.first, cell, node);
   }
 
+  // The direction of a 1-cell's line, constructed (for an auxiliary cut).
+  static Vec line_vector(const Cell& cell) { return cross(cell.line->recipe().n1, cell.line->recipe().n2); }
+
   // Step 5: a plane through the entity's piece, transversal to the cell.
   Cut cut_through(const Tag& tag, const BrepPiece& piece, const Cell& cell, int node) const {
     const auto support = [&](int f) -> std::optional<Cut> {
@@ -496,7 +521,7 @@ class Builder {
         }
         // A 1-cell on a line crossing an edge between two coplanar faces, in
         // their plane.
-        if (cell.dim == 1) return {plane_through(*cell.line, table_.point(table_.corners(piece).front())), CutKind::auxiliary, -1};
+        if (cell.dim == 1) return {plane_through(line_vector(cell), table_.point(table_.corners(piece).front())), CutKind::auxiliary, -1};
         break;
       }
       case Kind::vertex: {
@@ -506,7 +531,7 @@ class Builder {
         // (v where coplanar faces meet). In a 2-cell some face of v is
         // transversal: were all of them in the cell's plane, they would
         // have 2D pieces around v and v would not be cut alone.
-        if (cell.dim == 1) return {plane_through(*cell.line, point(tag.index)), CutKind::auxiliary, -1};
+        if (cell.dim == 1) return {plane_through(line_vector(cell), point(tag.index)), CutKind::auxiliary, -1};
         break;
       }
     }
@@ -798,8 +823,9 @@ class Builder {
   std::vector<int> signs_;                            // split's buffer
   std::vector<const Vec*> median_points_;             // balancing_cut's buffer
   // The cells' shared geometry (see Cell).
-  std::deque<Vec> normals_, lines_;
-  std::deque<std::vector<int>> line_vertices_;
+  std::deque<Vec> normals_;
+  std::deque<Line> lines_;
+  std::vector<int> line_vertices_;
   // Piece lists of finished cells, for new cells to reuse: a build makes
   // about 10^6 cells, most with a handful of pieces. The few long lists
   // (near the root) are freed rather than kept.

@@ -106,6 +106,7 @@ class Derived {
   }
   const Vec3<Approximation>& operator()(const Approximate&) const { return approximation_; }
   Vec3<FT::ET> operator()(const Exactly& exactly) const { return recipe_(exactly); }
+  const Recipe& recipe() const { return recipe_; }
 
  private:
   Recipe recipe_;
