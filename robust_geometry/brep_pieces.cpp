@@ -1,5 +1,7 @@
 #include "robust_geometry/brep_pieces.hpp"
 
+#include "robust_geometry/crossing_point.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -22,8 +24,6 @@ int PieceTable::add_point(const Vec& x, const Carrier& carrier) {
   points_.push_back(x);
   carriers_.push_back(carrier);
   sides_.push_back({0, 0});
-  value_cut_.push_back(0);
-  values_.emplace_back();
   return int(points_.size()) - 1;
 }
 
@@ -31,15 +31,6 @@ BrepPiece PieceTable::add_piece(const Tag& tag, int dim, std::span<const int> id
   const BrepPiece piece{tag, dim, int(corner_ids_.size()), int(ids.size())};
   corner_ids_.insert(corner_ids_.end(), ids.begin(), ids.end());
   return piece;
-}
-
-const FT& PieceTable::value(int id) {
-  const std::size_t i = std::size_t(id);
-  if (value_cut_[i] != cut_) {
-    value_cut_[i] = cut_;
-    values_[i] = detail::value(plane_, points_[i]);
-  }
-  return values_[i];
 }
 
 int PieceTable::crossing(int i, int j) {
@@ -60,10 +51,7 @@ int PieceTable::crossing(int i, int j) {
       if (c.cut == cut_) crossings_[slot_of(c.segment)] = c;
     s = slot_of(segment);
   }
-  // The crossing as split_piece constructs it, from i towards j.
-  const FT& vi = value(i);
-  const FT& vj = value(j);
-  const int id = add_point(detail::crossing(point(i), point(j), vi, vj), merged(carrier(i), carrier(j)));
+  const int id = add_point(crossing_point(point(i), point(j), plane_), merged(carrier(i), carrier(j)));
   crossings_[s] = {segment, id, cut_};
   ++crossing_count_;
   return id;

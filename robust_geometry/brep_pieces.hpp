@@ -54,8 +54,6 @@ class PieceTable {
 
  private:
   int add_point(const Vec& x, const Carrier& carrier);
-  // The value of the current cut's plane at point id (lazy exact), once.
-  const FT& value(int id);
   // The point where the current cut crosses the segment between points i and
   // j (on opposite sides), constructed on its first request in this cut.
   int crossing(int i, int j);
@@ -70,8 +68,6 @@ class PieceTable {
     std::int8_t side;
   };
   std::vector<Side> sides_;
-  std::vector<std::uint32_t> value_cut_;  // per point: the cut whose value values_ holds
-  std::vector<FT> values_;
   std::uint32_t cut_ = 0;
   XPlane plane_;
   // The current cut's crossings, hashed by segment (its two ids, lower

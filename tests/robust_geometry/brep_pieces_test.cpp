@@ -4,7 +4,9 @@
 // seeded planes both ways give the same parts in the same order, with the
 // same exact corners and carriers; each crossing is constructed once per cut
 // (no two points of the table are equal), and each point's side is asked
-// for once per cut.
+// for once per cut. The table's crossings (crossing_point.hpp, lazy numbers
+// of our own nodes) against the same formula in CGAL's nodes: equal exactly,
+// and their intervals hold their exact values.
 #include "robust_geometry/brep_pieces.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +15,7 @@
 #include <random>
 #include <set>
 
+#include "robust_geometry/crossing_point.hpp"
 #include "tests/robust_geometry/piece_cuts.hpp"
 #include "tests/robust_geometry/test_solids.hpp"
 
@@ -91,6 +94,51 @@ void expect_same_cuts(const Polyhedron& solid) {
 TEST(BrepPieces, CutsGiveSplitPiecesPartsWithOnePointPerPlaceAndOneSideTestPerPointAndCut) {
   expect_same_cuts(read_polyhedron(test_solids::polyhedra_folder() / "l_prism.off"));
   expect_same_cuts(read_polyhedron(test_solids::geometry_data_folder() / "torus_frame.off"));
+}
+
+// crossing_point against exact_pieces' crossing (CGAL's one-operation lazy
+// nodes): seeded segments between points of doubles and between constructed
+// points (whose intervals are not points), cut by seeded planes through
+// their insides, give the same exact point; each coordinate's interval, read
+// before any exact evaluation, holds the exact value (the filters' premise);
+// and a crossing that doubles hold exactly has point intervals (the premise
+// of the Brep-index's double-precision side test).
+TEST(BrepPieces, CrossingPointsAreSplitPiecesCrossingsWithIntervalsThatHoldThem) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> coordinate(-2, 2), direction(-1, 1), inside(0.05, 0.95);
+  const auto random_point = [&] { return detail::exact_point({coordinate(rng), coordinate(rng), coordinate(rng)}); };
+  int checked = 0;
+  for (int k = 0; k < 200; ++k) {
+    Vec p = random_point(), q = random_point();
+    if (k % 2 == 1) {  // constructed ends: midpoints of random points
+      p = detail::mul(detail::FT(0.5), detail::add(p, random_point()));
+      q = detail::mul(detail::FT(0.5), detail::add(q, random_point()));
+    }
+    const double s = inside(rng);
+    const Vec through = detail::add(p, detail::mul(detail::FT(s), detail::sub(q, p)));
+    const detail::XPlane plane = detail::plane_through(
+        detail::exact_point({direction(rng), direction(rng), direction(rng)}), through);
+    if (detail::side(plane, p) * detail::side(plane, q) >= 0) continue;
+    const Vec x = detail::crossing_point(p, q, plane);
+    std::array<CGAL::Interval_nt<false>, 3> before;
+    for (std::size_t i = 0; i < 3; ++i) before[i] = x[i].approx();
+    const Vec want = detail::crossing(p, q, detail::value(plane, p), detail::value(plane, q));
+    EXPECT_TRUE(detail::same(x, want)) << "segment " << k;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const CGAL::Interval_nt<false> exact = CGAL::to_interval(CGAL::exact(x[i]));
+      EXPECT_TRUE(before[i].inf() <= exact.inf() && exact.sup() <= before[i].sup()) << "segment " << k;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+  // The plane x = 1/2 crosses (0, 0, 0)-(1, 1, 1) at (1/2, 1/2, 1/2).
+  const detail::XPlane half{detail::exact_point({1, 0, 0}), detail::FT(-0.5)};
+  const Vec x = detail::crossing_point(detail::exact_point({0, 0, 0}), detail::exact_point({1, 1, 1}), half);
+  for (const detail::FT& c : x) {
+    EXPECT_TRUE(c.approx().is_point());
+    EXPECT_EQ(c.approx().inf(), 0.5);
+  }
+  EXPECT_TRUE(detail::same(x, detail::exact_point({0.5, 0.5, 0.5})));
 }
 
 }  // namespace
