@@ -1,9 +1,9 @@
 #include "robust_geometry/brep_pieces.hpp"
 
-#include "robust_geometry/crossing_point.hpp"
-
 #include <algorithm>
 #include <array>
+
+#include "robust_geometry/crossing_point.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -12,6 +12,15 @@ std::vector<BrepPiece> PieceTable::atoms(const Polyhedron& polyhedron, const std
   std::vector<BrepPiece> out;
   for (const Atom& atom : atom_corners(polyhedron)) out.push_back(add_piece(atom.tag, atom.dim, atom.corners()));
   return out;
+}
+
+Carrier merged(const Carrier& c, const Carrier& d) {
+  if (!c.known() || !d.known()) return {};
+  std::array<int, 4> v{c.a, c.b, d.a, d.b};
+  std::sort(v.begin(), v.end());
+  const auto end = std::unique(v.begin(), v.end());
+  if (end - v.begin() > 2) return {};
+  return {v[0], *(end - 1)};
 }
 
 void PieceTable::begin_cut(const XPlane& plane) {

@@ -10,6 +10,8 @@
 //   - moving a piece to a child cell copies 20 bytes, with no allocation.
 // The parts of a split piece and their corners are those of split_piece
 // (exact_pieces.hpp), in the same order; each point keeps its carrier.
+// (The tests' reference, tests/robust_geometry/piece_cuts.hpp, gives
+// split_piece's parts their carriers the same way.)
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -17,6 +19,18 @@
 #include "robust_geometry/exact_pieces.hpp"
 
 namespace contactref::robust_geometry::detail {
+
+// Two vertices a <= b of the polyhedron such that a point lies on the closed
+// segment between them (a == b: the point is vertex a); a = -1 where no such
+// pair is known. A point on a segment between two vertices of a face lies in
+// the face's support plane, exactly: a zero that needs no evaluation.
+struct Carrier {
+  int a = -1, b = -1;
+  bool known() const { return a >= 0; }
+};
+// The carrier of a point strictly between two points carried by c and d:
+// the segment of the vertices of both, if there are at most two of them.
+Carrier merged(const Carrier& c, const Carrier& d);
 
 struct BrepPiece {
   Tag tag;

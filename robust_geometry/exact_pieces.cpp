@@ -70,15 +70,6 @@ Vec crossing(const Vec& p, const Vec& q, const FT& vp, const FT& vq) {
   return add(p, mul(t, sub(q, p)));
 }
 
-Carrier merged(const Carrier& c, const Carrier& d) {
-  if (!c.known() || !d.known()) return {};
-  std::array<int, 4> v{c.a, c.b, d.a, d.b};
-  std::sort(v.begin(), v.end());
-  const auto end = std::unique(v.begin(), v.end());
-  if (end - v.begin() > 2) return {};
-  return {v[0], *(end - 1)};
-}
-
 const char* kind_name(Kind kind) { return kind == Kind::vertex ? "vertex" : kind == Kind::edge ? "edge" : "face"; }
 
 std::vector<Atom> atom_corners(const Polyhedron& polyhedron, const std::function<bool(const Tag&)>& keep) {
@@ -111,14 +102,11 @@ std::vector<Atom> atom_corners(const Polyhedron& polyhedron, const std::function
 }
 
 std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
-                         const std::function<bool(const Tag&)>& keep, bool carried) {
+                         const std::function<bool(const Tag&)>& keep) {
   std::vector<Piece> out;
   for (const Atom& atom : atom_corners(polyhedron, keep)) {
     Piece p{atom.tag, atom.dim, {}};
-    for (const int v : atom.corners()) {
-      p.points.push_back(points[std::size_t(v)]);
-      if (carried) p.carriers.push_back({v, v});
-    }
+    for (const int v : atom.corners()) p.points.push_back(points[std::size_t(v)]);
     out.push_back(std::move(p));
   }
   return out;
@@ -134,7 +122,6 @@ FT squared_distance(const Vec& a, const Vec& b) {
 }  // namespace
 
 Piece normalised(Piece piece) {
-  piece.carriers.clear();
   auto& pts = piece.points;
   auto& orig = piece.originals;
   const bool tracked = !orig.empty();
@@ -178,11 +165,10 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
                  std::vector<Piece>& below) {
   const std::size_t n = piece.points.size();
   const bool tracked = !piece.originals.empty();
-  const bool carried = !piece.carriers.empty();
   const bool positive = std::any_of(signs.begin(), signs.end(), [](int s) { return s > 0; });
   const bool negative = std::any_of(signs.begin(), signs.end(), [](int s) { return s < 0; });
   if (!positive && !negative) {
-    on.push_back({piece.tag, piece.dim, on_points, piece.originals, piece.carriers});
+    on.push_back({piece.tag, piece.dim, on_points, piece.originals});
     return;
   }
   if (!negative) {
@@ -204,25 +190,21 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
     x = add(piece.points[i], mul(t, sub(piece.points[j], piece.points[i])));
     if (tracked) x0 = add(piece.originals[i], mul(t, sub(piece.originals[j], piece.originals[i])));
   };
-  // The originals and the carriers of a part, when the piece has them.
+  // The originals of a part, when tracked.
   const auto originals = [&](std::vector<Vec> list) { return tracked ? std::move(list) : std::vector<Vec>{}; };
-  const auto carriers = [&](std::vector<Carrier> list) { return carried ? std::move(list) : std::vector<Carrier>{}; };
-  const auto carrier = [&](std::size_t i) { return carried ? piece.carriers[i] : Carrier{}; };
   if (piece.dim == 1) {
     Vec x, x0;
     cross_at(0, 1, x, x0);
     const std::size_t up = signs[0] > 0 ? 0 : 1;
     const Vec& up0 = tracked ? piece.originals[up] : x0;
     const Vec& down0 = tracked ? piece.originals[1 - up] : x0;
-    const Carrier cx = merged(carrier(0), carrier(1));
-    above.push_back({piece.tag, 1, {piece.points[up], x}, originals({up0, x0}), carriers({carrier(up), cx})});
-    below.push_back({piece.tag, 1, {x, piece.points[1 - up]}, originals({x0, down0}), carriers({cx, carrier(1 - up)})});
-    on.push_back({piece.tag, 0, {x}, originals({x0}), carriers({cx})});
+    above.push_back({piece.tag, 1, {piece.points[up], x}, originals({up0, x0})});
+    below.push_back({piece.tag, 1, {x, piece.points[1 - up]}, originals({x0, down0})});
+    on.push_back({piece.tag, 0, {x}, originals({x0})});
     return;
   }
   // A convex polygon (Sutherland-Hodgman); its on-part is a segment.
   std::vector<Vec> a, b, o, a0, b0, o0;
-  std::vector<Carrier> ac, bc, oc;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = (i + 1) % n;
     if (signs[i] >= 0) a.push_back(piece.points[i]);
@@ -232,11 +214,6 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
       if (signs[i] >= 0) a0.push_back(piece.originals[i]);
       if (signs[i] <= 0) b0.push_back(piece.originals[i]);
       if (signs[i] == 0) o0.push_back(piece.originals[i]);
-    }
-    if (carried) {
-      if (signs[i] >= 0) ac.push_back(piece.carriers[i]);
-      if (signs[i] <= 0) bc.push_back(piece.carriers[i]);
-      if (signs[i] == 0) oc.push_back(piece.carriers[i]);
     }
     if (signs[i] * signs[j] < 0) {
       Vec x, x0;
@@ -249,17 +226,11 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
         b0.push_back(x0);
         o0.push_back(x0);
       }
-      if (carried) {
-        const Carrier cx = merged(piece.carriers[i], piece.carriers[j]);
-        ac.push_back(cx);
-        bc.push_back(cx);
-        oc.push_back(cx);
-      }
     }
   }
-  above.push_back({piece.tag, 2, std::move(a), std::move(a0), std::move(ac)});
-  below.push_back({piece.tag, 2, std::move(b), std::move(b0), std::move(bc)});
-  on.push_back({piece.tag, 1, std::move(o), std::move(o0), std::move(oc)});
+  above.push_back({piece.tag, 2, std::move(a), std::move(a0)});
+  below.push_back({piece.tag, 2, std::move(b), std::move(b0)});
+  on.push_back({piece.tag, 1, std::move(o), std::move(o0)});
 }
 
 }  // namespace contactref::robust_geometry::detail

@@ -109,18 +109,6 @@ struct Tag {
   }
 };
 
-// Two vertices a <= b of the polyhedron such that a point lies on the closed
-// segment between them (a == b: the point is vertex a); a = -1 where no such
-// pair is known. A point on a segment between two vertices of a face lies in
-// the face's support plane, exactly: a zero that needs no evaluation.
-struct Carrier {
-  int a = -1, b = -1;
-  bool known() const { return a >= 0; }
-};
-// The carrier of a point strictly between two points carried by c and d:
-// the segment of the vertices of both, if there are at most two of them.
-Carrier merged(const Carrier& c, const Carrier& d);
-
 struct Piece {
   Tag tag;
   int dim;
@@ -130,11 +118,6 @@ struct Piece {
   // when it is projected; a point constructed where a cut crosses the piece
   // gets the same affine combination of the two corners' originals.
   std::vector<Vec> originals = {};
-  // Empty, or parallel to points (exact cuts only): each point's carrier. A
-  // point constructed where a cut crosses the piece between two corners
-  // gets their merged carrier. The Brep-index keeps its carriers in its own
-  // table (brep_pieces.hpp), tested against these.
-  std::vector<Carrier> carriers = {};
 };
 
 // The convex atoms of the boundary of `polyhedron` (see above) of the
@@ -149,10 +132,9 @@ struct Atom {
 std::vector<Atom> atom_corners(const Polyhedron& polyhedron, const std::function<bool(const Tag&)>& keep = {});
 
 // The same atoms as pieces, each vertex mapped through `points` (the
-// polyhedron's vertices, exact, possibly moved rigidly); with their corners'
-// carriers (their vertices) if `carried`.
+// polyhedron's vertices, exact, possibly moved rigidly).
 std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& points,
-                         const std::function<bool(const Tag&)>& keep = {}, bool carried = false);
+                         const std::function<bool(const Tag&)>& keep = {});
 
 // SplitRegions for one piece: appends to above / on / below the parts of the
 // piece (relatively open, held as closures) on each side of `plane`, given the
@@ -161,8 +143,7 @@ std::vector<Piece> atoms(const Polyhedron& polyhedron, const std::vector<Vec>& p
 // exact; its projection onto the plane under a tolerance); crossings are
 // constructed exactly. With corners strictly on both sides the piece is split;
 // otherwise it goes whole to one side, or, all signs 0, to `on` with
-// on_points as its corners. The parts carry originals and carriers when the
-// piece does (carriers: on_points must then be the piece's own points).
+// on_points as its corners. The parts carry originals when the piece does.
 void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>& signs,
                  const std::vector<Vec>& on_points, std::vector<Piece>& above, std::vector<Piece>& on,
                  std::vector<Piece>& below);
@@ -172,8 +153,7 @@ void split_piece(const Piece& piece, const XPlane& plane, const std::vector<int>
 // lie on (by up to the tolerance). Returns the piece with repeated points
 // removed and, where its points no longer span its dimension, reduced to the
 // point or the farthest pair of points (exact); originals follow their points
-// (of coinciding points, the first one's) and carriers are dropped. Exact
-// signs need none of this.
+// (of coinciding points, the first one's). Exact signs need none of this.
 Piece normalised(Piece piece);
 
 }  // namespace contactref::robust_geometry::detail

@@ -585,8 +585,10 @@ TEST(ExactSigns, DerivedVectorsGiveTheSignsOfTheirConstructions) {
   EXPECT_EQ(detail::dot_sign_of(p, detail::source(N)), 0);  // p is normal to N, exactly
 }
 
-// Piece::carriers (exact_pieces.hpp), which the Brep-index uses to know that
-// a point lies in a face's plane without evaluating it: the atoms of a
+// The carrier rule (brep_pieces.hpp's Carrier and merged), which the
+// Brep-index uses to know that a point lies in a face's plane without
+// evaluating it, as the tests' reference applies it (piece_cuts.hpp, which
+// brep_pieces_test checks the Brep-index's table against): the atoms of a
 // height-field block (non-convex polygon sides, so diagonals too) cut by
 // twelve seeded planes through its box; every point whose carrier is known
 // lies on the closed segment between the carrier's two vertices, checked
@@ -598,7 +600,7 @@ TEST(ExactPieces, EveryKnownCarrierHoldsItsPointOnItsSegment) {
   const Polyhedron block = height_field(4, 7);
   std::vector<Vec> vertices;
   for (int v = 0; v < block.vertex_count(); ++v) vertices.push_back(detail::exact_vertex(block, v));
-  std::vector<detail::Piece> pieces = detail::atoms(block, vertices, {}, true);
+  std::vector<test_solids::CarriedPiece> pieces = test_solids::carried_atoms(block, vertices);
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> coordinate(0.3, 3.7), direction(-1, 1);
   for (int k = 0; k < 12; ++k) {
@@ -608,10 +610,10 @@ TEST(ExactPieces, EveryKnownCarrierHoldsItsPointOnItsSegment) {
     pieces = test_solids::split_all(pieces, plane);
   }
   int known_crossings = 0, unknown = 0;
-  for (const detail::Piece& piece : pieces) {
-    ASSERT_EQ(piece.carriers.size(), piece.points.size());
+  for (const auto& [piece, carriers] : pieces) {
+    ASSERT_EQ(carriers.size(), piece.points.size());
     for (std::size_t i = 0; i < piece.points.size(); ++i) {
-      const detail::Carrier& c = piece.carriers[i];
+      const detail::Carrier& c = carriers[i];
       if (!c.known()) {
         ++unknown;
         continue;
