@@ -81,7 +81,6 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
-#include <limits>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -184,6 +183,7 @@ class Builder {
     // edges never border an empty cell.
     edge_convexity_.assign(std::size_t(polyhedron.edge_count()), kUnknownConvexity);
     face_turns_.assign(std::size_t(polyhedron.face_count()), kUnknownTurn);
+    counted_.assign(std::size_t(polyhedron.vertex_count() + polyhedron.edge_count() + polyhedron.face_count()), 0);
     // The triangles of each face (for edge_convexity), grouped by face.
     const auto& triangles = polyhedron.triangles();
     face_triangles_.assign(std::size_t(polyhedron.face_count()) + 1, 0);
@@ -461,36 +461,45 @@ class Builder {
 
   // The entities still to separate in a cell: the first one to cut along
   // (the least Tag: vertices, edges, faces, then by index) with its first
-  // piece in the cell, and their count: exact where more than `limit` pieces
-  // qualify, else the number of pieces (both at most `limit` then, all that
-  // the balancing rule asks). One pass, and a sort of the tags only there.
+  // piece in the cell, and their number, counted up to limit + 1 (limit < 0:
+  // not counted), all that the balancing rule asks. One pass: an entity is
+  // counted where its mark is not this call's.
   struct Candidates {
     const BrepPiece* first = nullptr;
     int count = 0;
   };
   Candidates candidates(const Cell& cell, int limit) const {
     Candidates out;
-    tags_.clear();
+    ++counting_;
     const auto take = [&](const BrepPiece& p) {
       if (!out.first || p.tag < out.first->tag) out.first = &p;
-      tags_.push_back(p.tag);
+      if (out.count > limit) return;
+      std::uint32_t& mark = counted_[entity_id(p.tag)];
+      if (mark != counting_) {
+        mark = counting_;
+        ++out.count;
+      }
     };
     for (const BrepPiece& p : cell.pieces)
       if (to_separate(p, cell)) take(p);
     if (!out.first && cell.dim == 2)  // only isolated vertices touching the plane
       for (const BrepPiece& p : cell.pieces)
         if (p.dim == 0 && p.tag.kind == Kind::vertex) take(p);
-    if (int(tags_.size()) > limit) {
-      std::sort(tags_.begin(), tags_.end());
-      tags_.erase(std::unique(tags_.begin(), tags_.end()), tags_.end());
-    }
-    out.count = int(tags_.size());
     return out;
   }
 
+  // A number per entity: vertices, then edges, then faces.
+  std::size_t entity_id(const Tag& tag) const {
+    switch (tag.kind) {
+      case Kind::vertex: return std::size_t(tag.index);
+      case Kind::edge: return std::size_t(polyhedron_.vertex_count() + tag.index);
+      case Kind::face: break;
+    }
+    return std::size_t(polyhedron_.vertex_count() + polyhedron_.edge_count() + tag.index);
+  }
+
   Cut choose_cut(const Cell& cell, int node) {
-    const int limit = options_.balance ? options_.balance_threshold : std::numeric_limits<int>::max();
-    const Candidates c = candidates(cell, limit);
+    const Candidates c = candidates(cell, options_.balance ? options_.balance_threshold : -1);
     if (options_.balance && cell.dim >= 1 && c.count > options_.balance_threshold)
       if (auto cut = balancing_cut(cell)) return *cut;
     if (!c.first)
@@ -813,7 +822,9 @@ class Builder {
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
   // Face f's triangles: triangles_by_face_[face_triangles_[f], face_triangles_[f + 1]).
   std::vector<int> face_triangles_, triangles_by_face_;
-  mutable std::vector<Tag> tags_;                     // candidates' buffer, reused from cell to cell
+  // candidates' marks, by entity_id: the call that last counted the entity.
+  mutable std::vector<std::uint32_t> counted_;
+  mutable std::uint32_t counting_ = 0;
   static constexpr std::int8_t kUnknownTurn = 2;
   mutable std::vector<std::int8_t> face_turns_;       // by face, kUnknownTurn until asked for
   // local_vertex's buffers.

@@ -20,6 +20,8 @@
 //     argument for the unbalanced tree and a substantial reduction for the
 //     balanced one, not the paper's exact numbers, since the paper's sphere
 //     and cut order are not given);
+//   - the balancing threshold counting entities (faces), not pieces
+//     (triangles), on the L-prism;
 //   - bad options and a non-finite query refused with InputError;
 //   - the filtered parallelism, triple-product, projected dot-product and
 //     crossing triple-product signs the construction uses (exact_pieces.hpp)
@@ -633,6 +635,23 @@ TEST(ExactPieces, EveryKnownCarrierHoldsItsPointOnItsSegment) {
   }
   EXPECT_GT(known_crossings, 50);
   EXPECT_GT(unknown, 10);
+}
+
+// The balancing rule counts entities, not pieces: the L-prism's root cell
+// holds 20 triangles of 8 faces (two hexagons of 4, six quadrilaterals of
+// 2), so the tree starts with a balancing cut (through x = 1, the median
+// vertex, with vertices on both sides) at threshold 7 (8 faces > 7) and with
+// a support cut at threshold 8.
+TEST(BrepIndexBalance, TheThresholdCountsEntitiesNotPieces) {
+  const Polyhedron prism = solid("l_prism.off");
+  ASSERT_EQ(prism.face_count(), 8);
+  ASSERT_EQ(prism.triangles().size(), 20U);
+  const auto root_cut = [&](int threshold) {
+    const BrepIndex index = build_brep_index(prism, {true, threshold});
+    return index.cuts()[std::size_t(index.node(0).cut)].kind;
+  };
+  EXPECT_EQ(root_cut(7), CutKind::balancing);
+  EXPECT_EQ(root_cut(8), CutKind::support);
 }
 
 TEST(BrepIndexInput, BadOptionsAndNonFiniteQueriesAreRefused) {
