@@ -142,6 +142,7 @@ struct Cut {
   XPlane plane;
   CutKind kind;
   int face;
+  int axis = -1;  // balancing: the plane's normal is this axis's unit vector
 };
 
 // The corner of face `face` at a vertex v: the directions ea and eb to the
@@ -170,7 +171,9 @@ class Builder {
  public:
   Builder(const Polyhedron& polyhedron, const BrepIndexOptions& options)
       : polyhedron_(polyhedron), options_(options) {
+    points_.reserve(std::size_t(polyhedron.vertex_count()));
     for (int v = 0; v < polyhedron.vertex_count(); ++v) points_.push_back(exact_vertex(polyhedron, v));
+    face_planes_.reserve(std::size_t(polyhedron.face_count()));
     // The Polyhedron's exact support planes, outward: n = (b - a) x (c - a)
     // through its plane vertices a, b, c (CGAL's Plane_3 through three
     // points), read as four lazy numbers rather than built again from the
@@ -306,21 +309,21 @@ class Builder {
   // lies in the cell's known planes (in_known_plane), to which its dot
   // product with their normals is 0, known.
   struct Direction {
-    const Vec* normal;  // dim 3, 2: along the cut normal
-    const Line* line;   // dim 1: along the cell's line
+    const Vec* cut_normal;  // dim 3, 2: along the cut normal
+    const Line* line;       // dim 1: along the cell's line
     int sign;
     const Cell& cell;
     const Builder& builder;
     int face_dot_sign(int f, const Vec& n_f) const {
       if (builder.in_known_plane(f, cell)) return 0;
-      if (cell.dim == 2) return sign * projected_dot_sign(n_f, *normal, *cell.normal);
+      if (cell.dim == 2) return sign * projected_dot_sign(n_f, *cut_normal, *cell.normal);
       if (cell.dim == 1) return sign * dot_sign_of(source(n_f), *line);
-      return sign * detail::dot_sign(n_f, *normal);
+      return sign * detail::dot_sign(n_f, *cut_normal);
     }
     // u in the reader's numbers (filtered_sign.hpp): a source.
     template <class Read>
     auto vector(const Read& r) const {
-      auto u = line ? decltype(read(*normal, r))((*line)(r)) : read(*normal, r);
+      auto u = line ? decltype(read(*cut_normal, r))((*line)(r)) : read(*cut_normal, r);
       if (cell.dim == 2) {
         const auto N = read(*cell.normal, r);
         u = minus(times(dot(N, N), u), times(dot(u, N), N));
@@ -370,7 +373,7 @@ class Builder {
     out[1].faces[cell.dim == 3 ? 0 : 1] = cut.kind == CutKind::support ? cut.face : -1;
     std::vector<int>& signs = signs_;
     table_.begin_cut(plane);
-    const auto side_of_cut = [&](const Vec& x, const Carrier& carrier) { return side_of(cut, x, carrier); };
+    const auto side_of_cut = [&](int id) { return side_of(cut, id); };
     for (const BrepPiece& piece : cell.pieces) {
       // A piece of the cut's face, or of one of its edges or vertices, lies
       // in the face's support plane exactly (faces are exactly planar): no
@@ -414,7 +417,8 @@ class Builder {
     return has(carrier.a) && (carrier.b == carrier.a || has(carrier.b));
   }
 
-  // side(cut.plane, x), x carried by `carrier`.
+  // side(cut.plane, x) for point `id` of the table, x, read from the table's
+  // copy of its interval approximation first.
   //  - Zero, without evaluation, where the carrier puts x in the plane of
   //    the cut's face: a vertex of the face, or a crossing of an earlier cut
   //    with an edge or diagonal of the face (or with a segment between two of
@@ -425,19 +429,24 @@ class Builder {
   //    face's three plane vertices and the point, the same sign (n = (b - a)
   //    x (c - a), n . (x - a)), from a static filter with an exact fallback
   //    in doubles' expansions rather than in rationals.
-  int side_of(const Cut& cut, const Vec& x, const Carrier& carrier) const {
+  //  - Against a balancing plane x_k + d = 0: sign(x_k + d), one sum.
+  int side_of(const Cut& cut, int id) const {
+    const Approximated x{table_.point(id), table_.approximation(id)};
+    if (cut.kind == CutKind::balancing)
+      return filtered_sign([&](const auto& r) {
+        using N = std::decay_t<decltype(r(cut.plane.d))>;
+        return N(x(r)[std::size_t(cut.axis)] + r(cut.plane.d));
+      });
     if (cut.kind == CutKind::support) {
-      if (in_face_plane(carrier, cut.face)) return 0;
-      const auto& ax = x[0].approx();
-      const auto& ay = x[1].approx();
-      const auto& az = x[2].approx();
+      if (in_face_plane(table_.carrier(id), cut.face)) return 0;
+      const auto& [ax, ay, az] = x.approximation;
       if (ax.is_point() && ay.is_point() && az.is_point()) {
         const auto& [a, b, c] = polyhedron_.plane_vertices(cut.face);
         return int(CGAL::orientation(input_point(a), input_point(b), input_point(c),
                                      CGAL::Epick::Point_3(ax.inf(), ay.inf(), az.inf())));
       }
     }
-    return side(cut.plane, x);
+    return side_of_plane(cut.plane.n, cut.plane.d, x);
   }
 
   CGAL::Epick::Point_3 input_point(int v) const {
@@ -575,18 +584,18 @@ class Builder {
       if (!transversal(normal, cell)) continue;
       const auto middle = points.begin() + std::ptrdiff_t(points.size() / 2);
       std::nth_element(points.begin(), middle, points.end(), [&](const Vec* a, const Vec* b) { return (*a)[k] < (*b)[k]; });
-      const XPlane plane{normal, -(**middle)[k]};
-      if (on_both_sides(cell, plane)) return Cut{plane, CutKind::balancing, -1};
+      const Cut cut{{normal, -(**middle)[k]}, CutKind::balancing, -1, axis};
+      if (on_both_sides(cell, cut)) return cut;
     }
     return std::nullopt;
   }
 
   // Whether the cell has piece points strictly on both sides of the plane
   // (stops at the first pair found).
-  bool on_both_sides(const Cell& cell, const XPlane& plane) {
+  bool on_both_sides(const Cell& cell, const Cut& cut) {
     bool above = false, below = false;
-    table_.begin_cut(plane);
-    const auto side_of_plane = [&](const Vec& x, const Carrier&) { return side(plane, x); };
+    table_.begin_cut(cut.plane);
+    const auto side_of_plane = [&](int id) { return side_of(cut, id); };
     for (const BrepPiece& p : cell.pieces)
       for (const int id : table_.corners(p)) {
         const int s = table_.side(id, side_of_plane);

@@ -32,6 +32,7 @@ void PieceTable::begin_cut(const XPlane& plane) {
 int PieceTable::add_point(const Vec& x, const Carrier& carrier) {
   points_.push_back(x);
   carriers_.push_back(carrier);
+  approximations_.push_back(read(x, Approximate{}));
   sides_.push_back({0, 0});
   return int(points_.size()) - 1;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "robust_geometry/exact_pieces.hpp"
+#include "robust_geometry/filtered_sign.hpp"
 
 namespace contactref::robust_geometry::detail {
 
@@ -47,18 +48,20 @@ class PieceTable {
 
   const Vec& point(int id) const { return points_[std::size_t(id)]; }
   const Carrier& carrier(int id) const { return carriers_[std::size_t(id)]; }
+  // The point's interval approximation, as it was when the point was added.
+  const Vec3<Approximation>& approximation(int id) const { return approximations_[std::size_t(id)]; }
   std::span<const int> corners(const BrepPiece& piece) const {
     return {corner_ids_.data() + piece.first, std::size_t(piece.count)};
   }
 
   // Starts a cut by `plane`: forgets the sides and crossings of the last one.
   void begin_cut(const XPlane& plane);
-  // The side of point `id` of the current cut: side_of(point, carrier), asked
-  // for once per cut and point.
+  // The side of point `id` of the current cut: side_of(id), asked for once
+  // per cut and point.
   template <class SideOf>
   int side(int id, const SideOf& side_of) {
     Side& known = sides_[std::size_t(id)];
-    if (known.cut != cut_) known = {cut_, std::int8_t(side_of(point(id), carrier(id)))};
+    if (known.cut != cut_) known = {cut_, std::int8_t(side_of(id))};
     return known.side;
   }
   // split_piece for a piece with corners strictly on both sides of the
@@ -75,6 +78,7 @@ class PieceTable {
 
   std::vector<Vec> points_;
   std::vector<Carrier> carriers_;
+  std::vector<Vec3<Approximation>> approximations_;
   std::vector<int> corner_ids_;  // every piece's corners, appended, never removed
   // Per point: its side of a cut, and the cut (0: none).
   struct Side {

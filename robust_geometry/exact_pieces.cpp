@@ -43,13 +43,7 @@ Eigen::Vector3d unit_vector(const Vec& v) {
 
 XPlane plane_through(const Vec& normal, const Vec& x) { return {normal, -dot(normal, x)}; }
 
-int side(const XPlane& plane, const Vec& x) {
-  return filtered_sign([&](const auto& r) {
-    auto v = dot(read(plane.n, r), read(x, r));
-    v += r(plane.d);
-    return v;
-  });
-}
+int side(const XPlane& plane, const Vec& x) { return side_of_plane(plane.n, plane.d, source(x)); }
 
 int dot_sign(const Vec& a, const Vec& b) { return dot_sign_of(source(a), source(b)); }
 

@@ -51,7 +51,8 @@ inline bool lexicographic_less(const Vec& a, const Vec& b) {
 inline bool same(const Vec& a, const Vec& b) { return !lexicographic_less(a, b) && !lexicographic_less(b, a); }
 inline bool is_zero(const Vec& a) { return sign(a[0]) == 0 && sign(a[1]) == 0 && sign(a[2]) == 0; }
 // sign(a . b), filtered: interval arithmetic on Epeck's approximations first,
-// exact rationals only where the interval holds 0.
+// exact rationals only where the interval holds 0 (filtered_sign.hpp, which
+// also takes vectors derived from these without constructing them).
 int dot_sign(const Vec& a, const Vec& b);
 // sign(m . u) for u = (N . N) n - (n . N) N (n projected onto the plane
 // normal to N, times N . N), filtered the same way, without constructing u:

@@ -113,6 +113,26 @@ class Derived {
   Vec3<Approximation> approximation_;
 };
 
+// A Vec with its interval approximation kept beside it (in a contiguous
+// table, say, where reading it touches one cache line instead of its three
+// lazy numbers' nodes): a source.
+struct Approximated {
+  const Vec& exact;
+  const Vec3<Approximation>& approximation;
+  const Vec3<Approximation>& operator()(const Approximate&) const { return approximation; }
+  Vec3<FT::ET> operator()(const Exactly& exactly) const { return read(exact, exactly); }
+};
+
+// sign(n . x + d), the side of x (a source) of the plane n . x + d = 0.
+template <class X>
+int side_of_plane(const Vec& n, const FT& d, const X& x) {
+  return filtered_sign([&](const auto& r) {
+    auto v = dot(read(n, r), x(r));
+    v += r(d);
+    return v;
+  });
+}
+
 // sign(a . b).
 template <class A, class B>
 int dot_sign_of(const A& a, const B& b) {

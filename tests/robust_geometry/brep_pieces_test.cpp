@@ -4,7 +4,8 @@
 // seeded planes both ways give the same parts in the same order, with the
 // same exact corners and carriers; each crossing is constructed once per cut
 // (no two points of the table are equal), and each point's side is asked
-// for once per cut. The table's crossings (crossing_point.hpp, lazy numbers
+// for once per cut; the table's copies of its points' intervals hold them.
+// The table's crossings (crossing_point.hpp, lazy numbers
 // of our own nodes) against the same formula in CGAL's nodes: equal exactly,
 // and their intervals hold their exact values.
 #include "robust_geometry/brep_pieces.hpp"
@@ -46,10 +47,9 @@ void expect_same_cuts(const Polyhedron& solid) {
 
     table.begin_cut(plane);
     std::set<int> asked;
-    const auto side_of = [&](const Vec& x, const detail::Carrier&) {
-      const int s = detail::side(plane, x);
-      EXPECT_TRUE(asked.insert(int(&x - &table.point(0))).second) << "a side asked for twice in one cut";
-      return s;
+    const auto side_of = [&](int id) {
+      EXPECT_TRUE(asked.insert(id).second) << "a side asked for twice in one cut";
+      return detail::side(plane, table.point(id));
     };
     std::vector<detail::BrepPiece> parts;
     for (const detail::BrepPiece& piece : pieces) {
@@ -84,6 +84,14 @@ void expect_same_cuts(const Polyhedron& solid) {
       EXPECT_EQ(table.carrier(corners[k]).b, want_carriers[k].b) << solid.name() << ": piece " << i;
     }
   }
+  // The table's copies of the points' intervals (read by the Brep-index's
+  // side tests) hold the exact points.
+  for (const int id : ids)
+    for (std::size_t k = 0; k < 3; ++k) {
+      const CGAL::Interval_nt<false> kept = table.approximation(id)[k];
+      const CGAL::Interval_nt<false> exact = CGAL::to_interval(CGAL::exact(table.point(id)[k]));
+      EXPECT_TRUE(kept.inf() <= exact.inf() && exact.sup() <= kept.sup()) << solid.name() << ": point " << id;
+    }
   // One point per place: a crossing built twice would be two equal points.
   std::vector<Vec> points;
   for (const int id : ids) points.push_back(table.point(id));
