@@ -158,11 +158,10 @@ struct Corner {
 // The vector from one point to another: a recipe for a Derived vector
 // (filtered_sign.hpp).
 struct Difference {
-  const Vec& to;
-  const Vec& from;
+  Approximated to, from;
   template <class Read>
   auto operator()(const Read& r) const {
-    return minus(read(to, r), read(from, r));
+    return minus(to(r), from(r));
   }
 };
 using CornerSide = Derived<Difference>;
@@ -174,6 +173,7 @@ class Builder {
     points_.reserve(std::size_t(polyhedron.vertex_count()));
     for (int v = 0; v < polyhedron.vertex_count(); ++v) points_.push_back(exact_vertex(polyhedron, v));
     face_planes_.reserve(std::size_t(polyhedron.face_count()));
+    face_normal_approximations_.reserve(std::size_t(polyhedron.face_count()));
     // The Polyhedron's exact support planes, outward: n = (b - a) x (c - a)
     // through its plane vertices a, b, c (CGAL's Plane_3 through three
     // points), read as four lazy numbers rather than built again from the
@@ -181,6 +181,7 @@ class Builder {
     for (int f = 0; f < polyhedron.face_count(); ++f) {
       const auto& plane = polyhedron.exact_plane(f);
       face_planes_.push_back({{plane.a(), plane.b(), plane.c()}, plane.d()});
+      face_normal_approximations_.push_back(read(face_planes_.back().n, Approximate{}));
     }
     // An edge's convexity is found where step 4 first asks for it: most
     // edges never border an empty cell.
@@ -246,6 +247,14 @@ class Builder {
  private:
   const Vec& point(int v) const { return points_[std::size_t(v)]; }
   const XPlane& face_plane(int f) const { return face_planes_[std::size_t(f)]; }
+  // Vertex v and face f's normal with their interval approximations kept in
+  // contiguous tables (vertex v is point v of table_): sources
+  // (filtered_sign.hpp) whose intervals are read without touching the lazy
+  // numbers' nodes.
+  Approximated vertex(int v) const { return {point(v), table_.approximation(v)}; }
+  Approximated face_normal(int f) const {
+    return {face_plane(f).n, face_normal_approximations_[std::size_t(f)]};
+  }
 
   [[noreturn]] void fail(int node, const std::string& what) const {
     throw ComputationError(polyhedron_.name() + ": Brep-index construction, node " + std::to_string(node) +
@@ -314,11 +323,13 @@ class Builder {
     int sign;
     const Cell& cell;
     const Builder& builder;
-    int face_dot_sign(int f, const Vec& n_f) const {
+    // sign(n_f . u) for face f.
+    int face_dot_sign(int f) const {
       if (builder.in_known_plane(f, cell)) return 0;
-      if (cell.dim == 2) return sign * projected_dot_sign(n_f, *cut_normal, *cell.normal);
-      if (cell.dim == 1) return sign * dot_sign_of(source(n_f), *line);
-      return sign * detail::dot_sign(n_f, *cut_normal);
+      const Approximated n_f = builder.face_normal(f);
+      if (cell.dim == 2) return sign * projected_dot_sign_of(n_f, source(*cut_normal), source(*cell.normal));
+      if (cell.dim == 1) return sign * dot_sign_of(n_f, *line);
+      return sign * dot_sign_of(n_f, source(*cut_normal));
     }
     // u in the reader's numbers (filtered_sign.hpp): a source.
     template <class Read>
@@ -627,7 +638,7 @@ class Builder {
                           int node) const {
     const Direction u = direction(cut.plane.n, cell, side);
     const auto face_side = [&](int f) {
-      return cut.kind == CutKind::support && f == cut.face ? side : u.face_dot_sign(f, face_plane(f).n);
+      return cut.kind == CutKind::support && f == cut.face ? side : u.face_dot_sign(f);
     };
     for (const Kind kind : {Kind::face, Kind::edge, Kind::vertex})
       for (const BrepPiece& piece : on) {
@@ -707,8 +718,8 @@ class Builder {
   // outside, 0 on the boundary.
   int local_edge(int e, const Direction& u) const {
     const Edge& edge = polyhedron_.edge(e);
-    const int s1 = u.face_dot_sign(edge.faces[0], face_plane(edge.faces[0]).n);
-    const int s2 = u.face_dot_sign(edge.faces[1], face_plane(edge.faces[1]).n);
+    const int s1 = u.face_dot_sign(edge.faces[0]);
+    const int s2 = u.face_dot_sign(edge.faces[1]);
     const int convexity = edge_convexity(e);
     if (convexity < 0) return s1 > 0 || s2 > 0 ? 1 : s1 < 0 && s2 < 0 ? -1 : 0;  // inside: below both planes
     if (convexity > 0) return s1 < 0 || s2 < 0 ? -1 : s1 > 0 && s2 > 0 ? 1 : 0;  // inside: below either
@@ -732,7 +743,7 @@ class Builder {
 
   // The corner's sides ea and eb, as sources (filtered_sign.hpp).
   std::array<CornerSide, 2> corner_sides(const Corner& c) const {
-    return {CornerSide(Difference{point(c.a), point(c.v)}), CornerSide(Difference{point(c.b), point(c.v)})};
+    return {CornerSide(Difference{vertex(c.a), vertex(c.v)}), CornerSide(Difference{vertex(c.b), vertex(c.v)})};
   }
 
   // The local class at vertex v in direction u (-1 inside, +1 outside, 0 on
@@ -750,7 +761,7 @@ class Builder {
     // them, and where u lies in a face's plane only the exact path decides.
     std::vector<int>& u_sides = u_sides_;
     u_sides.clear();
-    for (const Corner& c : corners) u_sides.push_back(direction.face_dot_sign(c.face, face_plane(c.face).n));
+    for (const Corner& c : corners) u_sides.push_back(direction.face_dot_sign(c.face));
     // In a 1-cell, u runs along the line through v: parallel to a corner's
     // side towards another vertex on the line.
     const auto along = [&](int w) { return direction.cell.dim == 1 && on_line(w, direction.cell); };
@@ -759,7 +770,7 @@ class Builder {
     for (std::size_t k = 0; k < corners.size(); ++k) {
       const Corner& c = corners[k];
       if (u_sides[k] != 0) continue;
-      const auto n = source(face_plane(c.face).n);
+      const Approximated n = face_normal(c.face);
       const auto& [ea, eb] = sides[k];
       const int side_a = along(c.a) ? 0 : triple_sign_of(n, ea, u), side_b = along(c.b) ? 0 : triple_sign_of(n, eb, u);
       if (in_sector(c, side_a, side_b, false)) return 0;
@@ -774,10 +785,10 @@ class Builder {
         for (std::size_t k = 0; k < corners.size(); ++k) {
           if (u_sides[k] == 0) continue;  // no side of the corner's plane to arrive from
           const Corner& c = corners[k];
-          const Vec& n = face_plane(c.face).n;
+          const Approximated n = face_normal(c.face);
           const auto& [ea, eb] = sides[k];
           const Derived q([&](const auto& r) {
-            if (c.turn == 0) return plus(times(m, cross(read(n, r), eb(r))), times(2 * i - m, eb(r)));
+            if (c.turn == 0) return plus(times(m, cross(n(r), eb(r))), times(2 * i - m, eb(r)));
             const auto sum = plus(times(i, ea(r)), times(m - i, eb(r)));
             return c.turn > 0 ? sum : negated(sum);
           });
@@ -799,7 +810,7 @@ class Builder {
     for (std::size_t j = 0; j < corners.size(); ++j) {
       if (j == k) continue;  // the path meets corner k's plane only at its end
       const Corner& g = corners[j];
-      const auto n = source(face_plane(g.face).n);
+      const Approximated n = face_normal(g.face);
       const int sa = u_sides[j], sb = dot_sign_of(n, q);
       if (sa == 0 && sb == 0) return std::nullopt;  // the path lies in g's plane
       if (sa * sb >= 0) continue;  // no crossing in (0, 1): u is not in g's sector, q not in g's
@@ -826,6 +837,7 @@ class Builder {
   BrepIndexOptions options_;
   std::vector<Vec> points_;
   std::vector<XPlane> face_planes_;
+  std::vector<Vec3<Approximation>> face_normal_approximations_;  // by face
   PieceTable table_;  // the cells' pieces' corners
   static constexpr int kUnknownConvexity = 2;
   mutable std::vector<int> edge_convexity_;           // by edge, kUnknownConvexity until asked for
