@@ -2,12 +2,14 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <string>
 #include <utility>
 
 #include "core/errors.hpp"
+#include "reference/dynamics/small_solves.hpp"
 #include "reference/spatial/newton_euler.hpp"
 
 namespace contactref::dynamics {
@@ -64,36 +66,32 @@ Eigen::Matrix<T, N, 1> unit_or_zero(const Eigen::Matrix<T, N, 1>& x) {
   return norm > T(0) ? Eigen::Matrix<T, N, 1>(x / norm) : Eigen::Matrix<T, N, 1>::Zero();
 }
 
-// The 1-norm condition number |A|_1 |A^-1|_1.
-template <class Square>
-typename Square::Scalar condition_number(const Square& A, const Square& inverse) {
-  return A.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().template maxCoeff<Eigen::PropagateNaN>();
-}
-
-// L^-1 for a lower-triangular L with a nonzero diagonal, by forward
-// substitution (n <= 5: Eigen's solve with a matrix right-hand side takes its
-// blocked path, many times the cost of these few operations; its rcond
-// estimate needs NumTraits<T>::infinity, which Real50's traits lack).
-template <class Square>
-Square lower_triangular_inverse(const Square& L) {
-  const Eigen::Index n = L.rows();
-  Square X = Square::Zero(n, n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    X(j, j) = 1 / L(j, j);
-    for (Eigen::Index i = j + 1; i < n; ++i)
-      X(i, j) = -(L.row(i).segment(j, i - j).dot(X.col(j).segment(j, i - j))) / L(i, i);
+// Eq. 28 on the free rows at the fixed size N (the mode's n): the rows
+// `rows` of (I_5 | -mu) f_1c, A x = rhs with A = F M H_r S and rhs = F b,
+// where W_1c = Ad_1_1c^T M H_r S holds the columns of M H_r S as wrenches in
+// frame 1c and b_1c = Ad_1_1c^T b (F = (I_5 | -mu) Ad_1_1c^T applied to
+// them, without forming the 6x6 Ad). The rows are equilibrated and solved
+// by LU with partial pivoting; `condition` is the 1-norm condition number of
+// the equilibrated A. `singular` makes the error to throw.
+template <class T, int N, class MakeError>
+Eigen::Matrix<T, N, 1> solve_free_rows(const Eigen::Matrix<T, 6, N>& W_1c, const Vec6<T>& b_1c, const std::array<int, 5>& rows,
+                                       const Vec5<T>& mu, const T& pivot_floor, T& condition, const MakeError& singular) {
+  small_solves::Square<T, N> A;
+  Eigen::Matrix<T, N, 1> rhs;
+  for (int i = 0; i < N; ++i) {
+    const int row = rows[std::size_t(i)];
+    A.row(i) = W_1c.row(row) - mu(row) * W_1c.row(5);
+    rhs(i) = b_1c(row) - mu(row) * b_1c(5);
+    const T row_max = A.row(i).cwiseAbs().maxCoeff();  // equilibrate the rows
+    if (!(row_max > T(0))) throw singular("F M H_r has a zero row");
+    A.row(i) /= row_max;
+    rhs(i) /= row_max;
   }
-  return X;
-}
-
-// A^-1 up to the order of its columns from the LU factors with partial
-// pivoting, P A = L U: A^-1 = U^-1 L^-1 P, and P only permutes the columns,
-// which leaves the 1-norm unchanged.
-template <class Square>
-Square lu_inverse_columns(const Eigen::PartialPivLU<Square>& lu) {
-  const Square L = lu.matrixLU().template triangularView<Eigen::UnitLower>();
-  const Square U_T = lu.matrixLU().transpose().template triangularView<Eigen::Lower>();
-  return lower_triangular_inverse(U_T).transpose() * lower_triangular_inverse(L);
+  const Eigen::PartialPivLU<small_solves::Square<T, N>> lu(A);
+  condition = small_solves::condition_number<T, N>(A, small_solves::lu_inverse_columns<T, N>(lu));
+  if (!(condition * pivot_floor < T(1)))
+    throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
+  return lu.solve(rhs);
 }
 
 template <class T>
@@ -170,7 +168,6 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   // f_ext + [phi]^T M phi - M Hdot_r r', Eq. 15's wrench at dphi = Hdot_r r' taken off.
   const Vec6<T> b = r.f_ext - spatial::newton_euler_wrench<T>(M, r.phi, Vec6<T>(m.Hdot_r * rdot));
 
-  using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 5, 5>;  // the n x n system
   const T pivot_floor = T(64 * n) * epsilon<T>();
   const auto singular = [&](const char* what) {
     std::ostringstream os;
@@ -184,26 +181,24 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     // Eq. 20 with the Cholesky factor of A = S (H^T M H) S, S = diag(H^T M H)^-1/2
     // (fixed 5x5).
     const kinematics::Mat65<T> H = m.H_r;
-    const Mat5<T> A = H.transpose() * M * H;
+    const kinematics::Mat65<T> MH = M * H;
+    const Mat5<T> A = H.transpose() * MH;
     Vec5<T> S5;
     for (int i = 0; i < 5; ++i) {
       using std::sqrt;
       S5(i) = A(i, i) > T(0) ? T(1 / sqrt(A(i, i))) : T(0);
     }
     const Mat5<T> A_scaled = S5.asDiagonal() * A * S5.asDiagonal();
-    const Eigen::LLT<Mat5<T>> llt(A_scaled);
-    const Mat5<T> L = llt.matrixL();
-    bool definite = llt.info() == Eigen::Success && S5.minCoeff() > T(0);
-    for (int i = 0; definite && i < 5; ++i)
-      if (!(L(i, i) * L(i, i) > pivot_floor)) definite = false;
-    if (!definite) throw singular("H^T M H is not positive definite to working precision (conforming contact?)");
+    Mat5<T> L;
+    if (!(S5.minCoeff() > T(0)) || !small_solves::cholesky<T, 5>(A_scaled, pivot_floor, L))
+      throw singular("H^T M H is not positive definite to working precision (conforming contact?)");
     // A^-1 = L^-T L^-1 = X^T X with X = L^-1 by forward substitution, for the
     // condition number and the solve (two triangular products, a fraction of
     // Eigen's triangular solves at n = 5): X is within cond(L) eps of L^-1, so
     // the solution's forward error stays cond(L)^2 eps = cond(A) eps,
     // Cholesky's own bound.
-    const Mat5<T> X = lower_triangular_inverse(L);
-    r.condition = condition_number(A_scaled, Mat5<T>(X.transpose() * X));
+    const Mat5<T> X = small_solves::lower_triangular_inverse<T, 5>(L);
+    r.condition = small_solves::condition_number<T, 5>(A_scaled, Mat5<T>(X.transpose() * X));
     r.rddot = S5.asDiagonal() * (X.transpose() * (X * Vec5<T>(S5.asDiagonal() * Vec5<T>(H.transpose() * b))));
   } else if (n == 0) {  // rest: nothing to solve; f_c below holds the body
     r.rddot.resize(0);
@@ -219,26 +214,23 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
       const T diagonal = m.H_r.col(j).dot(MH.col(j));
       S(j) = diagonal > T(0) ? T(1 / sqrt(diagonal)) : T(0);
     }
-    const Mat6<T> Ad_T = spatial::adjoint(k.E_1_1c).transpose();  // f_1c = Ad_1_1c^T f_1
-    const auto solve = [&](const Vec5<T>& mu) {
-      Eigen::Matrix<T, Eigen::Dynamic, 6, 0, 5, 6> F(n, 6);
-      for (int i = 0; i < n; ++i) {
-        const int row = free_rows(mode)[std::size_t(i)];
-        F.row(i) = Ad_T.row(row) - mu(row) * Ad_T.row(5);
+    // The columns of M H_r S and b as wrenches in frame 1c (f_1c = Ad_1_1c^T f_1).
+    Mat6R<T> W_1c(6, n);
+    for (int j = 0; j < n; ++j) W_1c.col(j) = spatial::transform_wrench<T>(E_1c_1, Vec6<T>(MH.col(j) * S(j)));
+    const Vec6<T> b_1c = spatial::transform_wrench<T>(E_1c_1, b);
+    const auto solve = [&](const Vec5<T>& mu) -> ReducedVector<T> {
+      const std::array<int, 5>& rows = free_rows(mode);
+      ReducedVector<T> x(n);
+      switch (n) {
+        case 1: x = solve_free_rows<T, 1>(W_1c.template leftCols<1>(), b_1c, rows, mu, pivot_floor, r.condition, singular); break;
+        case 2: x = solve_free_rows<T, 2>(W_1c.template leftCols<2>(), b_1c, rows, mu, pivot_floor, r.condition, singular); break;
+        case 3: x = solve_free_rows<T, 3>(W_1c.template leftCols<3>(), b_1c, rows, mu, pivot_floor, r.condition, singular); break;
+        case 4: x = solve_free_rows<T, 4>(W_1c.template leftCols<4>(), b_1c, rows, mu, pivot_floor, r.condition, singular); break;
+        default: x = solve_free_rows<T, 5>(W_1c.template leftCols<5>(), b_1c, rows, mu, pivot_floor, r.condition, singular); break;
       }
-      Square A = F * MH * S.asDiagonal();
-      ReducedVector<T> rhs = F * b;
-      for (int i = 0; i < n; ++i) {  // equilibrate the rows
-        const T row_max = A.row(i).cwiseAbs().maxCoeff();
-        if (!(row_max > T(0))) throw singular("F M H_r has a zero row");
-        A.row(i) /= row_max;
-        rhs(i) /= row_max;
-      }
-      const Eigen::PartialPivLU<Square> lu(A);
-      r.condition = condition_number(A, lu_inverse_columns(lu));
-      if (!(r.condition * pivot_floor < T(1)) || !(S.minCoeff() > T(0)))
+      if (!(S.minCoeff() > T(0)))
         throw singular("F M H_r is singular to working precision (conforming contact, or friction too high?)");
-      return ReducedVector<T>(S.asDiagonal() * lu.solve(rhs));
+      return S.asDiagonal() * x;
     };
     const Vec6<T>& phi_1c = r.phi_1c;
     using std::abs;
