@@ -27,12 +27,12 @@ surfaces::PatchJet<T> regular_jet(const surfaces::Patch<T>& patch, const T& a, c
   }
 }
 
-// dE_1c_2c / dpsi = [R'_psi 0; 0 0].
+// dE_1c_2c / dpsi = [R'_psi 0; 0 0], R'_psi = [-sin -cos; -cos sin] in its
+// tangential block, read off E_1c_2c = frame_alignment(psi) (cos psi =
+// E(0, 0), sin psi = -E(0, 1)): no second sin and cos.
 template <class T>
-Mat4<T> frame_alignment_derivative(const T& psi) {
-  using std::cos;
-  using std::sin;
-  const T c = cos(psi), s = sin(psi);
+Mat4<T> frame_alignment_derivative(const Mat4<T>& E_1c_2c) {
+  const T c = E_1c_2c(0, 0), s = -E_1c_2c(0, 1);
   Mat4<T> dE = Mat4<T>::Zero();
   dE.template topLeftCorner<2, 2>() << -s, -c, -c, s;
   return dE;
@@ -78,12 +78,19 @@ void check_finite_results(std::initializer_list<NamedResult<T>> results, const c
 template <class T>
 ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
                                               const Vec5<T>& q) {
+  ContactConfiguration<T> k;
+  set_configuration(k, patch1, patch2, q);
+  return k;
+}
+
+template <class T>
+void set_configuration(ContactConfiguration<T>& k, const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
+                       const Vec5<T>& q) {
   if (!q.allFinite()) {
     std::ostringstream os;
     os << "contact kinematics: the contact coordinates must be finite, got q = (" << q.transpose() << ")";
     throw InputError(os.str());
   }
-  ContactConfiguration<T> k;
   k.frame1 = contact_frame(regular_jet(patch1, q(0), q(1), "body 1"));
   k.frame2 = contact_frame(regular_jet(patch2, q(2), q(3), "body 2"));
   k.psi = q(4);
@@ -103,7 +110,6 @@ ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, 
                            {"H_1c", k.H_1c.data(), k.H_1c.size()},
                            {"H_1", k.H_1.data(), k.H_1.size()}},
                           "q", q);
-  return k;
 }
 
 template <class T>
@@ -128,7 +134,7 @@ void set_rates(ContactKinematics<T>& k, const Vec5<T>& qdot) {
   // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
   const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
   const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
-  const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.psi) * qdot(4);
+  const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.E_1c_2c) * qdot(4);
   k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
   k.Hdot_1c.template middleCols<2>(2) = spatial::transform_twist_rate(k.E_1c_2c, dE_1c_2c, frame2.H_bc, Hdot_frame2);
   k.Hdot_1c.col(4).setZero();
@@ -164,6 +170,7 @@ Eigen::Matrix<T, 2, 2> relative_curvature(const ContactConfiguration<T>& configu
   template Mat4<T> frame_alignment<T>(const T&); \
   template Eigen::Matrix<T, 2, 2> relative_curvature<T>(const ContactConfiguration<T>&); \
   template ContactConfiguration<T> contact_configuration<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
+  template void set_configuration<T>(ContactConfiguration<T>&, const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const ContactConfiguration<T>&, const Vec5<T>&); \
   template void set_rates<T>(ContactKinematics<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);

@@ -58,6 +58,12 @@ template <class T>
 ContactConfiguration<T> contact_configuration(const surfaces::Patch<T>& patch1, const surfaces::Patch<T>& patch2,
                                               const Vec5<T>& q);
 
+// The same in place (the kinematics' configuration part is set without
+// copying its 2 KB).
+template <class T>
+void set_configuration(ContactConfiguration<T>& configuration, const surfaces::Patch<T>& patch1,
+                       const surfaces::Patch<T>& patch2, const Vec5<T>& q);
+
 // The kinematics at (q, q') from the configuration at q: Hdot is linear in q'.
 // InputError for a non-finite q', ComputationError when Hdot overflows.
 template <class T>

@@ -47,8 +47,8 @@ Mat6<T> wrench_adjoint(const Mat4<T>& E_j_i) {
 // for one twist or for N twists in the columns (a Jacobian such as H).
 template <class T, int N>
 Eigen::Matrix<T, 6, N> transform_twist(const Mat4<T>& E_j_i, const Eigen::Matrix<T, 6, N>& phi_i) {
-  const Mat3<T> Theta = rotation_of(E_j_i);
-  const Vec3<T> p = translation_of(E_j_i);
+  const auto Theta = E_j_i.template topLeftCorner<3, 3>();  // blocks of E_j_i: no copies
+  const auto p = E_j_i.template topRightCorner<3, 1>();
   Eigen::Matrix<T, 6, N> phi_j;
   phi_j.template topRows<3>() = Theta * phi_i.template topRows<3>();
   phi_j.template bottomRows<3>() = Theta * phi_i.template bottomRows<3>();
@@ -64,8 +64,8 @@ Eigen::Matrix<T, 6, N> transform_twist(const Mat4<T>& E_j_i, const Eigen::Matrix
 template <class T, int N>
 Eigen::Matrix<T, 6, N> transform_twist_rate(const Mat4<T>& E_j_i, const Mat4<T>& dE_j_i,
                                             const Eigen::Matrix<T, 6, N>& X, const Eigen::Matrix<T, 6, N>& dX) {
-  const Mat3<T> Theta = rotation_of(E_j_i), dTheta = rotation_of(dE_j_i);
-  const Vec3<T> p = translation_of(E_j_i), dp = translation_of(dE_j_i);
+  const auto Theta = E_j_i.template topLeftCorner<3, 3>(), dTheta = dE_j_i.template topLeftCorner<3, 3>();  // no copies
+  const auto p = E_j_i.template topRightCorner<3, 1>(), dp = dE_j_i.template topRightCorner<3, 1>();
   const Eigen::Matrix<T, 3, N> Theta_X_w = Theta * X.template topRows<3>();
   Eigen::Matrix<T, 6, N> rate;
   rate.template topRows<3>() = dTheta * X.template topRows<3>() + Theta * dX.template topRows<3>();
@@ -78,10 +78,10 @@ Eigen::Matrix<T, 6, N> transform_twist_rate(const Mat4<T>& E_j_i, const Mat4<T>&
 // f_j = Ad_j_i^-T f_i without forming the matrix: (Theta tau + p x Theta F; Theta F).
 template <class T>
 Vec6<T> transform_wrench(const Mat4<T>& E_j_i, const Vec6<T>& f_i) {
-  const Mat3<T> Theta = rotation_of(E_j_i);
+  const auto Theta = E_j_i.template topLeftCorner<3, 3>();  // a block of E_j_i: no copy
   const Vec3<T> F_j = Theta * f_i.template tail<3>();
   Vec6<T> f_j;
-  f_j << Theta * f_i.template head<3>() + translation_of(E_j_i).cross(F_j), F_j;
+  f_j << Theta * f_i.template head<3>() + E_j_i.template topRightCorner<3, 1>().cross(F_j), F_j;
   return f_j;
 }
 

@@ -27,8 +27,12 @@ Vec3<T> translation_of(const Mat4<T>& E) { return E.template topRightCorner<3, 1
 // general 4x4 inversion.
 template <class T>
 Mat4<T> pose_inverse(const Mat4<T>& E_j_i) {
-  const Mat3<T> Theta_T = rotation_of(E_j_i).transpose();
-  return make_pose<T>(Theta_T, -(Theta_T * translation_of(E_j_i)));
+  const auto Theta_T = E_j_i.template topLeftCorner<3, 3>().transpose();  // a view of E_j_i: no copy
+  Mat4<T> E_i_j;
+  E_i_j.template topLeftCorner<3, 3>() = Theta_T;
+  E_i_j.template topRightCorner<3, 1>() = -(Theta_T * E_j_i.template topRightCorner<3, 1>());
+  E_i_j.template bottomRows<1>() << T(0), T(0), T(0), T(1);
+  return E_i_j;
 }
 
 // O(phi) = [[ [omega], v ], [0, 0]]  (Eq. 1)
