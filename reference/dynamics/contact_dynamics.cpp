@@ -151,7 +151,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   ContactDynamicsState<T> r;
   r.mode = mode;
   kinematics::ContactKinematics<T>& k = r.kinematics;  // filled in place: no copies of its 3 KB
-  static_cast<kinematics::ContactConfiguration<T>&>(k) = kinematics::contact_configuration<T>(*patch1_, *patch2_, q);
+  kinematics::set_configuration<T>(k, *patch1_, *patch2_, q);
   const ModeKinematics<T> m = mode_kinematics(mode, k, rdot);
   const Mat6<T>& M = body_.M_b;
   const Mat4<T> E_1c_1 = spatial::pose_inverse<T>(k.E_1_1c);
@@ -275,7 +275,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   }
 
   // Eq. 19 by back-substitution.
-  r.qddot = m.Pdot * rdot + m.P * r.rddot;
+  r.qddot = n == 5 ? Vec5<T>(r.rddot) : Vec5<T>(m.Pdot * rdot + m.P * r.rddot);  // n = 5: P = I, Pdot = 0
   r.dphi = m.Hdot_r * rdot + m.H_r * r.rddot;
   r.f_c = spatial::newton_euler_wrench<T>(M, r.phi, r.dphi) - r.f_ext;
   r.f_c_1c = spatial::transform_wrench<T>(E_1c_1, r.f_c);
