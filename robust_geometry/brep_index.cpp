@@ -786,7 +786,11 @@ class Builder {
           if (u_sides[k] == 0) continue;  // no side of the corner's plane to arrive from
           const Corner& c = corners[k];
           const Approximated n = face_normal(c.face);
-          const auto& [ea, eb] = sides[k];
+          // References, not a structured binding: the lambda captures them
+          // (C++20 allows capturing bindings; Debian's clang, the sanitizer
+          // build's compiler, does not yet).
+          const CornerSide& ea = sides[k][0];
+          const CornerSide& eb = sides[k][1];
           const Derived q([&](const auto& r) {
             if (c.turn == 0) return plus(times(m, cross(n(r), eb(r))), times(2 * i - m, eb(r)));
             const auto sum = plus(times(i, ea(r)), times(m - i, eb(r)));
