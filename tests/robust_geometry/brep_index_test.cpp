@@ -563,8 +563,13 @@ TEST(ExactSigns, CrossingTripleSignIsExactWhereTheIntervalFilterCannotDecide) {
 TEST(ExactSigns, DerivedVectorsGiveTheSignsOfTheirConstructions) {
   using detail::FT;
   using detail::Vec;
-  const auto [a, b] = two_cross_products();
-  const auto [N, n] = two_cross_products();
+  // Named vectors, not structured bindings: the lambdas capture them (clang
+  // 14, the sanitizer build's compiler, refuses to capture bindings).
+  const std::pair<Vec, Vec> crossed = two_cross_products();
+  const Vec& a = crossed.first;
+  const Vec& b = crossed.second;
+  const Vec& N = crossed.first;
+  const Vec& n = crossed.second;
   const detail::Derived d([&](const auto& r) { return detail::minus(detail::read(a, r), detail::read(b, r)); });
   const detail::Derived p([&](const auto& r) {
     const auto Nr = detail::read(N, r), nr = detail::read(n, r);
