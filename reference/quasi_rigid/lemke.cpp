@@ -74,14 +74,17 @@ T check_lcp_matrix(const MatrixX<T>& M) {
   // oneTBB's threads (a maximum: the same on any thread count).
   T scale;
   if constexpr (std::is_same_v<T, double>) {
+    const auto larger = [](double a, double b) {  // NaN wins
+      return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
+    };
     scale = tbb::parallel_reduce(
         tbb::blocked_range<Eigen::Index>(0, M.cols()), 0.0,
         [&](const tbb::blocked_range<Eigen::Index>& columns, double largest) {
-          const double here =
-              M.middleCols(columns.begin(), columns.size()).cwiseAbs().template maxCoeff<Eigen::PropagateNaN>();
-          return std::isnan(here) || std::isnan(largest) ? std::numeric_limits<double>::quiet_NaN() : std::max(largest, here);
+          return larger(largest, M.middleCols(columns.begin(), columns.size())
+                                     .cwiseAbs()
+                                     .template maxCoeff<Eigen::PropagateNaN>());
         },
-        [](double a, double b) { return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b); });
+        larger);
   } else {
     scale = M.allFinite() ? T(M.cwiseAbs().maxCoeff()) : std::numeric_limits<T>::quiet_NaN();
   }
