@@ -14,8 +14,11 @@
 //    (validation/fixtures/scenes/rattleback_spin.json, mu = 0.3, RK4,
 //    h_min = 0.1 ms) per maximum step; issue 12's target: at least 100x
 //    faster than real time (under 400 ms) at 10 ms.
-//  - BM_ContactKinematics: kinematics::contact_kinematics alone (the jets,
-//    frames, H and Hdot), to show how the time splits.
+//  - BM_ContactKinematics: the kinematics the dynamics evaluate, alone (the
+//    jets, frames, H and Hdot q': set_configuration and set_hdot_qdot), to
+//    show how the time splits; BM_ContactKinematicsMatrices the same with the
+//    Hdot matrices (contact_kinematics: the reference, which the kinematics
+//    command prints).
 //  - BM_BowlSimulation3s/h_max in ms: dynamics::simulate, RK4,
 //    h_min = h_max / 16; counters per run: accepted steps, derivative
 //    evaluations, transitions.
@@ -238,6 +241,18 @@ void BM_ContactKinematics(benchmark::State& state) {
   const Pair& p = pair_for(state.range(0));
   state.SetLabel(kPairNames[state.range(0)]);
   const dy::Vec5<double> q = p.y.head<5>(), qdot = p.y.tail<5>();
+  contactref::kinematics::ContactRates<double> k;
+  for (auto _ : state) {
+    contactref::kinematics::set_configuration<double>(k, *p.patch1, *p.patch2, q);
+    contactref::kinematics::set_hdot_qdot<double>(k, qdot);
+    benchmark::DoNotOptimize(k);
+  }
+}
+
+void BM_ContactKinematicsMatrices(benchmark::State& state) {
+  const Pair& p = pair_for(state.range(0));
+  state.SetLabel(kPairNames[state.range(0)]);
+  const dy::Vec5<double> q = p.y.head<5>(), qdot = p.y.tail<5>();
   for (auto _ : state) {
     auto k = contactref::kinematics::contact_kinematics<double>(*p.patch1, *p.patch2, q, qdot);
     benchmark::DoNotOptimize(k);
@@ -338,6 +353,7 @@ BENCHMARK(BM_Derivative)->DenseRange(0, 2);
 BENCHMARK(BM_QddotMode)->DenseRange(0, 5);
 BENCHMARK(BM_Rattleback40s)->Arg(10)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ContactKinematics)->DenseRange(0, 2);
+BENCHMARK(BM_ContactKinematicsMatrices)->DenseRange(0, 2);
 BENCHMARK(BM_PatchJets)->DenseRange(0, 2);
 BENCHMARK(BM_BowlSimulation3s)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BowlOnTable3s)->Arg(1)->Arg(16)->Arg(64)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -150,7 +150,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   const ReducedVector<T> rdot = y.tail(n);
   ContactDynamicsState<T> r;
   r.mode = mode;
-  kinematics::ContactKinematics<T>& k = r.kinematics;  // filled in place: no copies of its 3 KB
+  kinematics::ContactRates<T>& k = r.kinematics;  // filled in place: no copies of its 2 KB
   kinematics::set_configuration<T>(k, *patch1_, *patch2_, q);
   const ModeKinematics<T> m = mode_kinematics(mode, k, rdot);
   const Mat6<T>& M = body_.M_b;
@@ -166,7 +166,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   r.f_ext.template head<3>() -= law.damping * r.phi.template head<3>();
   // The right-hand side before the projection on the free directions:
   // f_ext + [phi]^T M phi - M Hdot_r r', Eq. 15's wrench at dphi = Hdot_r r' taken off.
-  const Vec6<T> b = r.f_ext - spatial::newton_euler_wrench<T>(M, r.phi, Vec6<T>(m.Hdot_r * rdot));
+  const Vec6<T> b = r.f_ext - spatial::newton_euler_wrench<T>(M, r.phi, m.Hdot_r_rdot);
 
   const T pivot_floor = T(64 * n) * epsilon<T>();
   const auto singular = [&](const char* what) {
@@ -263,7 +263,7 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
     const bool spin_at_rest = law.mu_spin > T(0) && !holds_spin(mode) && !spin_moves && d.spin == T(0);
     if (rolling_at_rest || spin_at_rest) {
       const ReducedVector<T> rddot = solve(coefficients());
-      const Vec6<T> start_1c = k.Hdot_1c * r.qdot + k.H_1c * Vec5<T>(m.Pdot * rdot + m.P * rddot);
+      const Vec6<T> start_1c = k.Hdot_1c_qdot + k.H_1c * Vec5<T>(m.Pdot_rdot + m.P * rddot);
       if (rolling_at_rest) d.rolling = unit_or_zero(Eigen::Matrix<T, 2, 1>(start_1c.template head<2>()));
       if (spin_at_rest) d.spin = sign_of(start_1c(2));
     }
@@ -275,8 +275,8 @@ ContactDynamicsState<T> ContactDynamics<T>::evaluate(ContactMode mode, const Sta
   }
 
   // Eq. 19 by back-substitution.
-  r.qddot = n == 5 ? Vec5<T>(r.rddot) : Vec5<T>(m.Pdot * rdot + m.P * r.rddot);  // n = 5: P = I, Pdot = 0
-  r.dphi = m.Hdot_r * rdot + m.H_r * r.rddot;
+  r.qddot = n == 5 ? Vec5<T>(r.rddot) : Vec5<T>(m.Pdot_rdot + m.P * r.rddot);  // n = 5: P = I, Pdot = 0
+  r.dphi = m.Hdot_r_rdot + m.H_r * r.rddot;
   r.f_c = spatial::newton_euler_wrench<T>(M, r.phi, r.dphi) - r.f_ext;
   r.f_c_1c = spatial::transform_wrench<T>(E_1c_1, r.f_c);
   r.f_n = -r.f_c_1c(5);

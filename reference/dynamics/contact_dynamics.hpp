@@ -104,7 +104,7 @@ struct LawDirections {
 template <class T>
 struct ContactDynamicsState {
   ContactMode mode;
-  kinematics::ContactKinematics<T> kinematics;  // E_2_1, H_1, Hdot_1, E_1_1c, ... at (q, q')
+  kinematics::ContactRates<T> kinematics;  // E_2_1, H_1, E_1_1c, ... at q, and Hdot_1 q', Hdot_1c q'
   Mat4<T> E_w_1;      // world pose of body 1: E_w_2 E_2_1
   Vec5<T> qdot;       // P r'
   Vec6<T> phi;        // H_1 q' = H_r r'
@@ -134,11 +134,11 @@ struct ContactDynamicsState {
   // d/dt of the slip (v_x, v_y) in frame 1c, (Hdot_1c q' + H_1c q'') rows 3-4
   // (m/s^2; at zero slip the derivative of the vector itself).
   Eigen::Matrix<T, 2, 1> slip_acceleration() const {
-    return (kinematics.Hdot_1c * qdot + kinematics.H_1c * qddot).template segment<2>(3);
+    return (kinematics.Hdot_1c_qdot + kinematics.H_1c * qddot).template segment<2>(3);
   }
   // The same for the rolling (omega_x, omega_y) in frame 1c (rad/s^2).
   Eigen::Matrix<T, 2, 1> rolling_acceleration() const {
-    return (kinematics.Hdot_1c * qdot + kinematics.H_1c * qddot).template head<2>();
+    return (kinematics.Hdot_1c_qdot + kinematics.H_1c * qddot).template head<2>();
   }
   // Eq. 35's |f_t| / |f_n| and Eq. 40's |f_1c(2)| / |f_n| (m); infinite when f_n = 0.
   T stick_ratio() const;

@@ -82,9 +82,9 @@ template <class T> using Row2 = Eigen::Matrix<T, 1, 2>;
 // header), by back substitution with the diagonal's reciprocals, the
 // operations of Eigen's triangular solve without its general blocked path
 // (many times their cost at 2x2).
-template <class T>
-Mat2<T> upper_triangular_solve(const Mat2<T>& A, const Mat2<T>& B) {
-  Mat2<T> X;
+template <class T, int N>
+Eigen::Matrix<T, 2, N> upper_triangular_solve(const Mat2<T>& A, const Eigen::Matrix<T, 2, N>& B) {
+  Eigen::Matrix<T, 2, N> X;
   X.row(1) = B.row(1) * (1 / A(1, 1));
   X.row(0) = (B.row(0) - A(0, 1) * X.row(1)) * (1 / A(0, 0));
   return X;
@@ -93,7 +93,7 @@ Mat2<T> upper_triangular_solve(const Mat2<T>& A, const Mat2<T>& B) {
 // Eq. 31: D = -A^-1 B; A is triangular (header), solved as such.
 template <class T>
 Mat2<T> slip_map(const kinematics::Mat65<T>& H_1c) {
-  return -upper_triangular_solve<T>(H_1c.template block<2, 2>(3, 0), H_1c.template block<2, 2>(3, 2));
+  return -upper_triangular_solve<T, 2>(H_1c.template block<2, 2>(3, 0), H_1c.template block<2, 2>(3, 2));
 }
 
 // Eq. 37: G = -(H_1c[2, 0..1] D + H_1c[2, 2..3]) / H_1c[2, 4].
@@ -139,8 +139,7 @@ Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c
 }
 
 template <class T>
-ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactKinematics<T>& k,
-                                  const ReducedVector<T>& rdot) {
+ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactRates<T>& k, const ReducedVector<T>& rdot) {
   const int n = velocity_dimension(mode);
   if (rdot.size() != n || !rdot.allFinite()) {
     std::ostringstream os;
@@ -148,32 +147,21 @@ ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactKinematic
        << ")";
     throw InputError(os.str());
   }
-  ModeKinematics<T> m{mode, reduced_velocity_map(mode, k.H_1c), {}, {}, {}, {}};
+  ModeKinematics<T> m{mode, reduced_velocity_map(mode, k.H_1c), {}, {}, Vec5<T>::Zero(), {}};
   m.qdot = n == 5 ? Vec5<T>(rdot) : Vec5<T>(m.P * rdot);  // P = I: q' = r'
-  kinematics::set_rates(k, m.qdot);
-  m.Pdot = Mat5R<T>::Zero(5, n);
-  if (twist_coordinates(mode)) {  // Pdot = -H5^-1 Hdot5 P
-    m.Pdot = -twist_rows(k.H_1c).solve(Mat5R<T>(k.Hdot_1c.template topRows<5>() * m.P));
-  } else if (n == 2 || n == 3) {  // no-slip, no-spin (no-roll's P is constant, rest's empty)
-    const Mat2<T> A = k.H_1c.template block<2, 2>(3, 0);
-    const Mat2<T> D = m.P.template block<2, 2>(0, 0);
-    const Mat2<T> Adot = k.Hdot_1c.template block<2, 2>(3, 0), Bdot = k.Hdot_1c.template block<2, 2>(3, 2);
-    const Mat2<T> Ddot = -upper_triangular_solve<T>(A, Mat2<T>(Adot * D + Bdot));
-    m.Pdot.template block<2, 2>(0, 0) = Ddot;
-    if (mode == ContactMode::kNoSpin) {
-      m.Pdot.template block<1, 2>(4, 0) =
-          -(k.Hdot_1c.template block<1, 2>(2, 0) * D + k.H_1c.template block<1, 2>(2, 0) * Ddot +
-            k.Hdot_1c.template block<1, 2>(2, 2)) /
-          k.H_1c(2, 4);
-    }
+  kinematics::set_hdot_qdot(k, m.qdot);
+  // Pdot r' (header), zero where P is constant (n = 5, no-roll, rest).
+  if (twist_coordinates(mode)) {
+    m.Pdot_rdot = -twist_rows(k.H_1c).solve(Vec5<T>(k.Hdot_1c_qdot.template head<5>()));
+  } else if (n == 2 || n == 3) {  // no-slip, no-spin
+    const Eigen::Matrix<T, 2, 1> Ddot_uv = -upper_triangular_solve<T, 1>(
+        Mat2<T>(k.H_1c.template block<2, 2>(3, 0)), Eigen::Matrix<T, 2, 1>(k.Hdot_1c_qdot.template segment<2>(3)));
+    m.Pdot_rdot.template head<2>() = Ddot_uv;
+    if (mode == ContactMode::kNoSpin)
+      m.Pdot_rdot(4) = -(k.Hdot_1c_qdot(2) + k.H_1c.template block<1, 2>(2, 0).dot(Ddot_uv.transpose())) / k.H_1c(2, 4);
   }
-  if (n == 5) {  // P = I
-    m.H_r = k.H_1;
-    m.Hdot_r = k.Hdot_1;
-  } else {
-    m.H_r = k.H_1 * m.P;
-    m.Hdot_r = k.Hdot_1 * m.P + k.H_1 * m.Pdot;
-  }
+  m.H_r = n == 5 ? Mat6R<T>(k.H_1) : Mat6R<T>(k.H_1 * m.P);
+  m.Hdot_r_rdot = k.Hdot_1_qdot + k.H_1 * m.Pdot_rdot;
   return m;
 }
 
@@ -187,7 +175,7 @@ ReducedVector<T> reduced_velocities(ContactMode mode, const kinematics::Mat65<T>
 
 #define CONTACTREF_INSTANTIATE(T)                                                                        \
   template Mat5R<T> reduced_velocity_map<T>(ContactMode, const kinematics::Mat65<T>&);                  \
-  template ModeKinematics<T> mode_kinematics<T>(ContactMode, kinematics::ContactKinematics<T>&,             \
+  template ModeKinematics<T> mode_kinematics<T>(ContactMode, kinematics::ContactRates<T>&,                  \
                                                 const ReducedVector<T>&);                                \
   template ReducedVector<T> reduced_velocities<T>(ContactMode, const kinematics::Mat65<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)

@@ -47,7 +47,13 @@
 //   Ddot = -A^-1 (Adot D + Bdot)   (from A D + B = 0),
 //   Gdot = -(Hdot_1c[2, 0..1] D + H_1c[2, 0..1] Ddot + Hdot_1c[2, 2..3]) / H_1c[2, 4]
 // (H_1c[2, 4] is constant), with Adot, Bdot the blocks of Hdot_1c along
-// q' = P r'.
+// q' = P r'. The dynamics need them times r' alone (Eq. 19's dphi =
+// Hdot_r r' + H_r r''), and with (s', t') = D (u', v') and Hdot_1c's zero
+// psi column these contract to rows of Hdot_1c q':
+//   Hdot_r r' = Hdot_1 q' + H_1 Pdot r',
+//   Ddot (u', v') = -A^-1 (Hdot_1c q')[3..4],
+//   Gdot (u', v') = -((Hdot_1c q')[2] + H_1c[2, 0..1] Ddot (u', v')) / H_1c[2, 4],
+//   Pdot r' = -H5^-1 (Hdot_1c q')[0..4] for the sliding modes that hold a group.
 #include <Eigen/Core>
 #include <array>
 
@@ -95,9 +101,11 @@ template <class T> using Mat6R = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 5>;
 template <class T>
 struct ModeKinematics {
   ContactMode mode;
-  Mat5R<T> P, Pdot;  // q' = P r', and its time derivative
+  Mat5R<T> P;        // q' = P r'
   Vec5<T> qdot;      // P r'
-  Mat6R<T> H_r, Hdot_r;  // phi = H_r r' in frame 1, and its time derivative
+  Mat6R<T> H_r;      // phi = H_r r' in frame 1
+  Vec5<T> Pdot_rdot;    // (dP/dt) r'
+  Vec6<T> Hdot_r_rdot;  // (dH_r/dt) r'
 };
 
 // The map q' = P r' at the configuration (P depends on q alone).
@@ -105,10 +113,10 @@ template <class T>
 Mat5R<T> reduced_velocity_map(ContactMode mode, const kinematics::Mat65<T>& H_1c);
 
 // Everything above at r' and the configuration that `kinematics` holds, whose
-// rates along q' = P r' are set (kinematics::set_rates). InputError when r'
+// Hdot q' along q' = P r' is set (kinematics::set_hdot_qdot). InputError when r'
 // has the wrong size for the mode or is not finite.
 template <class T>
-ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactKinematics<T>& kinematics,
+ModeKinematics<T> mode_kinematics(ContactMode mode, kinematics::ContactRates<T>& kinematics,
                                   const ReducedVector<T>& rdot);
 
 // The reduced velocities of a mode taken from q' (the entries of q' that the

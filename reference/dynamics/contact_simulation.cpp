@@ -322,7 +322,7 @@ typename Simulator<T>::EventOutcome Simulator<T>::switch_at_event(ContactState<T
       if (group == kSlipGroup) reference_.slip = onwards(at_event.slip_acceleration(), reference_.slip);
       if (group == kRollingGroup) reference_.rolling = onwards(at_event.rolling_acceleration(), reference_.rolling);
       if (group == kSpinGroup) {
-        const T spin_rate = (at_event.kinematics.Hdot_1c * at_event.qdot + at_event.kinematics.H_1c * at_event.qddot)(2);
+        const T spin_rate = (at_event.kinematics.Hdot_1c_qdot + at_event.kinematics.H_1c * at_event.qddot)(2);
         reference_.spin = spin_rate > T(0) ? T(1) : spin_rate < T(0) ? T(-1) : T(-reference_.spin);
       }
     }

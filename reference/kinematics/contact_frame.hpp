@@ -1,7 +1,8 @@
 #pragma once
 // The contact frame of one patch (Kry & Pai Eqs. 5-6) and the velocity of that
 // frame relative to its body (Eqs. 44-51), with the partial derivatives in s
-// and t that Hdot needs (Eq. 57). A patch c(s, t) on body b gives frame bc:
+// and t that Hdot needs (Eq. 57), or their contraction along (s', t') that
+// Hdot q' needs. A patch c(s, t) on body b gives frame bc:
 //   x = c_s / |c_s|,  z = (c_s x c_t) / |c_s x c_t|,  y = z x x          (Eq. 5)
 //   E_b_bc = [x y z c; 0 0 0 1]                                          (Eq. 6)
 // y = z x x is Eq. 5's y: (c_s x c_t) x c_s = (c_s . c_s) c_t - (c_s . c_t) c_s,
@@ -23,13 +24,30 @@ struct ContactFrame {
   // relative to its body in contact-frame coordinates, rows (omega; v):
   //   [-y.z_s  -y.z_t; -z.x_s  -z.x_t; y.x_s  y.x_t; x.c_s  x.c_t; 0  y.c_t; 0  0]
   Mat62<T> H_bc;
-  Mat62<T> H_bc_s, H_bc_t;   // its partial derivatives in s and t
 };
 
 // The frame at a regular point (c_s x c_t != 0; the caller checks, e.g. with
-// surfaces::check_regular). Uses the jet to third order.
+// surfaces::check_regular). Uses the jet to second order.
 template <class T>
 ContactFrame<T> contact_frame(const surfaces::PatchJet<T>& jet);
+
+// H_bc's partial derivatives in s and t (Eq. 57's Hdot is H_bc_s s' + H_bc_t t'),
+// from the jet to third order, at a regular point.
+template <class T>
+struct FrameJacobianPartials {
+  Mat62<T> H_bc_s, H_bc_t;
+};
+template <class T>
+FrameJacobianPartials<T> frame_jacobian_partials(const surfaces::PatchJet<T>& jet);
+
+// (H_bc_s s' + H_bc_t t') (s', t')^T: the rate of the frame's twist H_bc k'
+// along k' = (s', t') held fixed, without the partials: the directional
+// derivatives D = s' d/ds + t' d/dt of x, y, z and c, to second order, in
+// H_bc's rows (the dynamics need Hdot q' alone, Eq. 19). `frame` is
+// contact_frame(jet).
+template <class T>
+Vec6<T> frame_jacobian_rate(const surfaces::PatchJet<T>& jet, const ContactFrame<T>& frame, const T& s_dot,
+                            const T& t_dot);
 
 // The surface's curvature form at the frame's point in its tangent axes
 // (x, y): K with (x.dz, y.dz) = K (x.dc, y.dc) for a motion dc of the point

@@ -38,6 +38,15 @@ Mat4<T> frame_alignment_derivative(const Mat4<T>& E_1c_2c) {
   return dE;
 }
 
+// InputError unless q' is finite.
+template <class T>
+void check_rates(const Vec5<T>& qdot) {
+  if (qdot.allFinite()) return;
+  std::ostringstream os;
+  os << "contact kinematics: the contact coordinate rates must be finite, got q' = (" << qdot.transpose() << ")";
+  throw InputError(os.str());
+}
+
 }  // namespace
 
 template <class T>
@@ -91,8 +100,10 @@ void set_configuration(ContactConfiguration<T>& k, const surfaces::Patch<T>& pat
     os << "contact kinematics: the contact coordinates must be finite, got q = (" << q.transpose() << ")";
     throw InputError(os.str());
   }
-  k.frame1 = contact_frame(regular_jet(patch1, q(0), q(1), "body 1"));
-  k.frame2 = contact_frame(regular_jet(patch2, q(2), q(3), "body 2"));
+  k.jet1 = regular_jet(patch1, q(0), q(1), "body 1");
+  k.jet2 = regular_jet(patch2, q(2), q(3), "body 2");
+  k.frame1 = contact_frame(k.jet1);
+  k.frame2 = contact_frame(k.jet2);
   k.psi = q(4);
   k.E_1_1c = k.frame1.E_b_bc;
   k.E_2_2c = k.frame2.E_b_bc;
@@ -121,19 +132,16 @@ ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configura
 
 template <class T>
 void set_rates(ContactKinematics<T>& k, const Vec5<T>& qdot) {
-  if (!qdot.allFinite()) {
-    std::ostringstream os;
-    os << "contact kinematics: the contact coordinate rates must be finite, got q' = (" << qdot.transpose() << ")";
-    throw InputError(os.str());
-  }
+  check_rates(qdot);
   const ContactFrame<T>& frame1 = k.frame1;
   const ContactFrame<T>& frame2 = k.frame2;
+  const FrameJacobianPartials<T> partials1 = frame_jacobian_partials(k.jet1), partials2 = frame_jacobian_partials(k.jet2);
   // Eq. 57, negated as H_1c, and with its second Ad read as Ad_1c_2c (misprinted
   // Ad_1_1c): Hdot_1c = ( -d/dt ^{1c}H_1 | dAd_1c_2c ^{2c}H_2 + Ad_1c_2c d/dt ^{2c}H_2 | 0 ),
   // d/dt ^{1c}H_1 = H_1,s s' + H_1,t t', d/dt ^{2c}H_2 = H_2,u u' + H_2,v v',
   // dAd_1c_2c = blockdiag(R'_psi, R'_psi) psi'.
-  const Mat62<T> Hdot_frame1 = frame1.H_bc_s * qdot(0) + frame1.H_bc_t * qdot(1);
-  const Mat62<T> Hdot_frame2 = frame2.H_bc_s * qdot(2) + frame2.H_bc_t * qdot(3);
+  const Mat62<T> Hdot_frame1 = partials1.H_bc_s * qdot(0) + partials1.H_bc_t * qdot(1);
+  const Mat62<T> Hdot_frame2 = partials2.H_bc_s * qdot(2) + partials2.H_bc_t * qdot(3);
   const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.E_1c_2c) * qdot(4);
   k.Hdot_1c.template leftCols<2>() = -Hdot_frame1;
   k.Hdot_1c.template middleCols<2>(2) = spatial::transform_twist_rate(k.E_1c_2c, dE_1c_2c, frame2.H_bc, Hdot_frame2);
@@ -146,6 +154,22 @@ void set_rates(ContactKinematics<T>& k, const Vec5<T>& qdot) {
   // The jets are finite, but products with large rates or curvatures may not be.
   check_finite_results<T>({{"Hdot_1c", k.Hdot_1c.data(), k.Hdot_1c.size()}, {"Hdot_1", k.Hdot_1.data(), k.Hdot_1.size()}},
                           "q'", qdot);
+}
+
+template <class T>
+void set_hdot_qdot(ContactRates<T>& k, const Vec5<T>& qdot) {
+  check_rates(qdot);
+  // set_rates' Hdot_1c and Hdot_1 times q': the frames' rates along their own
+  // (s', t') and (u', v'), and Ad_1c_2c's along psi'.
+  const Vec6<T> rate_frame1 = frame_jacobian_rate(k.jet1, k.frame1, qdot(0), qdot(1));
+  const Vec6<T> rate_frame2 = frame_jacobian_rate(k.jet2, k.frame2, qdot(2), qdot(3));
+  const Mat4<T> dE_1c_2c = frame_alignment_derivative(k.E_1c_2c) * qdot(4);
+  const Vec6<T> twist_frame2 = k.frame2.H_bc * qdot.template segment<2>(2);
+  k.Hdot_1c_qdot = spatial::transform_twist_rate<T, 1>(k.E_1c_2c, dE_1c_2c, twist_frame2, rate_frame2) - rate_frame1;
+  const Mat4<T> dE_1_1c = k.frame1.E_b_bc_s * qdot(0) + k.frame1.E_b_bc_t * qdot(1);
+  k.Hdot_1_qdot = spatial::transform_twist_rate<T, 1>(k.E_1_1c, dE_1_1c, Vec6<T>(k.H_1c * qdot), k.Hdot_1c_qdot);
+  check_finite_results<T>({{"Hdot_1c q'", k.Hdot_1c_qdot.data(), 6}, {"Hdot_1 q'", k.Hdot_1_qdot.data(), 6}}, "q'",
+                          qdot);
 }
 
 template <class T>
@@ -173,6 +197,7 @@ Eigen::Matrix<T, 2, 2> relative_curvature(const ContactConfiguration<T>& configu
   template void set_configuration<T>(ContactConfiguration<T>&, const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const ContactConfiguration<T>&, const Vec5<T>&); \
   template void set_rates<T>(ContactKinematics<T>&, const Vec5<T>&); \
+  template void set_hdot_qdot<T>(ContactRates<T>&, const Vec5<T>&); \
   template ContactKinematics<T> contact_kinematics<T>(const surfaces::Patch<T>&, const surfaces::Patch<T>&, const Vec5<T>&, const Vec5<T>&);
 CONTACTREF_FOR_EACH_SCALAR(CONTACTREF_INSTANTIATE)
 #undef CONTACTREF_INSTANTIATE

@@ -37,16 +37,27 @@ Mat4<T> frame_alignment(const T& psi);
 // velocities, thesis Eqs. 4.35-4.44, need H before q' is known).
 template <class T>
 struct ContactConfiguration {
-  ContactFrame<T> frame1, frame2;   // Eq. 6 with its partials, at (s, t) and (u, v)
+  surfaces::PatchJet<T> jet1, jet2;  // the patches' jets at (s, t) and (u, v), to third order
+  ContactFrame<T> frame1, frame2;    // Eq. 6 with its partials, and Eq. 51, there
   T psi = T(0);
   Mat4<T> E_1_1c, E_2_2c, E_1c_2c;  // Eqs. 6, 7
   Mat4<T> E_2_1;                    // Eq. 9: the pose of body 1 in body 2
   Mat65<T> H_1c, H_1;               // phi in frame 1c and in frame 1 = H q'
 };
 
+// Hdot as matrices (Eq. 57, thesis Eq. 4.18): the reference, and what the
+// kinematics command and the audit print.
 template <class T>
 struct ContactKinematics : ContactConfiguration<T> {
   Mat65<T> Hdot_1c, Hdot_1;  // the time derivatives of H_1c, H_1 along q'
+};
+
+// Hdot q' alone, what the dynamics need (Eq. 19's dphi = Hdot q' + H q''):
+// the same rates contracted with q', from directional derivatives of the
+// frames (contact_frame.hpp frame_jacobian_rate) instead of their partials.
+template <class T>
+struct ContactRates : ContactConfiguration<T> {
+  Vec6<T> Hdot_1c_qdot, Hdot_1_qdot;  // Hdot_1c q', Hdot_1 q'
 };
 
 // The configuration at q. Throws InputError for a non-finite q, and
@@ -73,6 +84,11 @@ ContactKinematics<T> contact_kinematics(const ContactConfiguration<T>& configura
 // rates along q' are set (without copying the configuration's 2 KB).
 template <class T>
 void set_rates(ContactKinematics<T>& kinematics, const Vec5<T>& qdot);
+
+// The same contracted with q': `rates` holds the configuration at q, and
+// Hdot_1c q', Hdot_1 q' are set. Errors as set_rates.
+template <class T>
+void set_hdot_qdot(ContactRates<T>& rates, const Vec5<T>& qdot);
 
 // The relative curvature of the contact in frame 1c's tangent axes:
 // K_1 + A K_2 A^T, K_b the curvature form of body b (contact_frame.hpp

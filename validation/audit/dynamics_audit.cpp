@@ -160,20 +160,20 @@ std::vector<validation::AuditEntrySpec> dynamics_audit_entries() {
             "needs 12 digits (the torque about the normal cancels)", 509, in_mode(ContactMode::kNoRoll), 12),
       entry("dynamics.sliding_no_roll_no_spin", "(q', r'') of a sliding mode that holds rolling and spin (r' the "
             "free rows of phi_1c, q' = H5^-1 E r')", 510, in_mode(ContactMode::kSlidingNoRollNoSpin)),
-      entry("dynamics.mode_jacobians", "P, Pdot, H_r and Hdot_r of no-slip and no-spin (Hdot_r = Hdot_1 P + H_1 Pdot, "
-            "Ddot and Gdot derived in contact_modes.hpp)", 511,
+      entry("dynamics.mode_jacobians", "P, H_r, Pdot r' and Hdot_r r' of no-slip and no-spin (Hdot_r r' = Hdot_1 q' + "
+            "H_1 Pdot r', Ddot and Gdot derived in contact_modes.hpp)", 511,
             [](const auto& q, const auto& qdot) {
               using T = typename std::decay_t<decltype(q)>::Scalar;
               const auto configuration = kinematics::contact_configuration<T>(bowl<T>().patch(0), ellipsoid<T>(), q);
-              Eigen::Matrix<T, 22, 5> all;
+              Eigen::Matrix<T, 11, 7> all;  // per mode: (P; H_r) and (Pdot r'; Hdot_r r')
               int column = 0;
               for (const ContactMode mode : {ContactMode::kNoSlip, ContactMode::kNoSpin}) {
                 const dynamics::ReducedVector<T> rdot = dynamics::reduced_velocities<T>(mode, configuration.H_1c, qdot);
-                kinematics::ContactKinematics<T> k{configuration, {}, {}};
+                kinematics::ContactRates<T> k{configuration, {}, {}};
                 const auto m = dynamics::mode_kinematics<T>(mode, k, rdot);
                 const auto n = Eigen::Index(rdot.size());
-                all.block(0, column, 22, n) << m.P, m.Pdot, m.H_r, m.Hdot_r;
-                column += int(n);
+                all.block(0, column, 11, n + 1) << m.P, m.Pdot_rdot, m.H_r, m.Hdot_r_rdot;
+                column += int(n) + 1;
               }
               return all;
             }),

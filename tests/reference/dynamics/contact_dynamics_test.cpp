@@ -96,17 +96,16 @@ Solved<T> solved_of(const ContactDynamicsState<T>& r) {
 }
 
 // The mutation harness: Eqs. 19-20 as the header of contact_dynamics.hpp
-// states them, solved with a given Hdot in place of the kinematics' one.
+// states them, solved with a given Hdot q' in place of the kinematics' one.
 template <class T>
-Solved<T> solve_with_hdot(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r, const kinematics::Mat65<T>& Hdot,
-                          const Vec5<T>& qdot) {
+Solved<T> solve_with_hdot(const ContactDynamics<T>& d, const ContactDynamicsState<T>& r, const Vec6<T>& Hdot_qdot) {
   const Mat6<T>& M = d.inertia();
   const kinematics::Mat65<T>& H = r.kinematics.H_1;
   const Vec6<T> gyroscopic = spatial::spatial_cross(r.phi).transpose() * (M * r.phi);
   const Mat5<T> A = H.transpose() * M * H;
   Solved<T> out;
-  out.qddot = A.ldlt().solve(Vec5<T>(H.transpose() * (r.f_ext + gyroscopic - M * (Hdot * qdot))));
-  out.dphi = Hdot * qdot + H * out.qddot;
+  out.qddot = A.ldlt().solve(Vec5<T>(H.transpose() * (r.f_ext + gyroscopic - M * Hdot_qdot)));
+  out.dphi = Hdot_qdot + H * out.qddot;
   out.f_c = M * out.dphi - gyroscopic - r.f_ext;
   return out;
 }
@@ -245,12 +244,11 @@ TEST(KryPaiSection33, WrongHdotKeepsTheSolveResidualsButNotTheEnergy) {
       const Sample<Real50> s = sample<Real50>(kind, n);
       const ContactDynamics<Real50> d = dynamics_of(kind, s);
       const ContactDynamicsState<Real50> r = d.evaluate(s.y);
-      const Vec5<Real50> qdot = s.y.tail<5>();
       const std::string where = std::string(name(kind)) + " sample " + std::to_string(n);
-      const Solved<Real50> same = solve_with_hdot(d, r, r.kinematics.Hdot_1, qdot);
+      const Solved<Real50> same = solve_with_hdot(d, r, r.kinematics.Hdot_1_qdot);
       EXPECT_TRUE(matrices_near(same.qddot, r.qddot, tolerance<Real50>(1024))) << where << ": the harness";
       for (const Real50& factor : {Real50(0), Real50(-1)}) {
-        const Solved<Real50> wrong = solve_with_hdot(d, r, kinematics::Mat65<Real50>(factor * r.kinematics.Hdot_1), qdot);
+        const Solved<Real50> wrong = solve_with_hdot(d, r, Vec6<Real50>(factor * r.kinematics.Hdot_1_qdot));
         const SolveResiduals<Real50> residuals = solve_residuals(d, r, wrong, s.y);
         EXPECT_LE(residuals.Htf, 1.0) << where << ", Hdot x " << factor;
         EXPECT_LE(residuals.power, 1.0) << where << ", Hdot x " << factor;

@@ -1,7 +1,8 @@
 // The friction modes (Kry & Pai Section 3.4, Eqs. 21-40; thesis Eqs.
 // 4.24-4.44), each property against a reference independent of the code:
 //  - the reduced Jacobians' time derivatives Hdot' and Hdot'' (not in the
-//    papers) against 50-digit central differences of H_r(q) = H_1(q) P(q);
+//    papers), times r', and Pdot r', against 50-digit central differences of
+//    H_r(q) r' = H_1(q) P(q) r' and P(q) r' at fixed r';
 //  - energy: dE/dt from a 50-digit central difference of the energy function
 //    along the state derivative equals the closed-form power of the friction
 //    law, -f_n (mu |v| + mu_roll |rho| + mu_spin |omega_z|) - damping |omega|^2,
@@ -80,20 +81,13 @@ FrictionLaw<T> resisting_law() {
   return {T(0.4), T(0.01), T(0.02), T(0.05)};
 }
 
-// H_r(q) = H_1(q) P(q) of a mode.
-template <class T>
-Mat6R<T> reduced_jacobian(ContactMode mode, Kind kind, const Vec5<T>& q) {
-  const test::ContactPairs<T>& p = test::contact_pairs<T>();
-  const kinematics::ContactConfiguration<T> c = kinematics::contact_configuration<T>(p.body1(kind), p.body2(kind), q);
-  return c.H_1 * reduced_velocity_map(mode, c.H_1c);
-}
-
 // ---------------------------------------------------------------------------
 
 #if CONTACTREF_HAS_REAL50  // 50 digits: release build only (core/scalar.hpp)
 TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
-  // Hdot_r = d/dt (H_1 P) along q' = P r': the derived Ddot and Gdot
-  // (contact_modes.hpp) against (H_r(q + h q') - H_r(q - h q')) / 2h.
+  // Hdot_r r' = d/dt (H_1 P) r' and Pdot r' along q' = P r' at fixed r': the
+  // derived Ddot and Gdot (contact_modes.hpp) against
+  // (H_r(q + h q') - H_r(q - h q')) r' / 2h and the same of P r'.
   double worst = 0;
   const test::ContactPairs<Real50>& p = test::contact_pairs<Real50>();
   for (ContactMode mode : kFrictionModes) {
@@ -101,17 +95,27 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
       for (int n = 0; n < 3; ++n) {
         const ModeSample<Real50> s = sample<Real50>(kind, mode, n);
         const Vec5<Real50> q = s.y.head<5>();
+        const ReducedVector<Real50> rdot = s.y.tail(s.y.size() - 5);
         const kinematics::ContactConfiguration<Real50> c =
             kinematics::contact_configuration<Real50>(p.body1(kind), p.body2(kind), q);
-        kinematics::ContactKinematics<Real50> k{c, {}, {}};
-        const ModeKinematics<Real50> m = mode_kinematics(mode, k, ReducedVector<Real50>(s.y.tail(s.y.size() - 5)));
-        const Mat6R<Real50> difference = test::central_difference(
-            [&](const Real50& x) { return reduced_jacobian<Real50>(mode, kind, Vec5<Real50>(q + x * m.qdot)); },
+        kinematics::ContactRates<Real50> k{c, {}, {}};
+        const ModeKinematics<Real50> m = mode_kinematics(mode, k, rdot);
+        const Eigen::Matrix<Real50, 11, 1> difference = test::central_difference(
+            [&](const Real50& x) {
+              const kinematics::ContactConfiguration<Real50> at =
+                  kinematics::contact_configuration<Real50>(p.body1(kind), p.body2(kind), Vec5<Real50>(q + x * m.qdot));
+              const Vec5<Real50> P_rdot = reduced_velocity_map(mode, at.H_1c) * rdot;
+              Eigen::Matrix<Real50, 11, 1> both;
+              both << at.H_1 * P_rdot, P_rdot;
+              return both;
+            },
             Real50(0));
+        Eigen::Matrix<Real50, 11, 1> derived;
+        derived << m.Hdot_r_rdot, m.Pdot_rdot;
         // |H_r'''| along q' stays below 1e2 here (curvatures and rates O(1)).
-        EXPECT_TRUE(matrices_near(m.Hdot_r, difference, test::finite_difference_tolerance(), test::kAbsolute))
+        EXPECT_TRUE(matrices_near(derived, difference, test::finite_difference_tolerance(), test::kAbsolute))
             << to_string(mode) << ", " << name(kind) << " sample " << n;
-        if (m.Hdot_r.size() > 0) worst = std::max(worst, double((m.Hdot_r - difference).cwiseAbs().maxCoeff()));
+        worst = std::max(worst, double((derived - difference).cwiseAbs().maxCoeff()));
         // The held rows of phi_1c vanish: the slip in every sticking mode, the
         // spin in no-spin and rest, the rolling in no-roll and rest (where P =
         // e_5 or empty claims that pure spin neither rolls nor slips).
@@ -127,7 +131,7 @@ TEST(FrictionModes, ReducedJacobianDerivativesMatch50DigitDifferences) {
       }
     }
   }
-  test::report("friction", "|Hdot_r - 50-digit difference of H_1 P| worst", worst);
+  test::report("friction", "|(Hdot_r r', Pdot r') - 50-digit differences of (H_1 P r', P r')| worst", worst);
 }
 
 // dE/dt along the state derivative by a 50-digit central difference of the

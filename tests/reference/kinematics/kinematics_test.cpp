@@ -2,7 +2,9 @@
 // against a reference that does not use the code under test:
 //  - H against 50-digit central differences of the pose map Eq. 9, built here
 //    from Eqs. 5-7 as printed (Gram-Schmidt y, not the library's y = z x x);
-//  - Hdot against 50-digit central differences of H along q';
+//  - Hdot against 50-digit central differences of H along q', and Hdot q'
+//    (set_hdot_qdot, from directional derivatives) against those of H q'
+//    at fixed q';
 //  - the zero bottom row of H_1c and rank 5, with det of its upper 5x5 block
 //    against Montana's curvature forms;
 //  - a closed form for a sphere on a plane;
@@ -139,6 +141,18 @@ ContactKinematics<T> kinematics_of(const Configuration& c) {
   return contact_kinematics<T>(s(c.body1), s(c.body2), c.q.cast<T>(), c.qdot.cast<T>());
 }
 
+// Hdot_1 q' and Hdot_1c q' by the directional path (set_hdot_qdot), stacked.
+template <class T>
+Eigen::Matrix<T, 6, 2> hdot_qdot_of(const Configuration& c) {
+  const TestSurfaces<T>& s = test_surfaces<T>();
+  ContactRates<T> rates;
+  set_configuration<T>(rates, s(c.body1), s(c.body2), c.q.cast<T>());
+  set_hdot_qdot<T>(rates, c.qdot.cast<T>());
+  Eigen::Matrix<T, 6, 2> both;
+  both << rates.Hdot_1_qdot, rates.Hdot_1c_qdot;
+  return both;
+}
+
 // max |a - b| / max(1, max |b|): the measure matrices_near bounds.
 template <class DA, class DB>
 double relative_difference(const Eigen::MatrixBase<DA>& a, const Eigen::MatrixBase<DB>& b) {
@@ -257,6 +271,32 @@ TEST(ContactKinematics, HdotMatchesFiniteDifferencesOfH) {  // Eq. 57, thesis Eq
   }
   report("Hdot_1 vs 50-digit differences of H_1 along q', worst relative entry", worst_1, "72 configurations");
   report("Hdot_1c vs 50-digit differences of H_1c along q', worst relative entry", worst_1c);
+}
+
+// The directional path's Hdot q' (frame_jacobian_rate: no partials of the
+// frames) against 50-digit differences of the twists H q' along q' at fixed
+// q', (H(q + h q') - H(q - h q')) q' / 2h: independent of both Hdot paths.
+TEST(ContactKinematics, HdotQdotMatchesFiniteDifferencesOfTheTwist) {  // Eq. 19's Hdot q'
+  double worst = 0;
+  for (int set = 0; set < 2; ++set) {
+    for (const Configuration& c : configurations(set)) {
+      const TestSurfaces<Real50>& s = test_surfaces<Real50>();
+      const Vec5<Real50> q = c.q.cast<Real50>(), qdot = c.qdot.cast<Real50>();
+      const auto twists_along = [&](const Real50& x) {
+        const ContactConfiguration<Real50> moved =
+            contact_configuration<Real50>(s(c.body1), s(c.body2), Vec5<Real50>(q + x * qdot));
+        Eigen::Matrix<Real50, 6, 2> both;
+        both << moved.H_1 * qdot, moved.H_1c * qdot;
+        return both;
+      };
+      const Eigen::Matrix<Real50, 6, 2> rate = test::central_difference(twists_along, Real50(0));
+      const Eigen::Matrix<Real50, 6, 2> directional = hdot_qdot_of<Real50>(c);
+      EXPECT_TRUE(matrices_near(directional, rate, test::finite_difference_tolerance(kDifferenceScale))) << c.label();
+      worst = std::max(worst, relative_difference(directional, rate));
+    }
+  }
+  report("Hdot q' (directional) vs 50-digit differences of H q' along q', worst relative entry", worst,
+         "72 configurations");
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -587,7 +627,8 @@ TEST(ContactKinematics, DoubleAgreesWith50Digits) {
       const double difference =
           std::max({relative_difference(d.E_2_1, r.E_2_1), relative_difference(d.H_1, r.H_1),
                     relative_difference(d.Hdot_1, r.Hdot_1), relative_difference(d.H_1c, r.H_1c),
-                    relative_difference(d.Hdot_1c, r.Hdot_1c)});
+                    relative_difference(d.Hdot_1c, r.Hdot_1c),
+                    relative_difference(hdot_qdot_of<double>(c), hdot_qdot_of<Real50>(c))});
       if (difference > worst) {
         worst = difference;
         where = c.label();
@@ -598,7 +639,7 @@ TEST(ContactKinematics, DoubleAgreesWith50Digits) {
   // of loop_test); the frames, H and Hdot add a few hundred roundings at these
   // regular points of unit-size surfaces, well inside that bound.
   EXPECT_LT(worst, tolerance<double>(16 * 64, 50)) << where;
-  report("double vs 50 digits, worst relative entry of E_2_1, H and Hdot (frames 1 and 1c)", worst, where);
+  report("double vs 50 digits, worst relative entry of E_2_1, H, Hdot and Hdot q' (frames 1 and 1c)", worst, where);
 }
 #endif  // CONTACTREF_HAS_REAL50
 
@@ -639,6 +680,27 @@ TEST(ContactKinematicsInput, AnHdotThatOverflowsIsAComputationErrorNamingIt) {
     const std::string e = error_of([&] { contact_kinematics<double>(ball, plane, q, qdot); });
     EXPECT_TRUE(contains(e, "ComputationError: contact kinematics: Hdot_1")) << k << ": " << e;
     EXPECT_TRUE(contains(e, " overflows (not representable) at q' = (")) << k << ": " << e;
+  }
+}
+
+// The same for Hdot q', quadratic in q': on the 1 km ball (chart derivatives
+// of order 1e3) its entries are of order 1e3 q'^2, finite at rates of 1e150
+// and not representable at 1e160; a non-finite q' is an InputError.
+TEST(ContactKinematicsInput, AnHdotQdotThatOverflowsIsAComputationErrorNamingIt) {
+  const surfaces::PlanePatch<double> plane;
+  const surfaces::EllipsoidPatch<double> ball(Vec3<double>(1e3, 1e3, 1e3));
+  ContactRates<double> rates;
+  set_configuration<double>(rates, ball, plane, Vec5<double>(1.1, 0.7, 0.4, 1.3, 0.9));
+  EXPECT_NO_THROW(set_hdot_qdot<double>(rates, Vec5<double>::Constant(1e150)));
+  for (int k = 0; k < 2; ++k) {
+    Vec5<double> qdot = Vec5<double>::Zero();
+    qdot(k) = 1e160;
+    const std::string e = error_of([&] { set_hdot_qdot<double>(rates, qdot); });
+    EXPECT_TRUE(contains(e, "ComputationError: contact kinematics: Hdot_1")) << k << ": " << e;
+    EXPECT_TRUE(contains(e, " q' overflows (not representable) at q' = (")) << k << ": " << e;
+    qdot(k) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_TRUE(contains(error_of([&] { set_hdot_qdot<double>(rates, qdot); }),
+                         "InputError: contact kinematics: the contact coordinate rates must be finite"));
   }
 }
 
