@@ -58,13 +58,11 @@ std::pair<VectorJet<T>, VectorJet<T>> frame_axes(const surfaces::PatchJet<T>& je
   return {normalized(a, second_order), normalized(m, second_order)};
 }
 
-// The derivatives of n = a / |a| along a direction D, from a's (a_D, a_DD),
-// notes 2.4's partials contracted with the direction twice:
+// The derivatives of n = a / |a| along a direction D, from n, 1 / r = 1 / |a|
+// and a's (a_D, a_DD), notes 2.4's partials contracted with the direction twice:
 //   n_D = (a_D - n (n . a_D)) / r,  n_DD = (a_DD - 2 n_D (n . a_D) - n (n_D . a_D + n . a_DD)) / r.
-template <class T>
-std::pair<Vec3<T>, Vec3<T>> normalized_rates(const Vec3<T>& a, const Vec3<T>& a_D, const Vec3<T>& a_DD) {
-  const T inverse_r = 1 / a.norm();
-  const Vec3<T> n = a * inverse_r;
+template <class T, class Axis>
+std::pair<Vec3<T>, Vec3<T>> normalized_rates(const Axis& n, const T& inverse_r, const Vec3<T>& a_D, const Vec3<T>& a_DD) {
   const T n_a_D = n.dot(a_D);
   const Vec3<T> n_D = (a_D - n * n_a_D) * inverse_r;
   return {n_D, Vec3<T>((a_DD - 2 * n_a_D * n_D - n * (n_D.dot(a_D) + n.dot(a_DD))) * inverse_r)};
@@ -132,13 +130,16 @@ Vec6<T> frame_jacobian_rate(const surfaces::PatchJet<T>& jet, const ContactFrame
                 c_ttD = jet.c_stt() * s_dot + jet.c_ttt() * t_dot;
   const Vec3<T> c_sDD = c_ssD * s_dot + c_stD * t_dot, c_tDD = c_stD * s_dot + c_ttD * t_dot;
   const Vec3<T> c_D = c_s * s_dot + c_t * t_dot, c_DD = c_sD * s_dot + c_tD * t_dot;
-  // x = c_s / |c_s|, z = m / |m| with m = c_s x c_t (Eq. 5), and y = z x x.
-  const auto [x_D, x_DD] = normalized_rates<T>(c_s, c_sD, c_sDD);
-  const auto [z_D, z_DD] = normalized_rates<T>(
-      c_s.cross(c_t), Vec3<T>(c_sD.cross(c_t) + c_s.cross(c_tD)),
-      Vec3<T>(c_sDD.cross(c_t) + 2 * c_sD.cross(c_tD) + c_s.cross(c_tDD)));
+  // x = c_s / |c_s|, z = m / |m| with m = c_s x c_t (Eq. 5), and y = z x x;
+  // the norms from Eq. 51's entries: |c_s| = x.c_s = H_bc(3, 0) and
+  // |m| = |c_s| y.c_t = H_bc(3, 0) H_bc(4, 1) (contact_frame.hpp).
   const auto x = frame.E_b_bc.template block<3, 1>(0, 0), y = frame.E_b_bc.template block<3, 1>(0, 1),
              z = frame.E_b_bc.template block<3, 1>(0, 2);
+  const T inverse_norm_c_s = 1 / frame.H_bc(3, 0);
+  const auto [x_D, x_DD] = normalized_rates<T>(x, inverse_norm_c_s, c_sD, c_sDD);
+  const auto [z_D, z_DD] = normalized_rates<T>(z, inverse_norm_c_s / frame.H_bc(4, 1),
+                                               Vec3<T>(c_sD.cross(c_t) + c_s.cross(c_tD)),
+                                               Vec3<T>(c_sDD.cross(c_t) + 2 * c_sD.cross(c_tD) + c_s.cross(c_tDD)));
   const Vec3<T> y_D = z_D.cross(x) + z.cross(x_D);
   // D (H_bc k') of Eq. 51's rows: -y.D z, -z.D x, y.D x, x.D c, y.D c (y.c_s = 0 at every point), 0.
   Vec6<T> rate;
