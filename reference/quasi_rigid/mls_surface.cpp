@@ -63,11 +63,11 @@ MlsSurface::MlsSurface(SurfaceSamples samples, const MlsOptions& options)
 
 MlsProjection MlsSurface::project(const Eigen::Vector3d& x) const {
   if (!x.allFinite()) throw InputError("MLS projection of a non-finite point");
-  std::vector<Neighbour> near;
+  MovingNearest neighbours(index_, options_.neighbours);
   std::vector<double> weights;
   Eigen::Vector3d y = x;
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
-    index_.nearest(y, options_.neighbours, near);
+    const std::vector<Neighbour>& near = neighbours.at(y);
     const double h_sq = near.back().distance_sq;
     double weight_sum = 0;
     Eigen::Vector3d centroid = Eigen::Vector3d::Zero();

@@ -1,6 +1,8 @@
 #include "reference/quasi_rigid/point_index.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <nanoflann.hpp>
 #include <string>
 
@@ -67,6 +69,40 @@ void PointIndex::within(const Eigen::Vector3d& x, double radius, std::vector<Nei
   tree_->kd.radiusSearch(x.data(), radius * radius, matches, nanoflann::SearchParams(32, 0.0F, true));
   out.reserve(matches.size());
   for (const auto& [index, distance_sq] : matches) out.push_back({static_cast<int>(index), distance_sq});
+}
+
+const std::vector<Neighbour>& MovingNearest::at(const Eigen::Vector3d& y) {
+  if (k_ <= 0) {
+    near_.clear();
+    return near_;
+  }
+  if (!((y - anchor_).norm() < reach_)) {
+    index_.nearest(y, k_ + 1, queried_);
+    ++queries_;
+    anchor_ = y;
+    const auto k = static_cast<std::size_t>(k_);
+    if (queried_.size() <= k) {
+      reach_ = std::numeric_limits<double>::infinity();  // every point is among them
+    } else {
+      const double d_k = std::sqrt(queried_[k - 1].distance_sq), d_next = std::sqrt(queried_[k].distance_sq);
+      reach_ = (d_next - d_k) / 2 - 1e-12 * d_next;
+    }
+    near_.assign(queried_.begin(), queried_.begin() + static_cast<std::ptrdiff_t>(std::min(k, queried_.size())));
+    return near_;
+  }
+  const std::vector<Eigen::Vector3d>& points = index_.points();
+  for (Neighbour& n : near_) {
+    const Eigen::Vector3d& p = points[static_cast<std::size_t>(n.index)];
+    double distance_sq = 0;
+    for (Eigen::Index axis = 0; axis < 3; ++axis) {
+      const double difference = y(axis) - p(axis);
+      distance_sq += difference * difference;
+    }
+    n.distance_sq = distance_sq;
+  }
+  std::stable_sort(near_.begin(), near_.end(),
+                   [](const Neighbour& a, const Neighbour& b) { return a.distance_sq < b.distance_sq; });
+  return near_;
 }
 
 }  // namespace contactref::quasi_rigid

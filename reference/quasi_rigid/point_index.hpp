@@ -40,4 +40,32 @@ class PointIndex {
   std::unique_ptr<Tree> tree_;
 };
 
+// The k nearest points of a point that moves (an iterative projection's
+// iterate): queried with one more about an anchor, where d_k and d_k+1 are
+// the k-th and the (k+1)-th distances, and reused while the point stays
+// within (d_k+1 - d_k) / 2 of the anchor (less 1e-12 d_k+1 for rounding): by
+// the triangle inequality no other point can then come nearer than one of
+// the k. Their squared distances are then taken from the point (nanoflann's
+// sum, in its order) and sorted, closest first: a fresh query's neighbours,
+// at the cost of k distances.
+class MovingNearest {
+ public:
+  // `index` must outlive this object.
+  MovingNearest(const PointIndex& index, int k) : index_(index), k_(k) {}
+
+  // The min(k, size) points closest to y, closest first (ties: in the
+  // order of the last query), valid until the next call.
+  const std::vector<Neighbour>& at(const Eigen::Vector3d& y);
+  // The k-d tree queries made so far (the other calls reused one).
+  int queries() const { return queries_; }
+
+ private:
+  const PointIndex& index_;
+  int k_;
+  int queries_ = 0;
+  std::vector<Neighbour> queried_, near_;
+  Eigen::Vector3d anchor_ = Eigen::Vector3d::Zero();
+  double reach_ = -1;  // how far the point may move from the anchor (none yet)
+};
+
 }  // namespace contactref::quasi_rigid

@@ -76,6 +76,53 @@ TEST(PointIndex, NearestKNearestAndRadiusQueriesMatchBruteForce) {
   EXPECT_EQ(found.size(), points.size());  // k above the count: every point
 }
 
+// MovingNearest along random walks of steps from a tenth of the points'
+// spacing down to 1e-6 of it (a projection's iterates): at every step the
+// neighbours of a fresh query, the same points (random points have no ties)
+// at the same squared distances, bit for bit; on a regular grid (ties at the
+// k-th distance) the same distances. Most steps reuse a query.
+TEST(PointIndex, MovingNearestGivesAFreshQuerysNeighboursAndReusesThem) {
+  const std::vector<Eigen::Vector3d> points = random_points(2000, 7);
+  std::vector<Eigen::Vector3d> grid;
+  for (int i = 0; i < 20; ++i) {
+    for (int j = 0; j < 20; ++j) grid.emplace_back(0.05 * i, 0.05 * j, 0.0);
+  }
+  std::mt19937_64 rng(9);
+  for (const bool on_grid : {false, true}) {
+    const PointIndex index(on_grid ? grid : points);
+    const double spacing = on_grid ? 0.05 : 0.08;  // about 2000^(-1/3) for the random points
+    int steps = 0, queries = 0;
+    std::vector<Neighbour> fresh;
+    for (const int k : {1, 7, 20}) {
+      for (int walk = 0; walk < 20; ++walk) {
+        MovingNearest moving(index, k);
+        // On the grid from a node (ties at the k-th distance), then off it.
+        Eigen::Vector3d y = on_grid ? grid[static_cast<std::size_t>(21 * (walk % 18) + 42)]
+                                    : Eigen::Vector3d(0.2 + 0.6 * unit_uniform(rng()), 0.2 + 0.6 * unit_uniform(rng()), 0.5);
+        for (int step = 0; step < 12; ++step, ++steps) {
+          const double length = step == 0 ? 0.0 : spacing * std::pow(10.0, -(step - 1) / 2.0);
+          y += length * Eigen::Vector3d(unit_uniform(rng()) - 0.5, unit_uniform(rng()) - 0.5, unit_uniform(rng()) - 0.5);
+          const std::vector<Neighbour>& near = moving.at(y);
+          index.nearest(y, k, fresh);
+          ASSERT_EQ(near.size(), fresh.size());
+          for (std::size_t i = 0; i < near.size(); ++i) {
+            EXPECT_EQ(near[i].distance_sq, fresh[i].distance_sq) << "k " << k << " step " << step << " neighbour " << i;
+            if (!on_grid) {
+              EXPECT_EQ(near[i].index, fresh[i].index) << "k " << k << " step " << step;
+            }
+          }
+        }
+        queries += moving.queries();
+      }
+    }
+    // Reused on the small steps: at most about half of the steps query.
+    EXPECT_LT(queries, steps / 2) << (on_grid ? "grid" : "random points");
+  }
+  const PointIndex index(points);
+  MovingNearest none(index, 0);
+  EXPECT_TRUE(none.at(points[0]).empty());
+}
+
 TEST(PointIndex, RefusesNonFinitePoints) {
   std::vector<Eigen::Vector3d> points = random_points(3, 1);
   points[2].y() = std::nan("");
