@@ -9,7 +9,9 @@
 #include <oneapi/tbb/parallel_for.h>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/contact_plane_grid.hpp"
 #include "reference/quasi_rigid/elastic_lcp.hpp"
+#include "reference/quasi_rigid/fft_contact.hpp"
 #include "reference/quasi_rigid/point_index.hpp"
 #include "reference/quasi_rigid/shepard_interpolant.hpp"
 
@@ -44,6 +46,14 @@ void check_options(const ContactOptions& options, const QuasiRigidBody& A, const
     bad << "quasi-rigid contact: load_tolerance must be finite and > 0, got " << options.load_tolerance;
   } else if (options.max_active < 1) {
     bad << "quasi-rigid contact: max_active must be >= 1, got " << options.max_active;
+  } else if (options.response_operator == ResponseOperator::kFftHalfSpace &&
+             (A.material().E == 0) == (B.material().E == 0)) {
+    bad << "quasi-rigid contact: the FFT half-space operator needs one rigid body (E = 0) and one deformable: "
+        << A.name() << " and " << B.name() << " are both deformable";
+  } else if (options.response_operator == ResponseOperator::kFftHalfSpace &&
+             !(std::isfinite(options.grid_spacing) && options.grid_spacing >= 0)) {
+    bad << "quasi-rigid contact: grid_spacing must be finite and >= 0 (m; 0: the samples' mean spacing), got "
+        << options.grid_spacing;
   }
   if (!bad.str().empty()) throw InputError(bad.str());
 }
@@ -284,6 +294,59 @@ Eigen::VectorXd measure(const Side& side, const MlsSurface& other_surface) {
   return separation;
 }
 
+// The FFT operator on a solving body's active samples
+// (ResponseOperator::kFftHalfSpace): the grid in the contact plane, the
+// operator on it, and the last solve's cell pressures (where the next split
+// iteration's solve starts).
+struct PlaneSolve {
+  ContactPlaneGrid grid;
+  FftHalfSpace K;
+  Eigen::ArrayXXd pressure;
+};
+
+// None where no active sample overlaps the other body (gap < 0): the
+// tractions stay 0, as the LCP's would.
+std::optional<PlaneSolve> plane_solve(const Side& side, const ResponseKernel& kernel, double grid_spacing) {
+  const BodyContact& out = side.out;
+  if (!(out.gap.array() < 0).any()) return std::nullopt;
+  const SurfaceSamples& samples = side.body.surface().samples();
+  PlaneSamples plane;
+  for (int s : out.active) {
+    plane.points.push_back(samples.points[static_cast<std::size_t>(s)]);
+    plane.normals.push_back(samples.normals[static_cast<std::size_t>(s)]);
+  }
+  plane.area = out.area;
+  plane.spacing = side.body.sampling().spacing()(out.active);
+  plane.width = side.body.sampling().shepard().width;
+  plane.support = side.body.sampling().shepard().support;
+  plane.gap = out.gap;
+  const double cell = grid_spacing > 0 ? grid_spacing : plane.spacing.mean();
+  ContactPlaneGrid grid(plane, cell, "quasi-rigid contact (" + side.body.name() + ")");
+  FftHalfSpace K(kernel, cell, grid.nx(), grid.ny());
+  return PlaneSolve{std::move(grid), std::move(K), Eigen::ArrayXXd()};
+}
+
+// One solve of Eq. 10 on the plane's grid (Polonsky & Keer), from the last
+// one's pressures: the tractions at the samples, and R p there (the grid's
+// displacement). Before the last split iteration to 1e-6 of the deepest
+// overlap, as the LCP's screening.
+void solve_on_plane(std::optional<PlaneSolve>& plane, const Eigen::VectorXd& undeformed_gap, bool full,
+                    BodyContact& out, Eigen::VectorXd& Rp) {
+  if (!plane) {
+    out.traction.setZero();
+    Rp.setZero();
+    return;
+  }
+  GridContactOptions grid_options;
+  if (!full) grid_options.tolerance = 1e-6;
+  const GridContact solved =
+      solve_grid_contact(plane->K, plane->grid.to_cells(undeformed_gap), plane->pressure, grid_options);
+  plane->pressure = solved.pressure;
+  out.traction = plane->grid.cell_at_samples(solved.pressure);
+  out.pivots += solved.iterations;
+  Rp = plane->grid.bilinear_at_samples(solved.displacement);
+}
+
 void wrench(const QuasiRigidBody& body, const RigidPose<double>& E_w_body, BodyContact& out) {
   const SurfaceSamples& samples = body.surface().samples();
   const Eigen::Matrix3d Theta_w_body = E_w_body.rotation();
@@ -448,8 +511,10 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     }
     result.a.interpolated = !a.solves;
     result.b.interpolated = !b.solves;
+    const bool fft = options.response_operator == ResponseOperator::kFftHalfSpace;
     Eigen::MatrixXd R_a, R_b;
     std::optional<ElasticLcp> lcp_a, lcp_b;  // each iteration's LCP with R_a, R_b
+    std::optional<PlaneSolve> plane_a, plane_b;  // or the FFT operator's
     Eigen::VectorXd Rp_a, Rp_b;  // R p of the last solve (zero before the first)
     for (Side* side : {&a, &b}) {
       BodyContact& out = side->out;
@@ -461,7 +526,9 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       out.traction = Eigen::VectorXd::Zero(n);
       out.displacement = Eigen::VectorXd::Zero(n);
       (side == &a ? Rp_a : Rp_b) = Eigen::VectorXd::Zero(n);
-      if (side->solves) {
+      if (side->solves && fft) {
+        (side == &a ? plane_a : plane_b) = plane_solve(*side, kernel, options.grid_spacing);
+      } else if (side->solves) {
         Eigen::MatrixXd& R = side == &a ? R_a : R_b;
         R = side->body.sampling().response(out.active, kernel, options.near);
         (side == &a ? lcp_a : lcp_b).emplace(R);
@@ -474,6 +541,21 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
         if (out.active.empty() || !side->solves) continue;
         Eigen::VectorXd& Rp = side == &a ? Rp_a : Rp_b;
         const Eigen::VectorXd undeformed_gap = out.separation - Rp;
+        // Before the last iteration the tractions only move the samples
+        // that the next one measures from: to a relative residual of 1e-6
+        // (ElasticLcp::solve; 1e-6 of the displacements, below a nanometre
+        // here).
+        const bool full = iteration + 1 == options.iterations;
+        // Its share of the approach; all of it when the other body does not
+        // solve (a rigid body solving carries its partner's deformation in
+        // the separations it measures, and displaces nothing in the end).
+        const bool both = a.solves && b.solves;
+        const double share = both ? (side == &a ? c_a : c_b) / c : 1.0;
+        if (fft) {
+          solve_on_plane(side == &a ? plane_a : plane_b, undeformed_gap, full, out, Rp);
+          out.displacement = share * Rp;
+          continue;
+        }
         const Eigen::VectorXd& guess = side == &a ? options.initial_traction_a : options.initial_traction_b;
         std::vector<bool> initial_free;
         Eigen::VectorXd initial_p;  // where the iterative solves start
@@ -492,21 +574,11 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
           for (int s : out.active) initial_free.push_back(guess(s) > 0.2 * largest);
           initial_p = guess(out.active);
         }
-        // Before the last iteration the tractions only move the samples
-        // that the next one measures from: to a relative residual of 1e-6
-        // (ElasticLcp::solve; 1e-6 of the displacements, below a nanometre
-        // here).
-        const bool full = iteration + 1 == options.iterations;
         const ElasticLcpSolution solved = (side == &a ? lcp_a : lcp_b)->solve(undeformed_gap, initial_free, initial_p, full);
         out.traction = solved.lcp.z;
         out.pivots += solved.lcp.pivots;
         out.lcp_work += solved.lcp.work;
         out.lemke_solves += solved.lemke ? 1 : 0;
-        // Its share of the approach; all of it when the other body does not
-        // solve (a rigid body solving carries its partner's deformation in
-        // the separations it measures, and displaces nothing in the end).
-        const bool both = a.solves && b.solves;
-        const double share = both ? (side == &a ? c_a : c_b) / c : 1.0;
         // R p from the solve's w = R p + q (q: the undeformed gap), which
         // it forms with the returned p: no second product.
         Rp = solved.lcp.w - undeformed_gap;

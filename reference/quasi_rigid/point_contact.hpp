@@ -67,6 +67,17 @@ namespace contactref::quasi_rigid {
 // than this is a mistaken option, not a finer answer.
 constexpr int kMaxSplitIterations = 100;
 
+// The response in Eq. 10's LCP beside a rigid body: the sampled response R
+// of the solving body's active samples (exact: the reference, the default),
+// or, beyond the paper (issue 31, item 3), the FFT half-space operator on a
+// grid in the contact plane (contact_plane_grid.hpp, fft_half_space.hpp)
+// solved by Polonsky & Keer's constrained conjugate gradient
+// (fft_contact.hpp), with the tractions mapped back to the samples. The
+// same iterations, separations and wrench follow either; the grid's
+// pressure is the normal traction of the samples whose projections it
+// holds.
+enum class ResponseOperator { kExact, kFftHalfSpace };
+
 struct ContactOptions {
   ResponseKernel::Kind kernel = ResponseKernel::Kind::kBoussinesq;
   double sigma = 0;          // m: the volume-preserving kernel's width
@@ -81,10 +92,15 @@ struct ContactOptions {
   int max_active = 6000;     // active samples per body (the response is dense)
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
   int max_growth = 8;        // by two spacings a round, at most this many rounds
+  ResponseOperator response_operator = ResponseOperator::kExact;
+  // kFftHalfSpace: the grid's cell side (m), or 0: the mean spacing h_k of
+  // the solving body's active samples.
+  double grid_spacing = 0;
   // A warm start (Section 4.3's interpolated tractions): a traction guess
   // (Pa) per sample of A and of B, or empty. The first LCP of each body starts
   // its block pivoting with the active samples the guess loads above a fifth
-  // of its largest traction.
+  // of its largest traction. (The exact operator's; the FFT operator's
+  // first solve starts from each cell's own overlap, fft_contact.hpp.)
   Eigen::VectorXd initial_traction_a, initial_traction_b;
 };
 
@@ -107,8 +123,10 @@ struct BodyContact {
   // The tractions are interpolated from the other body's (beside a rigid
   // body, only one body solves Eq. 10: step 4), not solved on these samples.
   bool interpolated = false;
-  int pivots = 0;                 // of all its LCP solves (none when interpolated)
-  double lcp_work = 0;            // of all its LCP solves: LcpSolution::work (Lemke's alone where it took over)
+  int pivots = 0;                 // of all its LCP solves (none when interpolated); the
+                                  // conjugate-gradient iterations with the FFT operator
+  double lcp_work = 0;            // of all its LCP solves: LcpSolution::work (Lemke's alone where it
+                                  // took over); 0 with the FFT operator (no dense product)
   int lemke_solves = 0;           // LCPs that block pivoting could not solve
   // Every sample the tractions displace: the active ones and, for the
   // volume-preserving kernel, those within 5 sigma of a loaded one; their
@@ -156,7 +174,9 @@ struct QuasiRigidContact {
 // finite and > 0, iterations outside [1, kMaxSplitIterations], load_tolerance
 // not finite and > 0, near below
 // the kernels' support, max_active below 1, an initial traction of another
-// size than the body's samples. ComputationError: more than max_active active samples
+// size than the body's samples; for kFftHalfSpace: not one rigid and one
+// deformable body, grid_spacing not finite and >= 0, penetrating samples
+// that are not near-planar or a grid too large (contact_plane_grid.hpp). ComputationError: more than max_active active samples
 // on a body (naming it and the count), a body whose samples inside or on the
 // other do not face its surface (one body inside the other, coincident
 // surfaces, too deep an overlap, a rim side-on; step 1 above), an MLS
