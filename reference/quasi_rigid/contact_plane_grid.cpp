@@ -152,15 +152,6 @@ Eigen::ArrayXXd ContactPlaneGrid::to_cells(const Eigen::VectorXd& sample_values)
   return inside_.select(cells, std::numeric_limits<double>::infinity());
 }
 
-Eigen::VectorXd ContactPlaneGrid::cell_at_samples(const Eigen::ArrayXXd& cells) const {
-  Eigen::VectorXd values = Eigen::VectorXd::Zero(samples_);
-  for (std::size_t m = 0; m < mapped_.size(); ++m) {
-    const int i = std::min(static_cast<int>(uv_[m].x()), nx_ - 1), j = std::min(static_cast<int>(uv_[m].y()), ny_ - 1);
-    values(mapped_[m]) = cells(i, j);
-  }
-  return values;
-}
-
 Eigen::VectorXd ContactPlaneGrid::bilinear_at_samples(const Eigen::ArrayXXd& cells) const {
   // The lower centre of the interval holding a coordinate (in cells from
   // the corner; centres at k + 1/2), and the fraction beyond it, clamped to
@@ -181,6 +172,15 @@ Eigen::VectorXd ContactPlaneGrid::bilinear_at_samples(const Eigen::ArrayXXd& cel
                          fx * fy * cells(i1, j1);
   }
   return values;
+}
+
+double ContactPlaneGrid::contact_area(const Eigen::ArrayXXd& pressure, const Eigen::VectorXd& areas) const {
+  double area = 0;
+  for (std::size_t m = 0; m < mapped_.size(); ++m) {
+    const int i = std::min(static_cast<int>(uv_[m].x()), nx_ - 1), j = std::min(static_cast<int>(uv_[m].y()), ny_ - 1);
+    if (pressure(i, j) > 0) area += areas(mapped_[m]);
+  }
+  return area;
 }
 
 }  // namespace contactref::quasi_rigid

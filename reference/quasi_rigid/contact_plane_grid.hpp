@@ -30,10 +30,18 @@
 //   sum) on the linear and quadratic terms keeps the fit defined at the rim,
 //   where the kernels reaching a cell lie on one side. Cells reached by
 //   fewer than 3 kernels are outside (+infinity: no contact there).
-// - Cell values to samples: the pressure of the cell holding a sample's
-//   projection (the operator's piecewise-constant pressure: it is the
-//   normal traction there), and the displacement interpolated bilinearly
-//   between cell centres (a smooth field).
+// - Cell values to samples: fields interpolated bilinearly between the cell
+//   centres at the samples' projections (the pressure: the normal traction
+//   of the samples there). On a regular grid the bilinear interpolant's
+//   integral is sum p h^2 (the trapezoid rule on the centres), so the
+//   samples' forces sum to the grid's where their areas tile the plane; the
+//   holding cell's value alone would weigh each cell by the area of the
+//   samples that happen to fall in it (one or two to a cell where the grid
+//   is as fine as the sampling: a load noisy by some 1 / sqrt(loaded
+//   cells)). Like the exact response's Shepard pressure field, which reaches
+//   half a kernel past its last loaded node, the interpolant reaches half a
+//   cell past the last loaded cell: the contact area counts the samples in
+//   the loaded cells (contact_area), as the exact one counts loaded nodes.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <string>
@@ -71,10 +79,12 @@ class ContactPlaneGrid {
   // Per-sample values at the cell centres (the fit above), +infinity where
   // outside. InputError: another count than the samples'.
   Eigen::ArrayXXd to_cells(const Eigen::VectorXd& sample_values) const;
-  // Per-cell values at the samples (0 at the samples not mapped): the
-  // holding cell's, or bilinear between centres.
-  Eigen::VectorXd cell_at_samples(const Eigen::ArrayXXd& cells) const;
+  // Per-cell values at the samples, bilinear between centres (0 at the
+  // samples not mapped).
   Eigen::VectorXd bilinear_at_samples(const Eigen::ArrayXXd& cells) const;
+  // The area (m^2) of the mapped samples (areas: per sample) whose holding
+  // cell carries pressure (> 0).
+  double contact_area(const Eigen::ArrayXXd& pressure, const Eigen::VectorXd& areas) const;
 
  private:
   int samples_ = 0, nx_ = 0, ny_ = 0;

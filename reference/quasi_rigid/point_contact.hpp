@@ -93,8 +93,8 @@ struct ContactOptions {
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
   int max_growth = 8;        // by two spacings a round, at most this many rounds
   ResponseOperator response_operator = ResponseOperator::kExact;
-  // kFftHalfSpace: the grid's cell side (m), or 0: the mean spacing h_k of
-  // the solving body's active samples.
+  // kFftHalfSpace: the grid's cell side (m), or 0: the square root of the
+  // solving body's active samples' mean nodal area (a cell per sample).
   double grid_spacing = 0;
   // A warm start (Section 4.3's interpolated tractions): a traction guess
   // (Pa) per sample of A and of B, or empty. The first LCP of each body starts
@@ -113,7 +113,8 @@ struct BodyContact {
   Eigen::VectorXd separation;     // m: measured after the last iteration
   Eigen::VectorXd area;           // m^2: the active samples' nodal areas
   double load = 0;                // N: sum p_i a_i
-  double contact_area = 0;        // m^2: sum of a_i where p_i > 0
+  double contact_area = 0;        // m^2: sum of a_i where p_i > 0 (the FFT operator: where the
+                                  // sample's grid cell carries pressure, contact_plane_grid.hpp)
   Eigen::Vector3d force_w = Eigen::Vector3d::Zero();   // N, on the body, world frame
   Eigen::Vector3d torque_w = Eigen::Vector3d::Zero();  // N m, about the body frame's origin, world frame
   // m: the centre of pressure from the body frame's origin, world axes: the
