@@ -14,12 +14,24 @@
 //  the ground, the foot's load, the LCPs' work on every level in dense
 //  products of the finest foot active set's order (LcpSolution::work);
 //  - BM_FootResponse/spacing_um: the dense response of the foot's active
-//    samples (warm), for how assembly grows with the active set.
+//    samples (warm), for how assembly grows with the active set;
+//  - BM_FootContactFft/spacing_um/grid_um/threads: beyond the paper (issue
+//    31, item 3), the finest level alone with the FFT half-space operator
+//    (ResponseOperator::kFftHalfSpace: Polonsky & Keer on a grid in the
+//    contact plane, grid_um its cells, 0: a cell per sample; no hierarchy to
+//    warm-start it), beside the exact operator's answer (Warm's multi-level
+//    solve, in the same program, computed once): counters load_N,
+//    area_cm2, cop_mm (the centre of pressure, world x and y), and against
+//    the exact answer load_diff and area_diff (relative), cop_shift_mm and
+//    cop_shift (the shift over the exact contact radius sqrt(area / pi),
+//    multi_level.hpp's measure of a centre of pressure's change); the
+//    conjugate-gradient iterations, the grid's growth rounds (Section 6.1).
 // Cold and Response use every core (wall time).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <memory>
 
 #include "core/threads.hpp"
@@ -34,7 +46,8 @@ using contactref::RigidPose;
 
 constexpr double kApproach = 1.4e-3;  // m: the suite's, for 343 N
 
-struct FootScene {
+class FootScene {
+ public:
   std::unique_ptr<qr::MultiLevelBody> foot, ground;
   RigidPose<double> E_w_foot = RigidPose<double>::from_axis_angle(0, Eigen::Vector3d::UnitZ(),
                                                                   Eigen::Vector3d(-0.13, 0, -kApproach), "foot");
@@ -48,6 +61,17 @@ struct FootScene {
     options.sigma = 0.01;
     options.max_active = 20000;
   }
+  // The exact operator's answer (the multi-level solve), on first use.
+  const qr::MultiLevelContact& exact() const {
+    if (!exact_) {
+      exact_ = std::make_unique<qr::MultiLevelContact>(
+          qr::resolve_multi_level(*foot, E_w_foot, *ground, RigidPose<double>(), 0.0, options));
+    }
+    return *exact_;
+  }
+
+ private:
+  mutable std::unique_ptr<qr::MultiLevelContact> exact_;
 };
 
 // One scene per spacing, built on first use.
@@ -102,6 +126,37 @@ void BM_FootResponse(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(contact.a.active.size());
 }
 
+void BM_FootContactFft(benchmark::State& state) {
+  const contactref::ThreadLimit limit(static_cast<int>(state.range(2)));
+  const FootScene& s = scene(state.range(0));
+  const qr::BodyContact& exact = s.exact().levels.back().a;
+  qr::ContactOptions options = s.options;
+  options.response_operator = qr::ResponseOperator::kFftHalfSpace;
+  options.grid_spacing = static_cast<double>(state.range(1)) * 1e-6;
+  const qr::QuasiRigidBody& foot = s.foot->levels().back();
+  const qr::QuasiRigidBody& ground = s.ground->levels().back();
+  qr::QuasiRigidContact contact = qr::resolve_contact(foot, s.E_w_foot, ground, RigidPose<double>(), options);
+  for (auto _ : state) {
+    contact = qr::resolve_contact(foot, s.E_w_foot, ground, RigidPose<double>(), options);
+    double load = contact.a.load;  // a copy: DoNotOptimize on the member itself left 2 * DBL_TRUE_MIN in it (GCC 12, benchmark 1.7.1)
+    benchmark::DoNotOptimize(load);
+  }
+  const qr::BodyContact& fft = contact.a;
+  const double shift = (fft.pressure_centre_w - exact.pressure_centre_w).norm();
+  state.counters["load_N"] = fft.load;
+  state.counters["area_cm2"] = fft.contact_area * 1e4;
+  state.counters["cop_x_mm"] = fft.pressure_centre_w.x() * 1e3;
+  state.counters["cop_y_mm"] = fft.pressure_centre_w.y() * 1e3;
+  state.counters["exact_load_N"] = exact.load;
+  state.counters["exact_area_cm2"] = exact.contact_area * 1e4;
+  state.counters["load_diff"] = fft.load / exact.load - 1;
+  state.counters["area_diff"] = fft.contact_area / exact.contact_area - 1;
+  state.counters["cop_shift_mm"] = shift * 1e3;
+  state.counters["cop_shift"] = shift / std::sqrt(exact.contact_area / std::numbers::pi);
+  state.counters["cg_iterations"] = fft.pivots;
+  state.counters["growth"] = contact.growth_rounds;
+}
+
 }  // namespace
 
 BENCHMARK(BM_FootContactCold)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -110,6 +165,15 @@ BENCHMARK(BM_FootContactWarm)
     ->Args({1500, 1})
     ->Args({880, 1})
     ->Args({880, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
+BENCHMARK(BM_FootContactFft)
+    ->Args({2600, 0, 1})
+    ->Args({1500, 0, 1})
+    ->Args({880, 0, 1})
+    ->Args({880, 1760, 1})
+    ->Args({880, 0, 2})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);

@@ -46,11 +46,11 @@ ContactPlaneGrid::ContactPlaneGrid(const PlaneSamples& s, double cell, const std
     bad << where << ": no penetrating sample (gap < 0) with a mean normal to set the FFT operator's contact plane";
     throw InputError(bad.str());
   }
-  normal_ = normal_sum.normalized();
+  const Eigen::Vector3d normal = normal_sum.normalized();
   centroid /= area;
   const double least_cos = std::cos(kPlanarTilt);
   for (Eigen::Index k = 0; k < n; ++k) {
-    const double cos_tilt = s.normals[static_cast<std::size_t>(k)].dot(normal_);
+    const double cos_tilt = s.normals[static_cast<std::size_t>(k)].dot(normal);
     if (s.gap(k) < 0 && !(cos_tilt >= least_cos)) {
       bad << where << ": the penetrating samples are not near-planar for the FFT half-space operator: active sample "
           << k << "'s normal turns " << std::acos(std::clamp(cos_tilt, -1.0, 1.0))
@@ -61,8 +61,8 @@ ContactPlaneGrid::ContactPlaneGrid(const PlaneSamples& s, double cell, const std
   }
 
   // The plane's axes: the principal axes of the mapped samples' projections.
-  const Eigen::Vector3d helper = std::abs(normal_.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  const Eigen::Vector3d e1 = normal_.cross(helper).normalized(), e2 = normal_.cross(e1);
+  const Eigen::Vector3d helper = std::abs(normal.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d e1 = normal.cross(helper).normalized(), e2 = normal.cross(e1);
   std::vector<Eigen::Vector2d> xy;
   Eigen::Vector2d mean = Eigen::Vector2d::Zero();
   for (int k : mapped_) {
@@ -89,6 +89,10 @@ ContactPlaneGrid::ContactPlaneGrid(const PlaneSamples& s, double cell, const std
   nx_ = static_cast<int>(cells_x);
   ny_ = static_cast<int>(cells_y);
   for (const Eigen::Vector2d& p : xy) uv_.push_back((p - low) / cell);
+  axis_x_ = axes(0, 0) * e1 + axes(1, 0) * e2;
+  axis_y_ = axes(0, 1) * e1 + axes(1, 1) * e2;
+  const Eigen::Vector2d corner_xy = axes * low;
+  corner_ = centroid + corner_xy.x() * e1 + corner_xy.y() * e2;
 
   // The mapped samples binned by cell, and the fits.
   std::vector<std::vector<int>> bin(static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_));

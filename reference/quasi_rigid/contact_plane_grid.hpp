@@ -73,8 +73,8 @@ class ContactPlaneGrid {
   int nx() const { return nx_; }
   int ny() const { return ny_; }
   double cell() const { return cell_; }
-  const Eigen::Vector3d& normal() const { return normal_; }  // n, outward of the body
-  int mapped() const { return static_cast<int>(mapped_.size()); }  // the mapped samples
+  // The centre of cell (i, j) in the samples' frame (m), in the plane.
+  Eigen::Vector3d centre(int i, int j) const { return corner_ + cell_ * ((i + 0.5) * axis_x_ + (j + 0.5) * axis_y_); }
 
   // Per-sample values at the cell centres (the fit above), +infinity where
   // outside. InputError: another count than the samples'.
@@ -89,7 +89,7 @@ class ContactPlaneGrid {
  private:
   int samples_ = 0, nx_ = 0, ny_ = 0;
   double cell_ = 0;
-  Eigen::Vector3d normal_;
+  Eigen::Vector3d corner_, axis_x_, axis_y_;  // the grid's corner and axes in the samples' frame
   std::vector<int> mapped_;              // the mapped samples' indices
   std::vector<Eigen::Vector2d> uv_;      // their projections, in cells from the grid's corner
   Eigen::SparseMatrix<double, Eigen::RowMajor> fit_;  // cells (x fastest) x samples: the fits' constant terms

@@ -1,6 +1,8 @@
 #include "reference/quasi_rigid/fft_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "core/errors.hpp"

@@ -130,7 +130,7 @@ FftHalfSpace::FftHalfSpace(const ResponseKernel& kernel, double spacing, int nx,
     bad << "FFT half-space: the grid needs at least one cell per axis, got " << nx << " x " << ny;
   } else if (static_cast<long>(nx) * ny > kMaxFftCells) {
     bad << "FFT half-space: a grid of " << nx << " x " << ny << " cells is more than the " << kMaxFftCells
-        << " cells an operator may hold (about 120 bytes a cell): a coarser spacing or a smaller contact";
+        << " cells an operator may hold (some 90 bytes a cell): a coarser spacing or a smaller contact";
   }
   if (!bad.str().empty()) throw InputError(bad.str());
   mx_ = padded_size(2 * nx);

@@ -43,9 +43,11 @@
 
 namespace contactref::quasi_rigid {
 
-// The largest grid (nx ny cells) an operator accepts: it holds about 120
-// bytes a cell (K and its transform, the padded complex work array: padded
-// sizes up to 2.5 times 2 n per axis), some 250 MB at this many cells.
+// The largest grid (nx ny cells) an operator accepts: it holds at most
+// about 90 bytes a cell (K, 8; its transform on the padded grid, 16 f^2;
+// the padded complex work array, 32 f^2; f <= 1.25, the padding's rounding
+// of 2 n up to a multiple of 4 with no prime factor above 5), some 190 MB at
+// this many cells.
 inline constexpr long kMaxFftCells = 1L << 21;
 
 // integral over [x0, x1] x [y0, y1] of dA / sqrt(x^2 + y^2) (m), by Love's

@@ -140,8 +140,8 @@ TEST(FftHalfSpace, BadInputIsRefusedNamingTheProblem) {
         << h;
   }
   EXPECT_TRUE(contains(error_of([&] { const FftHalfSpace K(fft_boussinesq(), 1e-3, 0, 4); }), "at least one cell per axis"));
-  // kMaxFftCells, at about 120 bytes a cell, keeps an operator below some
-  // 250 MB: one cell more is refused before anything is allocated.
+  // kMaxFftCells, at some 90 bytes a cell, keeps an operator below some
+  // 190 MB: one cell more is refused before anything is allocated.
   EXPECT_TRUE(contains(error_of([&] {
                          const FftHalfSpace K(fft_boussinesq(), 1e-3, static_cast<int>(kMaxFftCells / 2) + 1, 2);
                        }),
