@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <tuple>
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/fft_half_space.hpp"
@@ -156,35 +157,59 @@ Eigen::ArrayXXd ContactPlaneGrid::to_cells(const Eigen::VectorXd& sample_values)
   return inside_.select(cells, std::numeric_limits<double>::infinity());
 }
 
-Eigen::VectorXd ContactPlaneGrid::bilinear_at_samples(const Eigen::ArrayXXd& cells) const {
-  // The lower centre of the interval holding a coordinate (in cells from
-  // the corner; centres at k + 1/2), and the fraction beyond it, clamped to
-  // the outer centres.
+namespace {
+
+// The bilinear stencil of a sample at uv (in cells from the grid's corner;
+// centres at k + 1/2): the lower centres (i, j) of the interval holding
+// each coordinate and the fractions beyond them, clamped to the outer
+// centres (a grid one cell wide has weight on its one centre).
+struct Stencil {
+  int i, j, i1, j1;
+  double fx, fy;
+};
+
+Stencil stencil(const Eigen::Vector2d& uv, int nx, int ny) {
   const auto locate = [](double coordinate, int count, int& lower, double& fraction) {
     const double from_centre = coordinate - 0.5;
     lower = std::clamp(static_cast<int>(std::floor(from_centre)), 0, std::max(0, count - 2));
     fraction = count < 2 ? 0.0 : std::clamp(from_centre - lower, 0.0, 1.0);
   };
+  Stencil s{};
+  locate(uv.x(), nx, s.i, s.fx);
+  locate(uv.y(), ny, s.j, s.fy);
+  s.i1 = std::min(s.i + 1, nx - 1);
+  s.j1 = std::min(s.j + 1, ny - 1);
+  return s;
+}
+
+}  // namespace
+
+Eigen::VectorXd ContactPlaneGrid::bilinear_at_samples(const Eigen::ArrayXXd& cells) const {
   Eigen::VectorXd values = Eigen::VectorXd::Zero(samples_);
   for (std::size_t m = 0; m < mapped_.size(); ++m) {
-    int i = 0, j = 0;
-    double fx = 0, fy = 0;
-    locate(uv_[m].x(), nx_, i, fx);
-    locate(uv_[m].y(), ny_, j, fy);
-    const int i1 = std::min(i + 1, nx_ - 1), j1 = std::min(j + 1, ny_ - 1);
-    values(mapped_[m]) = (1 - fx) * (1 - fy) * cells(i, j) + fx * (1 - fy) * cells(i1, j) + (1 - fx) * fy * cells(i, j1) +
-                         fx * fy * cells(i1, j1);
+    const Stencil t = stencil(uv_[m], nx_, ny_);
+    values(mapped_[m]) = (1 - t.fx) * (1 - t.fy) * cells(t.i, t.j) + t.fx * (1 - t.fy) * cells(t.i1, t.j) +
+                         (1 - t.fx) * t.fy * cells(t.i, t.j1) + t.fx * t.fy * cells(t.i1, t.j1);
   }
   return values;
 }
 
-double ContactPlaneGrid::contact_area(const Eigen::ArrayXXd& pressure, const Eigen::VectorXd& areas) const {
-  double area = 0;
+Eigen::VectorXd ContactPlaneGrid::pressure_at_samples(const Eigen::ArrayXXd& pressure) const {
+  Eigen::VectorXd values = Eigen::VectorXd::Zero(samples_);
   for (std::size_t m = 0; m < mapped_.size(); ++m) {
     const int i = std::min(static_cast<int>(uv_[m].x()), nx_ - 1), j = std::min(static_cast<int>(uv_[m].y()), ny_ - 1);
-    if (pressure(i, j) > 0) area += areas(mapped_[m]);
+    if (!(pressure(i, j) > 0)) continue;
+    const Stencil t = stencil(uv_[m], nx_, ny_);
+    double sum = 0, weights = 0;
+    for (const auto& [ci, cj, w] : {std::tuple{t.i, t.j, (1 - t.fx) * (1 - t.fy)}, std::tuple{t.i1, t.j, t.fx * (1 - t.fy)},
+                                    std::tuple{t.i, t.j1, (1 - t.fx) * t.fy}, std::tuple{t.i1, t.j1, t.fx * t.fy}}) {
+      if (!(pressure(ci, cj) > 0)) continue;
+      sum += w * pressure(ci, cj);
+      weights += w;
+    }
+    values(mapped_[m]) = sum / weights;
   }
-  return area;
+  return values;
 }
 
 }  // namespace contactref::quasi_rigid

@@ -31,17 +31,21 @@
 //   where the kernels reaching a cell lie on one side. Cells reached by
 //   fewer than 3 kernels are outside (+infinity: no contact there).
 // - Cell values to samples: fields interpolated bilinearly between the cell
-//   centres at the samples' projections (the pressure: the normal traction
-//   of the samples there). On a regular grid the bilinear interpolant's
-//   integral is sum p h^2 (the trapezoid rule on the centres), so the
-//   samples' forces sum to the grid's where their areas tile the plane; the
-//   holding cell's value alone would weigh each cell by the area of the
-//   samples that happen to fall in it (one or two to a cell where the grid
-//   is as fine as the sampling: a load noisy by some 1 / sqrt(loaded
-//   cells)). Like the exact response's Shepard pressure field, which reaches
-//   half a kernel past its last loaded node, the interpolant reaches half a
-//   cell past the last loaded cell: the contact area counts the samples in
-//   the loaded cells (contact_area), as the exact one counts loaded nodes.
+//   centres at the samples' projections (the displacement). The pressure
+//   (the normal traction of the samples there) likewise, but from the
+//   loaded cells alone: 0 on a sample whose holding cell carries none, and
+//   elsewhere the bilinear weights of the loaded centres about it,
+//   normalised to sum to 1 (the holding cell's own weight is at least 1/4).
+//   Inside the contact this is the bilinear interpolant, whose integral on a
+//   regular grid is sum p h^2 (the trapezoid rule on the centres): the
+//   samples' forces sum to the grid's where their areas tile the plane. At
+//   its edge it holds the edge cells' pressures out to their sides, as the
+//   holding cell's value alone would everywhere; that alone would weigh each
+//   cell by the area of the samples that happen to fall in it (one or two to
+//   a cell where the grid is as fine as the sampling: a load noisy by some
+//   1 / sqrt(loaded cells)), and the plain bilinear interpolant would reach
+//   half a cell past the contact (loading samples beside the active set's
+//   rim on the foot: Section 6.1's growth for nothing).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <string>
@@ -80,11 +84,9 @@ class ContactPlaneGrid {
   // outside. InputError: another count than the samples'.
   Eigen::ArrayXXd to_cells(const Eigen::VectorXd& sample_values) const;
   // Per-cell values at the samples, bilinear between centres (0 at the
-  // samples not mapped).
+  // samples not mapped); the pressure from the loaded cells (above).
   Eigen::VectorXd bilinear_at_samples(const Eigen::ArrayXXd& cells) const;
-  // The area (m^2) of the mapped samples (areas: per sample) whose holding
-  // cell carries pressure (> 0).
-  double contact_area(const Eigen::ArrayXXd& pressure, const Eigen::VectorXd& areas) const;
+  Eigen::VectorXd pressure_at_samples(const Eigen::ArrayXXd& pressure) const;
 
  private:
   int samples_ = 0, nx_ = 0, ny_ = 0;

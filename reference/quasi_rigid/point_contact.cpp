@@ -342,7 +342,7 @@ void solve_on_plane(std::optional<PlaneSolve>& plane, const Eigen::VectorXd& und
   const GridContact solved =
       solve_grid_contact(plane->K, plane->grid.to_cells(undeformed_gap), plane->pressure, grid_options);
   plane->pressure = solved.pressure;
-  out.traction = plane->grid.bilinear_at_samples(solved.pressure);
+  out.traction = plane->grid.pressure_at_samples(solved.pressure);
   out.pivots += solved.iterations;
   Rp = plane->grid.bilinear_at_samples(solved.displacement);
 }
@@ -616,10 +616,6 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     }
     wrench(A, E_w_a, result.a);
     wrench(B, E_w_b, result.b);
-    // The FFT operator's contact: the samples its loaded cells hold
-    // (contact_plane_grid.hpp; the tractions reach half a cell beyond).
-    if (plane_a) result.a.contact_area = plane_a->grid.contact_area(plane_a->pressure, result.a.area);
-    if (plane_b) result.b.contact_area = plane_b->grid.contact_area(plane_b->pressure, result.b.area);
     return result;
   }
 }

@@ -113,8 +113,7 @@ struct BodyContact {
   Eigen::VectorXd separation;     // m: measured after the last iteration
   Eigen::VectorXd area;           // m^2: the active samples' nodal areas
   double load = 0;                // N: sum p_i a_i
-  double contact_area = 0;        // m^2: sum of a_i where p_i > 0 (the FFT operator: where the
-                                  // sample's grid cell carries pressure, contact_plane_grid.hpp)
+  double contact_area = 0;        // m^2: sum of a_i where p_i > 0
   Eigen::Vector3d force_w = Eigen::Vector3d::Zero();   // N, on the body, world frame
   Eigen::Vector3d torque_w = Eigen::Vector3d::Zero();  // N m, about the body frame's origin, world frame
   // m: the centre of pressure from the body frame's origin, world axes: the

@@ -1,8 +1,8 @@
 // A body's samples on a grid in the contact plane
 // (reference/quasi_rigid/contact_plane_grid.hpp): the weighted quadratic fit
 // of sample values at the cell centres converges at its order, the bilinear
-// interpolation back to the samples is exact for a linear field, the contact
-// area counts the samples of the loaded cells, and bad input.
+// interpolation back to the samples is exact for a linear field, the
+// pressure comes from the loaded cells alone, and bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -105,10 +105,43 @@ TEST(ContactPlaneGrid, BilinearValuesAtTheSamplesAreExactForALinearField) {
     EXPECT_NEAR(at_samples(static_cast<Eigen::Index>(k)), exact, test::tolerance<double>(64) * 1e3) << k;
   }
   EXPECT_GT(inside, 300);
-  // The contact area: every cell loaded holds every sample.
-  EXPECT_NEAR(grid.contact_area(Eigen::ArrayXXd::Ones(grid.nx(), grid.ny()), s.area), s.area.sum(),
-              test::tolerance<double>(static_cast<double>(s.area.size())) * s.area.sum());
-  EXPECT_EQ(grid.contact_area(Eigen::ArrayXXd::Zero(grid.nx(), grid.ny()), s.area), 0);
+  // The pressure, from the loaded cells: where all are, the same bilinear
+  // values.
+  const Eigen::VectorXd pressure = grid.pressure_at_samples(cells);
+  EXPECT_LE((pressure - at_samples).cwiseAbs().maxCoeff(), test::tolerance<double>(64) * 1e3);
+}
+
+TEST(ContactPlaneGrid, PressureComesFromTheLoadedCellsAlone) {
+  const PlaneSamples s = tilted_disk(3e-4, sphere_like);
+  const ContactPlaneGrid grid(s, 5e-4, "test");
+  // Half the cells loaded (a field rising along the grid's x), the others
+  // not: a sample takes 0 in an unloaded cell, and in a loaded one a convex
+  // combination of the loaded centres about it (its own among them).
+  Eigen::ArrayXXd cells = Eigen::ArrayXXd::Zero(grid.nx(), grid.ny());
+  for (int i = 0; i < grid.nx() / 2; ++i) {
+    for (int j = 0; j < grid.ny(); ++j) cells(i, j) = 1e3 * (1 + i);
+  }
+  const Eigen::VectorXd pressure = grid.pressure_at_samples(cells);
+  const Eigen::Vector3d axis_x = (grid.centre(1, 0) - grid.centre(0, 0)) / grid.cell();
+  int loaded = 0, unloaded = 0;
+  for (std::size_t k = 0; k < s.points.size(); ++k) {
+    // The holding cell's column: the sample's x in cells from the grid's corner.
+    const double x = (s.points[k] - grid.centre(0, 0)).dot(axis_x) / grid.cell() + 0.5;
+    const int i = std::min(static_cast<int>(x), grid.nx() - 1);
+    const double p = pressure(static_cast<Eigen::Index>(k));
+    if (i >= grid.nx() / 2) {
+      ++unloaded;
+      EXPECT_EQ(p, 0) << k;
+    } else {
+      ++loaded;
+      // Between the loaded columns about it, i - 1 .. i + 1 (rounding: a
+      // few units in the last place of 1e3 i).
+      EXPECT_GE(p, 1e3 * std::max(1, i) * (1 - test::tolerance<double>(8))) << k;
+      EXPECT_LE(p, 1e3 * std::min(i + 2, grid.nx() / 2) * (1 + test::tolerance<double>(8))) << k;
+    }
+  }
+  EXPECT_GT(loaded, 100);
+  EXPECT_GT(unloaded, 100);
 }
 
 TEST(ContactPlaneGrid, BadInputIsRefusedNamingTheProblem) {
