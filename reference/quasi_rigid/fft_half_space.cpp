@@ -1,5 +1,6 @@
 #include "reference/quasi_rigid/fft_half_space.hpp"
 
+#include <algorithm>
 #include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
 #include <numbers>

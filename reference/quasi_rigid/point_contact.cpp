@@ -52,7 +52,7 @@ void check_options(const ContactOptions& options, const QuasiRigidBody& A, const
         << A.name() << " and " << B.name() << " are both deformable";
   } else if (options.response_operator == ResponseOperator::kFftHalfSpace &&
              !(std::isfinite(options.grid_spacing) && options.grid_spacing >= 0)) {
-    bad << "quasi-rigid contact: grid_spacing must be finite and >= 0 (m; 0: the samples' mean spacing), got "
+    bad << "quasi-rigid contact: grid_spacing must be finite and >= 0 (m; 0: a cell per sample), got "
         << options.grid_spacing;
   }
   if (!bad.str().empty()) throw InputError(bad.str());
