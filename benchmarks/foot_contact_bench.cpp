@@ -25,7 +25,11 @@
 //    the exact answer load_diff and area_diff (relative), cop_shift_mm and
 //    cop_shift (the shift over the exact contact radius sqrt(area / pi),
 //    multi_level.hpp's measure of a centre of pressure's change); the
-//    conjugate-gradient iterations, the grid's growth rounds (Section 6.1).
+//    conjugate-gradient iterations, the grid's growth rounds (Section 6.1);
+//  - BM_FootFftOperator/spacing_um: what that option puts in place of
+//    Response's assembly and the LCP: the contact-plane grid of the foot's
+//    active samples (the exact contact's, with their undeformed gaps), the
+//    operator on it and one solve from zero (counters: cells, iterations).
 // Cold and Response use every core (wall time).
 #include <benchmark/benchmark.h>
 
@@ -35,6 +39,8 @@
 #include <memory>
 
 #include "core/threads.hpp"
+#include "reference/quasi_rigid/contact_plane_grid.hpp"
+#include "reference/quasi_rigid/fft_contact.hpp"
 #include "reference/quasi_rigid/multi_level.hpp"
 #include "validation/fixtures/lattice_surfaces.hpp"
 #include "validation/fixtures/synthetic_foot.hpp"
@@ -157,6 +163,36 @@ void BM_FootContactFft(benchmark::State& state) {
   state.counters["growth"] = contact.growth_rounds;
 }
 
+void BM_FootFftOperator(benchmark::State& state) {
+  const FootScene& s = scene(state.range(0));
+  const qr::QuasiRigidBody& foot = s.foot->levels().back();
+  const qr::BodyContact& exact = s.exact().levels.back().a;
+  const qr::SurfaceSamples& samples = foot.surface().samples();
+  qr::PlaneSamples plane;
+  for (int k : exact.active) {
+    plane.points.push_back(samples.points[static_cast<std::size_t>(k)]);
+    plane.normals.push_back(samples.normals[static_cast<std::size_t>(k)]);
+  }
+  plane.area = exact.area;
+  plane.spacing = foot.sampling().spacing()(exact.active);
+  plane.width = foot.sampling().shepard().width;
+  plane.support = foot.sampling().shepard().support;
+  plane.gap = exact.gap;
+  const double cell = std::sqrt(plane.area.mean());
+  const qr::ResponseKernel kernel{qr::ResponseKernel::Kind::kVolumePreserving, foot.material().compliance(), 0.01};
+  qr::GridContact solved;
+  double cells = 0;
+  for (auto _ : state) {
+    const qr::ContactPlaneGrid grid(plane, cell, "foot");
+    const qr::FftHalfSpace K(kernel, cell, grid.nx(), grid.ny());
+    solved = qr::solve_grid_contact(K, grid.to_cells(plane.gap));
+    cells = static_cast<double>(grid.nx()) * grid.ny();
+  }
+  state.counters["cells"] = cells;
+  state.counters["cg_iterations"] = solved.iterations;
+  state.counters["convolutions"] = solved.convolutions;
+}
+
 }  // namespace
 
 BENCHMARK(BM_FootContactCold)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -177,4 +213,5 @@ BENCHMARK(BM_FootContactFft)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);
+BENCHMARK(BM_FootFftOperator)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(4);
 BENCHMARK(BM_FootResponse)->Arg(2600)->Arg(1500)->Arg(880)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(2);

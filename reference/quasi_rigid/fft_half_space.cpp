@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
+#include <complex>
 #include <numbers>
 #include <sstream>
+#include <vector>
 #include <unsupported/Eigen/FFT>
 
 #include "core/errors.hpp"

@@ -35,9 +35,7 @@
 // kissfft back end), and back; K's transform is computed once per grid, and
 // is real (K even).
 #include <Eigen/Core>
-#include <complex>
 #include <memory>
-#include <vector>
 
 #include "reference/quasi_rigid/response_matrix.hpp"
 
