@@ -124,7 +124,7 @@ struct FftHalfSpace::Work {
 };
 
 FftHalfSpace::FftHalfSpace(const ResponseKernel& kernel, double spacing, int nx, int ny)
-    : kernel_(kernel), spacing_(spacing), nx_(nx), ny_(ny) {
+    : nx_(nx), ny_(ny) {
   kernel.check("FFT half-space");
   std::ostringstream bad;
   if (!(std::isfinite(spacing) && spacing > 0)) {

@@ -67,8 +67,6 @@ class FftHalfSpace {
 
   int nx() const { return nx_; }
   int ny() const { return ny_; }
-  double spacing() const { return spacing_; }
-  const ResponseKernel& kernel() const { return kernel_; }
   // K(di, dj) for |di| < nx, |dj| < ny (m/Pa).
   double influence(int di, int dj) const;
 
@@ -78,8 +76,6 @@ class FftHalfSpace {
   Eigen::ArrayXXd apply(const Eigen::ArrayXXd& pressure) const;
 
  private:
-  ResponseKernel kernel_;
-  double spacing_;
   int nx_, ny_, mx_, my_;
   Eigen::ArrayXXd influence_;  // K(di, dj), 0 <= di < nx, 0 <= dj < ny
   Eigen::ArrayXXd kernel_hat_;  // the wrapped K's transform, (mx / 2 + 1) x my (real: K even)
