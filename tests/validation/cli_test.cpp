@@ -178,6 +178,30 @@ TEST(Cli, QuasiRigidContactPressesTwoPointCloudsTogether) {
   EXPECT_TRUE(contains(sigma.all, "--sigma: only the volume-preserving kernel")) << sigma.all;
 }
 
+// --operator fft (beyond the paper: the FFT half-space operator on a grid in
+// the contact plane) on the same cap: Hertz's load within the same 3% as
+// the exact operator; bad operators and grids, a grid without the operator,
+// and two deformable bodies are refused (exit 2).
+TEST(Cli, QuasiRigidContactTakesTheFftOperatorBesideARigidBody) {
+  const std::string cap = lattice_cloud("contactref_cap.xyz", true), plane = lattice_cloud("contactref_plane.xyz", false);
+  const std::string pressed = "quasi-rigid contact " + cap + " " + plane + " --pose-b 0,0,4.5e-5,0,0,0 --E 1e9 --nu 0.3 ";
+  const CliRun r = run(pressed + "--E-b 0 --operator fft --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto d = nlohmann::json::parse(r.output);
+  const double hertz = 4.0 / 3 * 1e9 / (1 - 0.09) * std::sqrt(0.05) * std::pow(4.5e-5, 1.5);
+  EXPECT_NEAR(d.at("a").at("load").get<double>(), hertz, 0.03 * hertz);
+  EXPECT_EQ(d.at("operator"), "fft");
+  for (const char* option : {"--operator fast", "--operator fft --grid-spacing -1e-3", "--operator fft --grid-spacing nan",
+                             "--grid-spacing 1e-3", "--operator fft"}) {
+    const bool rigid_b = std::string(option) != "--operator fft";
+    const CliRun bad = run_all(pressed + (rigid_b ? "--E-b 0 " : "") + option);
+    EXPECT_EQ(bad.exit_code, 2) << option << ": " << bad.all;
+  }
+  EXPECT_TRUE(contains(run_all(pressed + "--E-b 0 --operator fast").all, "--operator: must be exact or fft"));
+  EXPECT_TRUE(contains(run_all(pressed + "--E-b 0 --grid-spacing 1e-3").all, "--grid-spacing: only the FFT operator"));
+  EXPECT_TRUE(contains(run_all(pressed + "--operator fft").all, "are both deformable"));
+}
+
 // CONTACTREF_THREADS (core/threads.hpp): the same bytes on one thread or
 // two; a bad count is refused naming the variable, before any work.
 TEST(Cli, TheThreadCountChangesNoByteAndABadOneIsRefused) {

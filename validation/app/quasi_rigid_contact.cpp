@@ -68,6 +68,10 @@ CLI::App* add_quasi_rigid_contact(CLI::App& quasi_rigid, QuasiRigidContactComman
   app->add_option("--iterations", options.iterations, "LCP solves per body (the split scheme; default 3)");
   app->add_option("--active-range", options.active_range,
                   "active samples: within this many spacings of a penetrating one (default 3)");
+  app->add_option("--operator", options.response_operator,
+                  "the response beside a rigid body: exact (the sampled response, default) or fft (the FFT "
+                  "half-space operator on a grid in the contact plane: beyond the paper)");
+  app->add_option("--grid-spacing", options.grid_spacing, "the FFT operator's cell side (m; default: a cell per sample)");
   app->add_flag("--json", options.json, "print one JSON document, with every active sample");
   return app;
 }
@@ -82,6 +86,14 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   if (options.sigma && contact_options.kernel != qr::ResponseKernel::Kind::kVolumePreserving)
     throw InputError("--sigma: only the volume-preserving kernel has a width (give --kernel volume-preserving)");
   contact_options.sigma = options.sigma.value_or(0.0);
+  if (options.response_operator == "fft") {
+    contact_options.response_operator = qr::ResponseOperator::kFftHalfSpace;
+  } else if (options.response_operator != "exact") {
+    throw InputError("--operator: must be exact or fft, got '" + options.response_operator + "'");
+  }
+  if (options.grid_spacing && contact_options.response_operator != qr::ResponseOperator::kFftHalfSpace)
+    throw InputError("--grid-spacing: only the FFT operator has a grid (give --operator fft)");
+  contact_options.grid_spacing = options.grid_spacing.value_or(0.0);
   contact_options.iterations = options.iterations;
   contact_options.active_range = options.active_range;
   const qr::Material material_a{options.E, options.nu};
@@ -112,6 +124,7 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   }
   const nlohmann::ordered_json out{
       {"kernel", options.kernel},
+      {"operator", options.response_operator},
       {"composite_compliance", contact.composite_compliance},
       {"a", body_json(A, contact.a, RigidPose<double>(), options.json)},
       {"b", body_json(B, contact.b, E_a_b, options.json)},
