@@ -159,7 +159,7 @@ void BM_FootContactFft(benchmark::State& state) {
   state.counters["area_diff"] = fft.contact_area / exact.contact_area - 1;
   state.counters["cop_shift_mm"] = shift * 1e3;
   state.counters["cop_shift"] = shift / std::sqrt(exact.contact_area / std::numbers::pi);
-  state.counters["cg_iterations"] = fft.pivots;
+  state.counters["cg_iterations"] = fft.cg_iterations;
   state.counters["growth"] = contact.growth_rounds;
 }
 

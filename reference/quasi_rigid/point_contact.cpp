@@ -343,7 +343,7 @@ void solve_on_plane(std::optional<PlaneSolve>& plane, const Eigen::VectorXd& und
       solve_grid_contact(plane->K, plane->grid.to_cells(undeformed_gap), plane->pressure, grid_options);
   plane->pressure = solved.pressure;
   out.traction = plane->grid.pressure_at_samples(solved.pressure);
-  out.pivots += solved.iterations;
+  out.cg_iterations += solved.iterations;
   Rp = plane->grid.bilinear_at_samples(solved.displacement);
 }
 

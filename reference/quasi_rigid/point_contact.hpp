@@ -123,8 +123,8 @@ struct BodyContact {
   // The tractions are interpolated from the other body's (beside a rigid
   // body, only one body solves Eq. 10: step 4), not solved on these samples.
   bool interpolated = false;
-  int pivots = 0;                 // of all its LCP solves (none when interpolated); the
-                                  // conjugate-gradient iterations with the FFT operator
+  int pivots = 0;                 // of all its LCP solves (none when interpolated)
+  int cg_iterations = 0;          // of all its solves with the FFT operator (Polonsky & Keer)
   double lcp_work = 0;            // of all its LCP solves: LcpSolution::work (Lemke's alone where it
                                   // took over); 0 with the FFT operator (no dense product)
   int lemke_solves = 0;           // LCPs that block pivoting could not solve

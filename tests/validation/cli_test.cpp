@@ -191,6 +191,10 @@ TEST(Cli, QuasiRigidContactTakesTheFftOperatorBesideARigidBody) {
   const double hertz = 4.0 / 3 * 1e9 / (1 - 0.09) * std::sqrt(0.05) * std::pow(4.5e-5, 1.5);
   EXPECT_NEAR(d.at("a").at("load").get<double>(), hertz, 0.03 * hertz);
   EXPECT_EQ(d.at("operator"), "fft");
+  EXPECT_GT(d.at("a").at("cg_iterations").get<int>(), 0);
+  EXPECT_EQ(d.at("a").at("lcp_pivots").get<int>(), 0);
+  const CliRun text = run(pressed + "--E-b 0 --operator fft", false);
+  EXPECT_TRUE(contains(text.output, "conjugate-gradient iterations (FFT operator)")) << text.output;
   for (const char* option : {"--operator fast", "--operator fft --grid-spacing -1e-3", "--operator fft --grid-spacing nan",
                              "--grid-spacing 1e-3", "--operator fft"}) {
     const bool rigid_b = std::string(option) != "--operator fft";

@@ -31,6 +31,7 @@ nlohmann::ordered_json body_json(const qr::QuasiRigidBody& body, const qr::BodyC
                              {"force", rows(c.force_w)},
                              {"torque", rows(c.torque_w)},
                              {"lcp_pivots", c.pivots},
+                             {"cg_iterations", c.cg_iterations},
                              {"lemke_solves", c.lemke_solves}};
   if (samples) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -144,10 +145,13 @@ int run_quasi_rigid_contact(const QuasiRigidContactCommandOptions& options) {
   for (const auto& [label, body, c] : {std::tuple{"A", &A, &contact.a}, std::tuple{"B", &B, &contact.b}}) {
     std::cout << fmt::format(
         "{} {}: {} samples, {} active ({} penetrating); load {:.6g} N on {:.6g} m^2; force ({:.6g}, {:.6g}, {:.6g}) N, "
-        "torque ({:.6g}, {:.6g}, {:.6g}) N m; {} LCP pivots, {} Lemke solves\n",
+        "torque ({:.6g}, {:.6g}, {:.6g}) N m; {}\n",
         label, body->name(), body->surface().samples().points.size(), c->active.size(), c->penetrating, c->load,
         c->contact_area, c->force_w.x(), c->force_w.y(), c->force_w.z(), c->torque_w.x(), c->torque_w.y(),
-        c->torque_w.z(), c->pivots, c->lemke_solves);
+        c->torque_w.z(),
+        contact_options.response_operator == qr::ResponseOperator::kFftHalfSpace
+            ? fmt::format("{} conjugate-gradient iterations (FFT operator)", c->cg_iterations)
+            : fmt::format("{} LCP pivots, {} Lemke solves", c->pivots, c->lemke_solves));
   }
   for (std::size_t k = 0; k < contact.iterations.size(); ++k) {
     const qr::ContactIteration& it = contact.iterations[k];

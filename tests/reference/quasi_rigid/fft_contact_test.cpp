@@ -112,7 +112,7 @@ TEST(FftContact, OnASampledSphereTheFftOperatorMeetsHertzAsTheExactOneDoes) {
             << " N (FFT - exact: " << (fft.a.load - exact.a.load) / exact.a.load << "); contact area: exact "
             << exact.a.contact_area << ", FFT " << fft.a.contact_area << ", pi a^2 " << area
             << " m^2; centre of pressure: exact " << exact.a.pressure_centre_w.transpose() << ", FFT "
-            << fft.a.pressure_centre_w.transpose() << " m; CG iterations " << fft.a.pivots << "\n";
+            << fft.a.pressure_centre_w.transpose() << " m; CG iterations " << fft.a.cg_iterations << "\n";
   EXPECT_FALSE(fft.a.interpolated);
   EXPECT_TRUE(fft.b.interpolated);
   EXPECT_EQ(fft.a.lcp_work, 0);
