@@ -80,6 +80,9 @@ MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<d
     throw InputError("multi-level contact: the wrench tolerance must be finite and >= 0");
   }
   if (max_levels < 0) throw InputError("multi-level contact: max_levels must be >= 0, got " + std::to_string(max_levels));
+  if (options.response_operator != ResponseOperator::kExact) {
+    throw InputError("multi-level contact: the FFT half-space operator is a single level's option (resolve_contact)");
+  }
   if (A.levels().size() != B.levels().size()) {
     throw InputError("multi-level contact: " + A.levels().back().name() + " has " + std::to_string(A.levels().size()) +
                      " levels, " + B.levels().back().name() + " " + std::to_string(B.levels().size()));

@@ -60,8 +60,10 @@ struct MultiLevelContact {
 // max_levels: solve at most this many levels, coarse first (0: all); the
 // paper stops at the desired accuracy, a caller may also stop where the
 // levels grow too fine for the dense response. InputError: tolerance not
-// finite and >= 0, A and B with different numbers of levels, max_levels < 0;
-// as resolve_contact.
+// finite and >= 0, A and B with different numbers of levels, max_levels < 0,
+// the FFT operator (ResponseOperator::kFftHalfSpace: a single level's option,
+// whose grid does not resolve the coarse levels' few samples); as
+// resolve_contact.
 MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<double>& E_w_a, const MultiLevelBody& B,
                                       const RigidPose<double>& E_w_b, double tolerance,
                                       const ContactOptions& options = {}, int max_levels = 0);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <optional>
 #include <sstream>
 
@@ -321,6 +322,21 @@ std::optional<PlaneSolve> plane_solve(const Side& side, const ResponseKernel& ke
   plane.support = side.body.sampling().shepard().support;
   plane.gap = out.gap;
   const double cell = grid_spacing > 0 ? grid_spacing : std::sqrt(plane.area.mean());
+  // The grid's edge error is of order h / a (the staircase of cells along
+  // the contact's edge: fft_contact_test's Hertz orders), so a contact of
+  // equivalent radius a = sqrt(penetrating area / pi) below
+  // kFftCellsPerContactRadius cells is not resolved: it loses a quarter or
+  // more of itself, or the whole (one penetrating sample), in place of a
+  // load.
+  const double penetrating_area = (out.gap.array() < 0).select(out.area.array(), 0.0).sum();
+  const double radius = std::sqrt(penetrating_area / std::numbers::pi);
+  if (radius < kFftCellsPerContactRadius * cell) {
+    std::ostringstream os;
+    os << "quasi-rigid contact (" << side.body.name() << "): the FFT grid does not resolve the contact: its "
+       << "penetrating samples cover a disk of radius " << radius << " m, under " << kFftCellsPerContactRadius
+       << " cells of " << cell << " m; a finer grid spacing, or the exact operator";
+    throw ComputationError(os.str());
+  }
   ContactPlaneGrid grid(plane, cell, "quasi-rigid contact (" + side.body.name() + ")");
   FftHalfSpace K(kernel, cell, grid.nx(), grid.ny());
   return PlaneSolve{std::move(grid), std::move(K), Eigen::ArrayXXd()};

@@ -78,6 +78,12 @@ constexpr int kMaxSplitIterations = 100;
 // holds.
 enum class ResponseOperator { kExact, kFftHalfSpace };
 
+// The FFT operator's least resolution: the penetrating samples' equivalent
+// radius sqrt(area / pi) in grid cells (resolve_contact refuses a coarser
+// grid: its edge error, of order h / a, would be a quarter of the contact
+// or more).
+inline constexpr double kFftCellsPerContactRadius = 4;
+
 struct ContactOptions {
   ResponseKernel::Kind kernel = ResponseKernel::Kind::kBoussinesq;
   double sigma = 0;          // m: the volume-preserving kernel's width
@@ -176,7 +182,8 @@ struct QuasiRigidContact {
 // the kernels' support, max_active below 1, an initial traction of another
 // size than the body's samples; for kFftHalfSpace: not one rigid and one
 // deformable body, grid_spacing not finite and >= 0, penetrating samples
-// that are not near-planar or a grid too large (contact_plane_grid.hpp). ComputationError: more than max_active active samples
+// that are not near-planar or a grid too large (contact_plane_grid.hpp). ComputationError: more than max_active active samples,
+// a contact the FFT grid does not resolve (kFftCellsPerContactRadius)
 // on a body (naming it and the count), a body whose samples inside or on the
 // other do not face its surface (one body inside the other, coincident
 // surfaces, too deep an overlap, a rim side-on; step 1 above), an MLS

@@ -14,6 +14,7 @@
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/fft_contact.hpp"
+#include "reference/quasi_rigid/multi_level.hpp"
 #include "reference/quasi_rigid/point_contact.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/reference/quasi_rigid/hertz_sphere.hpp"
@@ -151,7 +152,28 @@ TEST(FftContact, BadInputIsRefusedNamingTheProblem) {
   options.grid_spacing = 1e-7;
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, E_w_sphere, ground, RigidPose<double>(), options); }),
                        "cells at a spacing of 1e-07 m, more than 2097152: a coarser grid spacing"));
+  // A contact the grid does not resolve (kFftCellsPerContactRadius) is a
+  // ComputationError, not a load: one penetrating sample (the sphere 1e-9 m
+  // in), or cells of 1 mm under this contact's 1.5 mm radius. Before the
+  // check, the CLI's 50 mm cap 0.1 um into a plane (one penetrating sample)
+  // carried no load and stayed penetrating, with exit 0; 45 um in (a = 1.5
+  // mm) it carried 7% less than Hertz on 0.5 mm cells and nothing on 5 mm
+  // cells.
+  const auto unresolved = [&](const RigidPose<double>& E_w) {
+    return error_of([&] { resolve_contact(sphere, E_w, ground, RigidPose<double>(), options); });
+  };
   options.grid_spacing = 0;
+  EXPECT_TRUE(contains(unresolved(RigidPose<double>::from_translation({0, 0, -1e-9})),
+                       "ComputationError: quasi-rigid contact (" + sphere.name() + "): the FFT grid does not resolve"));
+  options.grid_spacing = 1e-3;
+  EXPECT_TRUE(contains(unresolved(E_w_sphere), "under 4 cells of 0.001 m; a finer grid spacing, or the exact operator"));
+  options.grid_spacing = 0;
+  // The multi-level solve refuses it: its coarse levels' few samples.
+  const MultiLevelBody levels_sphere(sphere, {64}), levels_ground(ground, {64});
+  EXPECT_TRUE(contains(error_of([&] {
+                         resolve_multi_level(levels_sphere, E_w_sphere, levels_ground, RigidPose<double>(), 0.01, options);
+                       }),
+                       "InputError: multi-level contact: the FFT half-space operator is a single level's option"));
   const QuasiRigidBody soft_ground = ground.with_material({1e9, 0.3});
   EXPECT_TRUE(contains(error_of([&] { resolve_contact(sphere, E_w_sphere, soft_ground, RigidPose<double>(), options); }),
                        "the FFT half-space operator needs one rigid body (E = 0) and one deformable"));
