@@ -104,30 +104,56 @@ void integrate_about(const Eigen::Vector2d& centre, const std::vector<Eigen::Vec
 
 namespace {
 
-// f from r^2, in place, in T's precision.
+// f + m lap f from r^2, in place, in T's precision (ResponseKernel::f_corrected).
 template <class T>
-void kernel_of_squared(const ResponseKernel& kernel, Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> r2) {
+void kernel_of_squared(const ResponseKernel& kernel, double m, Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> r2) {
   auto x = r2.array();
-  const T c = static_cast<T>(kernel.compliance);
+  const T c = static_cast<T>(kernel.compliance), moment = static_cast<T>(m);
   if (kernel.kind == ResponseKernel::Kind::kBoussinesq) {
-    x = c * x.rsqrt();
+    if (m == 0) {
+      x = c * x.rsqrt();
+    } else {
+      x = c * x.rsqrt() * (1 + moment / x);
+    }
     return;
   }
   // c (1 / r - beta) exp(-r^2 / (2 sigma^2)).
   const T beta = static_cast<T>(std::sqrt(std::numbers::pi / 2) / kernel.sigma);
   const T exponent = static_cast<T>(-1 / (2 * kernel.sigma * kernel.sigma));
-  if constexpr (std::is_same_v<T, double>) {
-    x = c * (x.sqrt().inverse() - beta) * (exponent * x).exp();  // one square root and one division
-  } else {
-    x = c * (x.rsqrt() - beta) * (exponent * x).exp();  // Eigen's rsqrt: an estimate and a Newton step
+  const auto inverse_r = [&] {
+    if constexpr (std::is_same_v<T, double>) {
+      return x.sqrt().inverse().eval();  // one square root and one division
+    } else {
+      return x.rsqrt().eval();  // Eigen's rsqrt: an estimate and a Newton step
+    }
+  };
+  if (m == 0) {
+    x = c * (inverse_r() - beta) * (exponent * x).exp();
+    return;
   }
+  const T sigma2 = static_cast<T>(kernel.sigma * kernel.sigma), sigma4 = sigma2 * sigma2;
+  const auto u = inverse_r();
+  const auto r = (x * u).eval();
+  x = c * (exponent * x).exp() *
+      (u - beta + moment * (u * u * u + 2 * beta / sigma2 + (r - beta * x) / sigma4));
 }
 
 }  // namespace
 
-void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const { kernel_of_squared<double>(*this, r2); }
+double ResponseKernel::f_corrected(double r, double m) const {
+  if (kind == Kind::kBoussinesq) return compliance / r * (1 + m / (r * r));
+  const double beta = std::sqrt(std::numbers::pi / 2) / sigma, sigma2 = sigma * sigma;
+  return compliance * std::exp(-r * r / (2 * sigma2)) *
+         (1 / r - beta + m * (1 / (r * r * r) + 2 * beta / sigma2 + (r - beta * r * r) / (sigma2 * sigma2)));
+}
 
-void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXf> r2) const { kernel_of_squared<float>(*this, r2); }
+void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXd> r2, double m) const {
+  kernel_of_squared<double>(*this, m, r2);
+}
+
+void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXf> r2, double m) const {
+  kernel_of_squared<float>(*this, m, r2);
+}
 
 double ResponseKernel::far_reach() const {
   return kind == Kind::kBoussinesq ? std::numeric_limits<double>::infinity() : 7.5 * sigma;

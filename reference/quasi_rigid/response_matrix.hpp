@@ -41,22 +41,32 @@ struct ResponseKernel {
     const double beta = std::sqrt(std::numbers::pi / 2) / sigma;
     return compliance * (1 - beta * r) * std::exp(-r * r / (2 * sigma * sigma));
   }
-  // f(r) = times_r(r) / r for many distances at once, from their squares,
-  // in place (vectorised: Eigen's exp and sqrt; the far fields' pairs).
-  void f_of_squared(Eigen::Ref<Eigen::VectorXd> r2) const;
+  // f(r) + m lap f(r), with lap f = f'' + f' / r the plane's Laplacian of
+  // the radial f: c / r^3 for Boussinesq, and for the volume-preserving
+  // kernel c exp(-r^2 / (2 sigma^2)) (1 / r^3 + 2 beta / sigma^2
+  // + (r - beta r^2) / sigma^4). With m = 0, f itself. (The sampled
+  // response's far field: its midpoint rule with the second-order term,
+  // sampled_response.hpp.)
+  double f_corrected(double r, double m) const;
+  // f_corrected for many distances at once, from their squares, in place
+  // (vectorised: Eigen's exp and sqrt; the far fields' pairs).
+  void f_of_squared(Eigen::Ref<Eigen::VectorXd> r2, double m = 0) const;
   // The same in single precision, for sums that need no more (the
   // displacement field of SurfaceSampling::displacement): relative error
   // below 1e-6 (float's rounding, 6e-8, in the exponential, the estimated
   // reciprocal square root and four products; measured in
   // response_matrix_test).
-  void f_of_squared(Eigen::Ref<Eigen::VectorXf> r2) const;
+  void f_of_squared(Eigen::Ref<Eigen::VectorXf> r2, double m = 0) const;
   // The distance beyond which the far fields leave f out (m): infinite for
   // Boussinesq; 7.5 sigma for the volume-preserving kernel, where, as
   // beta r > 1, |f(r)| < c beta exp(-r^2 / (2 sigma^2)): the pairs left out
   // change a displacement by less than c beta exp(-28.125) W
   // = 7.7e-13 c W / sigma under nonnegative tractions of load
   // W = sum_j p_j a_j (c W / sigma: that load's displacement spread over
-  // sigma), and a response entry by less than 7.7e-13 c a_j / sigma.
+  // sigma), and a response entry by less than 7.7e-13 c a_j / sigma; with
+  // f_corrected's term m (|lap f| / (c exp(-r^2 / (2 sigma^2))) is at most
+  // 60.5 / sigma^3 there, and falls beyond), by less than that times
+  // (1 + 48.3 m / sigma^2).
   double far_reach() const;
   // InputError ("WHERE: ...") unless the compliance is finite and > 0 and,
   // for the volume-preserving kernel, sigma is finite and > 0.

@@ -49,12 +49,15 @@ SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard
   }
   largest_support_ = shepard.support * spacing_.maxCoeff();
   areas_ = Eigen::VectorXd::Zero(n);
+  second_moments_ = Eigen::VectorXd::Zero(n);
   tbb::parallel_for(tbb::blocked_range<int>(0, n), [&](const tbb::blocked_range<int>& samples) {
     for (int k = samples.begin(); k != samples.end(); ++k) {
-      integrate_about(k, shepard.support * spacing_(k), [](double) { return 0.0; },
-                      [&](int j, double, double mass) {
-                        if (j == k) areas_(k) = mass;
-                      });
+      // Phi_k whole: the kernels centred at q_k (g(r) = r^3: r^2 times the Jacobian).
+      integrate_about(k, 0.0, [](double r) { return r * r * r; }, [&](int j, double moment, double mass) {
+        if (j != k) return;
+        areas_(k) = mass;
+        second_moments_(k) = moment;
+      });
     }
   });
 }
@@ -66,30 +69,39 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
   const Eigen::Vector3d& n = samples.normals[static_cast<std::size_t>(i)];
   const Eigen::Vector3d t_u = n.unitOrthogonal(), t_v = n.cross(t_u);
 
-  // The samples whose kernels can reach the disk, projected into the plane.
+  // The samples whose kernels can reach the disk of the whole kernels'
+  // supports, projected into the plane; the whole kernels among them, and
+  // the disk.
   std::vector<Neighbour> near;
-  surface_->index().within(q, radius + largest_support_, near);
+  surface_->index().within(q, radius + 2 * largest_support_, near);
   const std::size_t count = near.size();
   std::vector<Eigen::Vector2d> at(count);
   std::vector<double> s2(count), rho2(count), integral(count, 0.0), mass(count, 0.0);
+  std::vector<char> whole(count, 0);
+  double disk = 0;
   for (std::size_t k = 0; k < count; ++k) {
     const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(near[k].index)] - q;
     at[k] = {d.dot(t_u), d.dot(t_v)};
     const double s = shepard_.width * spacing_(near[k].index), rho = shepard_.support * spacing_(near[k].index);
     s2[k] = 2 * s * s;
     rho2[k] = rho * rho;
+    whole[k] = at[k].squaredNorm() <= radius * radius;
+    if (whole[k]) disk = std::max(disk, at[k].norm() + rho);
   }
   // The radial points are the same on every ray: their r, weight and g(r) once.
-  const int segments = std::max(1, static_cast<int>(std::ceil(radius / spacing_(i))));
-  const double d_theta = 2 * std::numbers::pi / shepard_.angles;
+  const int segments = std::max(1, static_cast<int>(std::ceil(disk / spacing_(i))));
+  // The angles resolve the rim as they do at six spacings (near = 4 and the
+  // kernels' support of 2: 32 angles, about 1.2 h_i apart there).
+  const int angles = std::max(shepard_.angles, static_cast<int>(std::ceil(shepard_.angles * disk / (6 * spacing_(i)))));
+  const double d_theta = 2 * std::numbers::pi / angles;
   std::vector<double> r_at, w_at, g_at;
-  for_each_radial_point(radius, segments, [&](double r, double radial_weight) {
+  for_each_radial_point(disk, segments, [&](double r, double radial_weight) {
     r_at.push_back(r);
     w_at.push_back(radial_weight * d_theta);
     g_at.push_back(g(r));
   });
   // The rule visits the segments in order, each segment's points together.
-  const double length = radius / segments;
+  const double length = disk / segments;
   const std::size_t per_segment = r_at.size() / static_cast<std::size_t>(segments);
   std::vector<double> sum(r_at.size());
   struct Reach {
@@ -97,7 +109,7 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     double omega;
   };
   std::vector<Reach> reaches;  // on one ray: grouped by kernel, each kernel's points in the rule's order
-  for (int a = 0; a < shepard_.angles; ++a) {
+  for (int a = 0; a < angles; ++a) {
     const Eigen::Vector2d e(std::cos(a * d_theta), std::sin(a * d_theta));
     std::fill(sum.begin(), sum.end(), 0.0);
     reaches.clear();
@@ -126,6 +138,7 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
       }
     }
     for (const Reach& reach : reaches) {
+      if (!whole[reach.k]) continue;
       const std::size_t m = reach.point;
       const double w_g = w_at[m] * g_at[m] / sum[m], w_mass = w_at[m] * r_at[m] / sum[m];
       integral[reach.k] += w_g * reach.omega;
@@ -133,7 +146,7 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
     }
   }
   for (std::size_t k = 0; k < count; ++k) {
-    if (mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
+    if (whole[k] && mass[k] > 0) visit(near[k].index, integral[k], mass[k]);
   }
 }
 
@@ -142,22 +155,23 @@ double SurfaceSampling::near_field_radius(int i, double near) const {
   // than kMaxTurn (0.5 rad: the surface leaves the plane by about r^2 / (2 rho)
   // < r / 4 there). On a surface curved within the disk (a toe sampled at a
   // few spacings per radius of curvature) the projected samples would pile up
-  // and the response loses positivity: the disk stops at the nearest sample
-  // whose normal turns more, but never inside the kernels' support (the
-  // self-term's mass must lie in it).
+  // and the response loses positivity: the whole kernels stop a support
+  // short of the nearest sample whose normal turns more (0 at least: the
+  // self-term's own kernel).
   constexpr double kMinCos = 0.8775825618903728;  // cos(0.5)
   const SurfaceSamples& samples = surface_->samples();
   const Eigen::Vector3d& q_i = samples.points[static_cast<std::size_t>(i)];
   const Eigen::Vector3d& n_i = samples.normals[static_cast<std::size_t>(i)];
+  const double support = shepard_.support * spacing_(i);
   double radius = near * spacing_(i);
   std::vector<Neighbour> within;
-  surface_->index().within(q_i, radius, within);
+  surface_->index().within(q_i, radius + support, within);
   for (const Neighbour& n : within) {
     if (samples.normals[static_cast<std::size_t>(n.index)].dot(n_i) < kMinCos) {
-      radius = std::min(radius, std::sqrt(n.distance_sq));
+      radius = std::min(radius, std::sqrt(n.distance_sq) - support);
     }
   }
-  return std::max(radius, shepard_.support * spacing_(i));
+  return std::max(radius, spacing_(i));
 }
 
 std::shared_ptr<const SurfaceSampling::NearRow> SurfaceSampling::near_row(int i, const ResponseKernel& kernel,
@@ -175,7 +189,7 @@ std::shared_ptr<const SurfaceSampling::NearRow> SurfaceSampling::near_row(int i,
   const ResponseKernel unit{kernel.kind, 1.0, kernel.sigma};
   auto row = std::make_shared<NearRow>();
   integrate_about(i, near_field_radius(i, near), [&](double r) { return unit.times_r(r); },
-                  [&](int j, double integral, double mass) { row->push_back({j, integral, mass}); });
+                  [&](int j, double integral, double) { row->push_back({j, integral}); });
   const std::lock_guard<std::mutex> lock(cache_mutex_);
   if (key == cache_key_) near_rows_.emplace(i, row);
   return row;
@@ -234,7 +248,7 @@ bool SurfaceSampling::far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen:
   const auto at = blocks.sorted().middleRows(blocks.first(b), blocks.size(b));
   f.array() = ((at.col(0) - q_j.x()).square() + (at.col(1) - q_j.y()).square() + (at.col(2) - q_j.z()).square())
                   .template cast<T>();
-  kernel.f_of_squared(f);
+  kernel.f_of_squared(f, far_moment(j));
   const Eigen::Index own = self - blocks.first(b);
   if (self >= 0 && own >= 0 && own < f.size()) f(own) = 0;
   return true;
@@ -261,14 +275,7 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
       if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
       for (const NearEntry& entry : *near_row(i, kernel, near)) {
         const Eigen::Index c = column[static_cast<std::size_t>(entry.j)];
-        if (c < 0) continue;
-        // The midpoint rule covers Phi_j's mass outside the disk, for every j but i.
-        double far = 0;
-        if (entry.j != i) {
-          const double r = (points[static_cast<std::size_t>(entry.j)] - q_i).norm();
-          far = kernel.times_r(r) / r * std::max(0.0, areas_(entry.j) - entry.mass);
-        }
-        visit(row, c, kernel.compliance * entry.integral, far);
+        if (c >= 0) visit(row, c, kernel.compliance * entry.integral);
       }
     }
   });
@@ -297,8 +304,8 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
       }
     }
   });
-  near_field(rows, nodes, positions.column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
-    R(static_cast<Eigen::Index>(row), c) = near_value + far;
+  near_field(rows, nodes, positions.column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value) {
+    R(static_cast<Eigen::Index>(row), c) = near_value;
   });
   return R;
 }
@@ -349,14 +356,14 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
       for (Eigen::Index k = 0; k < sum.size(); ++k) u(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)]) = sum(k);
     }
   });
-  // The near field replaces the midpoint rule's f(r) / r a_j there (where
-  // far_kernel skipped a pair past far_reach, `whole` is below its bound).
-  near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value, double far) {
+  // The near field replaces the midpoint rule there (where far_kernel
+  // skipped a pair past far_reach, `midpoint` is below its bound).
+  near_field(rows, loaded, column, kernel, near, [&](std::size_t row, Eigen::Index c, double near_value) {
     const int i = rows[row], j = loaded[static_cast<std::size_t>(c)];
     const double r = (surface_->samples().points[static_cast<std::size_t>(j)] -
                       surface_->samples().points[static_cast<std::size_t>(i)]).norm();
-    const double whole = i == j ? 0.0 : kernel.times_r(r) / r * areas_(j);
-    u(static_cast<Eigen::Index>(row)) += p[static_cast<std::size_t>(c)] * (near_value + far - whole);
+    const double midpoint = i == j ? 0.0 : kernel.f_corrected(r, far_moment(j)) * areas_(j);
+    u(static_cast<Eigen::Index>(row)) += p[static_cast<std::size_t>(c)] * (near_value - midpoint);
   });
   return u;
 }

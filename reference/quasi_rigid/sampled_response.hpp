@@ -13,14 +13,24 @@
 // Integrals are taken in a sample's tangent plane (the other samples
 // projected onto it), in polar coordinates about it, where the Jacobian r
 // cancels the singularity of 1 / r:
-//  - the nodal area a_j = integral of Phi_j about q_j;
-//  - row i of R: the near field, the disk of radius near h_i about q_i (less
-//    where the surface curves within it: near_field_radius), by
-//    that quadrature for every Phi_j at once (the singular self-term
-//    included); beyond it the midpoint rule, f(|q_i - q_j|) (a_j - m_ij), with
-//    m_ij the part of Phi_j's mass inside the disk (so nothing counts twice),
-//    for every j but i within ResponseKernel::far_reach of i (beyond, the
-//    volume-preserving kernel is below its stated bound: row_blocks.hpp).
+//  - the nodal area a_j = integral of Phi_j, and its second moment
+//    mu_j = integral of Phi_j |x - q_j|^2, about q_j;
+//  - row i of R: the near field, every Phi_j centred within near h_i of q_i
+//    (less where the surface curves within it: near_field_radius), each
+//    whole, by that quadrature for all of them at once (the singular
+//    self-term included); every other j but i within ResponseKernel::far_reach
+//    of i by the midpoint rule with its second-order term,
+//      R_ij = a_j f(r) + (mu_j / 4) lap f(r),  r = |q_i - q_j|,
+//    Taylor's expansion of f about q_j under Phi_j taken as isotropic
+//    (ResponseKernel::f_corrected; beyond far_reach the volume-preserving
+//    kernel is below its stated bound: row_blocks.hpp).
+//    The rule without that term, and with the near field's disk cutting
+//    through kernels (the parts outside it at q_j), was first order at the
+//    disk's edge: the volume-preserving kernel's displacement is a small
+//    difference (Eq. 3: f integrates to zero), so those errors came back
+//    magnified: 16% at the centre of a Hertz-like pressure at sigma = 5 h,
+//    2% at sigma = 11 h (the foot's), now 0.3% and 0.01%
+//    (sampled_response_test, against quadrature of the kernel itself).
 // f is the kernel of response_matrix.hpp (Boussinesq, or our volume-preserving
 // form); distances in the midpoint rule are 3-D (Eq. 8 integrates over S).
 // A sample's near-field integrals depend only on the sampling and the kernel,
@@ -50,7 +60,8 @@ struct SampledShepard {
   double width = 0.5;          // s_k / h_k
   double support = 2.0;        // rho_k / h_k
   int spacing_neighbours = 6;  // h_k: the mean distance to this many nearest samples
-  int angles = 32;             // polar quadrature: trapezoid in the angle, and 8-point
+  int angles = 32;             // polar quadrature: trapezoid in the angle (more beyond six
+                               // spacings, as many per length of the rim), and 8-point
                                // Gauss-Legendre per radial segment of about h_i
 };
 
@@ -66,6 +77,7 @@ class SurfaceSampling {
   const SampledShepard& shepard() const { return shepard_; }
   const Eigen::VectorXd& spacing() const { return spacing_; }  // h_k (m)
   const Eigen::VectorXd& areas() const { return areas_; }      // a_k (m^2)
+  const Eigen::VectorXd& second_moments() const { return second_moments_; }  // mu_k (m^4)
 
   // R (m/Pa) restricted to the samples `nodes` (rows and columns in that
   // order): u_i = sum_j R_ij p_j for tractions p at the nodes, zero
@@ -85,23 +97,24 @@ class SurfaceSampling {
                                const Eigen::VectorXd& traction, const ResponseKernel& kernel, double near = 4.0,
                                FarPrecision precision = FarPrecision::kDouble) const;
 
-  // The near field's radius about sample i (m): near h_i, cut at the
-  // nearest sample whose normal turns from n_i by more than 0.5 rad, and not
-  // below the kernels' support rho_i.
+  // The radius about sample i within which the near field's kernels are
+  // centred (m): near h_i, or less by a support rho_i than the distance to the
+  // nearest sample whose normal turns from n_i by more than 0.5 rad; 0 at
+  // least (the self-term's kernel).
   double near_field_radius(int i, double near) const;
 
  private:
-  // Integrates g(r) Phi_j and Phi_j over the disk of radius `radius` about
-  // sample i in its tangent plane, for every sample j whose kernel reaches it:
-  // visit(j, integral of g Phi_j, integral of Phi_j).
+  // Integrates g(r) Phi_j and Phi_j in sample i's tangent plane, about it,
+  // for every sample j centred within `radius` of it there, over the whole
+  // of Phi_j: visit(j, integral of g Phi_j, integral of Phi_j).
   template <class G, class Visit>
   void integrate_about(int i, double radius, const G& g, const Visit& visit) const;
 
-  // Sample i's near field for a unit compliance: every sample j whose kernel
-  // reaches the disk, with the integral of f Phi_j and of Phi_j over it.
+  // Sample i's near field for a unit compliance: every sample j centred
+  // within near_field_radius, with the integral of f Phi_j.
   struct NearEntry {
     int j = 0;
-    double integral = 0, mass = 0;
+    double integral = 0;
   };
   using NearRow = std::vector<NearEntry>;
   std::shared_ptr<const NearRow> near_row(int i, const ResponseKernel& kernel, double near) const;
@@ -113,21 +126,21 @@ class SurfaceSampling {
   // or named twice).
   Positions checked_positions(const std::vector<int>& rows, const std::vector<int>& columns,
                               const ResponseKernel& kernel, double near) const;
-  // The midpoint rule's f(r) / r from block b's rows to sample j, into f
-  // (the block's size), zero at j's own row (its sorted position `self`, or
-  // -1): times a_j, R's entries there where the near field does not cover
-  // them (near_field). False, f untouched, where j is beyond the kernel's
-  // far_reach of the whole block. T: the kernel's precision (the squared
-  // distances are taken in double).
+  // The midpoint rule's f_corrected(r, far_moment(j)) from block b's rows to
+  // sample j, into f (the block's size), zero at j's own row (its sorted
+  // position `self`, or -1): times a_j, R's entries there where the near
+  // field does not cover them (near_field). False, f untouched, where j is
+  // beyond the kernel's far_reach of the whole block. T: the kernel's
+  // precision (the squared distances are taken in double).
   template <class T>
   bool far_kernel(const RowBlocks& blocks, Eigen::Index b, Eigen::Index self, int j, const ResponseKernel& kernel,
                   Eigen::Ref<Eigen::Matrix<T, Eigen::Dynamic, 1>> f) const;
+  // mu_j / (4 a_j) (m^2): the midpoint rule's second-order term per unit area.
+  double far_moment(int j) const { return second_moments_(j) / (4 * areas_(j)); }
   // The rows' samples, one coordinate a column.
   Eigen::ArrayX3d row_points(const std::vector<int>& rows) const;
-  // The near field of every row that a column's kernel reaches:
-  // visit(row, column, near, far), R's entry there being
-  // near + far (the quadrature, and the midpoint rule's f(r) / r (a_j - m_ij))
-  // where far_kernel's column gives f(r) / r a_j.
+  // The near field of every row: visit(row, column, value), R's entry there
+  // (the quadrature) where far_kernel's column gives the midpoint rule.
   template <class Visit>
   void near_field(const std::vector<int>& rows, const std::vector<int>& columns,
                   const std::vector<Eigen::Index>& column, const ResponseKernel& kernel, double near,
@@ -135,7 +148,7 @@ class SurfaceSampling {
 
   const MlsSurface* surface_;
   SampledShepard shepard_;
-  Eigen::VectorXd spacing_, areas_;
+  Eigen::VectorXd spacing_, areas_, second_moments_;
   double largest_support_ = 0;  // max rho_k (m)
 
   // The near rows computed so far, for cache_key_ (kind, sigma, near).

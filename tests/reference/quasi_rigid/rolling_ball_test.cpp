@@ -243,11 +243,18 @@ void expect_damped_rest_carries(double mu, const Impulse& impulse, const char* w
     sum += impulse(*it);
     window += it->dt;
   }
-  const double last_force = impulse(damped.steps.back()) / damped.steps.back().dt;
+  // The last full step: the run's final step is cut short to end at 0.12 s,
+  // and a sticking step's friction impulse is what stops the slip, not a
+  // force times the step (a 33 us final step measured 5.222 N where the
+  // full steps before it measured 5.1356 N).
+  const auto last = damped.steps.size() >= 2 && damped.steps.back().dt < damped.steps[damped.steps.size() - 2].dt
+                        ? damped.steps.end() - 2
+                        : damped.steps.end() - 1;
+  const double last_force = impulse(*last) / last->dt;
   std::cout << "damped, mu " << mu << ": mean " << what << " " << sum / window << " N, last step " << last_force
             << " N, m g = " << weight << " N\n";
   EXPECT_NEAR(sum / window, weight, 0.001 * weight);
-  // And the oscillation has died: the last step's force is within 1 % too.
+  // And the oscillation has died: the last full step's force is within 1 % too.
   EXPECT_NEAR(last_force, weight, 0.01 * weight);
 }
 
