@@ -120,22 +120,28 @@ void kernel_of_squared(const ResponseKernel& kernel, double m, Eigen::Ref<Eigen:
   // c (1 / r - beta) exp(-r^2 / (2 sigma^2)).
   const T beta = static_cast<T>(std::sqrt(std::numbers::pi / 2) / kernel.sigma);
   const T exponent = static_cast<T>(-1 / (2 * kernel.sigma * kernel.sigma));
-  const auto inverse_r = [&] {
-    if constexpr (std::is_same_v<T, double>) {
-      return x.sqrt().inverse().eval();  // one square root and one division
-    } else {
-      return x.rsqrt().eval();  // Eigen's rsqrt: an estimate and a Newton step
-    }
-  };
   if (m == 0) {
-    x = c * (inverse_r() - beta) * (exponent * x).exp();
+    if constexpr (std::is_same_v<T, double>) {
+      x = c * (x.sqrt().inverse() - beta) * (exponent * x).exp();  // one square root and one division
+    } else {
+      x = c * (x.rsqrt() - beta) * (exponent * x).exp();  // Eigen's rsqrt: an estimate and a Newton step
+    }
     return;
   }
+  // In chunks, 1 / r on the stack: the far fields call this for every block
+  // of rows and column, where a heap temporary cost the foot 60%.
   const T sigma2 = static_cast<T>(kernel.sigma * kernel.sigma), sigma4 = sigma2 * sigma2;
-  const auto u = inverse_r();
-  const auto r = (x * u).eval();
-  x = c * (exponent * x).exp() *
-      (u - beta + moment * (u * u * u + 2 * beta / sigma2 + (r - beta * x) / sigma4));
+  constexpr Eigen::Index kChunk = 64;
+  for (Eigen::Index start = 0; start < r2.size(); start += kChunk) {
+    auto y = r2.segment(start, std::min(kChunk, r2.size() - start)).array();
+    Eigen::Array<T, Eigen::Dynamic, 1, 0, kChunk, 1> u(y.size());
+    if constexpr (std::is_same_v<T, double>) {
+      u = y.sqrt().inverse();
+    } else {
+      u = y.rsqrt();
+    }
+    y = c * (exponent * y).exp() * (u - beta + moment * (u * u * u + 2 * beta / sigma2 + (y * u - beta * y) / sigma4));
+  }
 }
 
 }  // namespace
