@@ -103,6 +103,7 @@ MultiLevelContact resolve_multi_level(const MultiLevelBody& A, const RigidPose<d
       level_options.initial_traction_b =
           previous.b.interpolated ? Eigen::VectorXd() : interpolate_tractions(B.levels()[level - 1], previous.b, b);
     }
+    level_options.refuse_rim = options.refuse_rim && level + 1 == levels;  // the answer's level only
     result.levels.push_back(resolve_contact(a, E_w_a, b, E_w_b, level_options));
     if (level == 0) continue;
     const BodyContact& now = result.levels.back().a;

@@ -94,9 +94,23 @@ void overlapping_leaves(const ClusterHierarchy& a, const RigidPose<double>& E_b_
   }
 }
 
+// ComputationError: body's contact reaches the rim of its sampled surface
+// (SurfaceSampling::rim) at sample s, which penetrates the other body or
+// carries traction (`how`): the contact goes on where nothing is sampled,
+// and its load would be that of a truncated surface.
+[[noreturn]] void refuse_rim_contact(const QuasiRigidBody& body, std::size_t s, const char* how) {
+  const Eigen::Vector3d& q = body.surface().samples().points[s];
+  std::ostringstream os;
+  os << "quasi-rigid contact: the contact reaches the rim of " << body.name() << "'s sampled surface (sample " << s
+     << " at (" << q.x() << ", " << q.y() << ", " << q.z() << ") m, " << how
+     << "): its load would be that of the truncated surface; sample the surface the contact reaches";
+  throw ComputationError(os.str());
+}
+
 // The samples of the flagged leaves that lie inside the other surface
-// (nearest-sample distance < 0), and the active samples about them.
-void find_active(const Side& side, const std::vector<char>& leaves, double range, int max_active) {
+// (nearest-sample distance < 0), and the active samples about them;
+// refuse_rim: refuse_rim_contact where a penetrating sample is on the rim.
+void find_active(const Side& side, const std::vector<char>& leaves, double range, int max_active, bool refuse_rim) {
   const ClusterHierarchy& hierarchy = side.body.hierarchy();
   const SurfaceSamples& samples = side.body.surface().samples();
   const SurfaceSamples& other = side.other.surface().samples();
@@ -159,6 +173,13 @@ void find_active(const Side& side, const std::vector<char>& leaves, double range
        << ", need below -1/2): one body lies inside the other, their surfaces nearly coincide, they overlap too "
           "deeply, or a rim meets a surface side-on";
     throw ComputationError(os.str());
+  }
+  if (refuse_rim) {
+    for (int s : penetrating) {
+      if (side.body.sampling().rim()[static_cast<std::size_t>(s)]) {
+        refuse_rim_contact(side.body, static_cast<std::size_t>(s), "penetrating");
+      }
+    }
   }
   side.out.penetrating = static_cast<int>(penetrating.size());
   // A sample past the other's sampled surface (beyond a sheet's rim, beside
@@ -506,8 +527,8 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     Side b{B, A, E_b_a.inverse(), result.b};
     std::vector<char> leaves_a, leaves_b;
     overlapping_leaves(A.hierarchy(), E_b_a, B.hierarchy(), range * largest_spacing, leaves_a, leaves_b);
-    find_active(a, leaves_a, range, options.max_active);
-    find_active(b, leaves_b, range, options.max_active);
+    find_active(a, leaves_a, range, options.max_active, options.refuse_rim);
+    find_active(b, leaves_b, range, options.max_active, options.refuse_rim);
     if (result.a.penetrating == 0 && result.b.penetrating == 0) {
       result.a.active.clear();
       result.b.active.clear();
@@ -629,6 +650,17 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
       if (side->body.material().E == 0) side->out.displacement.setZero();
       if (side->out.active.empty() || side->body.material().E == 0) continue;
       displaced_field(side->body, kernel, (side == &a ? c_a : c_b) / c, options.near, side->out);
+    }
+    // A rim sample that the contact loads (or its gap finds inside).
+    for (const auto& [body, out] : {std::pair{&A, &result.a}, std::pair{&B, &result.b}}) {
+      if (!options.refuse_rim) break;
+      for (std::size_t k = 0; k < out->active.size(); ++k) {
+        const auto s = static_cast<std::size_t>(out->active[k]);
+        const auto at = static_cast<Eigen::Index>(k);
+        if (body->sampling().rim()[s] && (out->traction(at) > 0 || out->gap(at) < 0)) {
+          refuse_rim_contact(*body, s, out->traction(at) > 0 ? "loaded" : "inside the other");
+        }
+      }
     }
     wrench(A, E_w_a, result.a);
     wrench(B, E_w_b, result.b);

@@ -99,6 +99,11 @@ struct ContactOptions {
   bool grow_active = true;   // Section 6.1: widen the active sets while their rims carry traction,
   int max_growth = 8;        // by two spacings a round, at most this many rounds
   ResponseOperator response_operator = ResponseOperator::kExact;
+  // Refuse a contact that reaches the rim of an open sampled surface
+  // (ComputationError below). The multi-level solve's coarse levels do not:
+  // their cluster centres leave gaps that read as rims, and only its last
+  // level's answer stands.
+  bool refuse_rim = true;
   // kFftHalfSpace: the grid's cell side (m), or 0: the square root of the
   // solving body's active samples' mean nodal area (a cell per sample).
   double grid_spacing = 0;
@@ -183,7 +188,9 @@ struct QuasiRigidContact {
 // size than the body's samples; for kFftHalfSpace: not one rigid and one
 // deformable body, grid_spacing not finite and >= 0, penetrating samples
 // that are not near-planar or a grid too large (contact_plane_grid.hpp). ComputationError: more than max_active active samples,
-// a contact the FFT grid does not resolve (kFftCellsPerContactRadius)
+// a contact the FFT grid does not resolve (kFftCellsPerContactRadius), a
+// contact that reaches the rim of an open sampled surface (a rim sample,
+// SurfaceSampling::rim, penetrating or loaded),
 // on a body (naming it and the count), a body whose samples inside or on the
 // other do not face its surface (one body inside the other, coincident
 // surfaces, too deep an overlap, a rim side-on; step 1 above), an MLS

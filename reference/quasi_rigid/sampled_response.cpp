@@ -60,6 +60,38 @@ SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard
       });
     }
   });
+  rim_.assign(static_cast<std::size_t>(n), 0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, n), [&](const tbb::blocked_range<int>& samples) {
+    std::vector<Neighbour> near;
+    std::vector<double> angles;
+    for (int k = samples.begin(); k != samples.end(); ++k) rim_[static_cast<std::size_t>(k)] = on_rim(k, near, angles);
+  });
+}
+
+bool SurfaceSampling::on_rim(int k, std::vector<Neighbour>& near, std::vector<double>& angles) const {
+  // An interior sample's neighbours surround it: on a lattice the widest gap
+  // between their directions is 45 degrees, on a Poisson-disk sampling well
+  // under 120; on an open patch's edge it is 180, at a corner 270.
+  constexpr double kWidestGap = 150 * std::numbers::pi / 180;
+  constexpr double kRimMinCos = 0.8775825618903728;  // cos(0.5), as near_field_radius's turn
+  const SurfaceSamples& samples = surface_->samples();
+  const Eigen::Vector3d& q = samples.points[static_cast<std::size_t>(k)];
+  const Eigen::Vector3d& n = samples.normals[static_cast<std::size_t>(k)];
+  const Eigen::Vector3d t_u = n.unitOrthogonal(), t_v = n.cross(t_u);
+  surface_->index().within(q, kRimReach * spacing_(k), near);
+  angles.clear();
+  for (const Neighbour& m : near) {
+    // Beside a sharp edge the surface folds away: the next face's samples
+    // project onto the edge's line and leave a gap, but the surface goes on.
+    if (samples.normals[static_cast<std::size_t>(m.index)].dot(n) < kRimMinCos) return false;
+    const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(m.index)] - q;
+    if (d.dot(t_u) != 0 || d.dot(t_v) != 0) angles.push_back(std::atan2(d.dot(t_v), d.dot(t_u)));
+  }
+  if (angles.empty()) return true;
+  std::sort(angles.begin(), angles.end());
+  double widest = angles.front() + 2 * std::numbers::pi - angles.back();
+  for (std::size_t m = 1; m < angles.size(); ++m) widest = std::max(widest, angles[m] - angles[m - 1]);
+  return widest > kWidestGap;
 }
 
 template <class G, class Visit>

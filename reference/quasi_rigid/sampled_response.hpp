@@ -78,6 +78,15 @@ class SurfaceSampling {
   const Eigen::VectorXd& spacing() const { return spacing_; }  // h_k (m)
   const Eigen::VectorXd& areas() const { return areas_; }      // a_k (m^2)
   const Eigen::VectorXd& second_moments() const { return second_moments_; }  // mu_k (m^4)
+  // 1 where sample k lies on the rim of an open sampled surface (or a hole's):
+  // the directions to its neighbours within kRimReach h_k, in its tangent
+  // plane, leave a gap wider than 150 degrees, and none of their normals
+  // turns from n_k by more than 0.5 rad (beside a sharp edge the next face
+  // projects onto the edge's line: a gap, but the surface goes on). A
+  // contact there depends on surface that is not sampled (point_contact.hpp
+  // refuses it).
+  static constexpr double kRimReach = 2.5;
+  const std::vector<char>& rim() const { return rim_; }
 
   // R (m/Pa) restricted to the samples `nodes` (rows and columns in that
   // order): u_i = sum_j R_ij p_j for tractions p at the nodes, zero
@@ -110,6 +119,8 @@ class SurfaceSampling {
   template <class G, class Visit>
   void integrate_about(int i, double radius, const G& g, const Visit& visit) const;
 
+  // Whether sample k is on the rim (rim()); near and angles: scratch.
+  bool on_rim(int k, std::vector<Neighbour>& near, std::vector<double>& angles) const;
   // Sample i's near field for a unit compliance: every sample j centred
   // within near_field_radius, with the integral of f Phi_j.
   struct NearEntry {
@@ -149,6 +160,7 @@ class SurfaceSampling {
   const MlsSurface* surface_;
   SampledShepard shepard_;
   Eigen::VectorXd spacing_, areas_, second_moments_;
+  std::vector<char> rim_;
   double largest_support_ = 0;  // max rho_k (m)
 
   // The near rows computed so far, for cache_key_ (kind, sigma, near).

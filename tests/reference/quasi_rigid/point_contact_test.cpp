@@ -8,6 +8,7 @@
 // bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -403,8 +404,72 @@ TEST(PointContact, RefusesABodyInsideTheOtherAndOverlapsTooDeepForTheModel) {
     if ((E_w_box * box.surface().samples().points[k]).z() < 0 && n_w.z() > 0) ++upward_below;
   }
   EXPECT_GT(upward_below, 0);
-  const QuasiRigidContact flat = resolve_contact(box, E_w_box, ground, I);
+  // The patch lies under the box's bottom (beside the box's edges its MLS
+  // fails), so the contact reaches the patch's rim: refused by default, and
+  // what is tested here is the facing check, with the rim's refusal off.
+  EXPECT_TRUE(contains(error_of([&] { resolve_contact(box, E_w_box, ground, I); }), "reaches the rim of"));
+  ContactOptions rim_allowed;
+  rim_allowed.refuse_rim = false;
+  const QuasiRigidContact flat = resolve_contact(box, E_w_box, ground, I, rim_allowed);
   EXPECT_TRUE(flat.a.load > 0 && flat.b.load > 0);
+}
+
+// SurfaceSampling::rim against the geometry: on a lattice disk of radius
+// 12 h the outermost samples (within half a spacing of the edge) are on its
+// rim and none more than 3.5 spacings in (the test's reach, 2.5 h_k, is
+// about 3 h); a closed sphere has none, and neither has a box's sharp edges
+// (the next face projects onto the edge's line, leaving a gap).
+TEST(PointContact, RimSamplesAreAnOpenPatchsEdgeNotASpheresNorABoxsEdges) {
+  const double h = 1e-3, radius = 12 * h;
+  const QuasiRigidBody disk(fixtures::lattice_plane(h, radius / h), {kHertzE, kHertzNu});
+  int edge = 0;
+  for (std::size_t k = 0; k < disk.surface().samples().points.size(); ++k) {
+    const double r = disk.surface().samples().points[k].norm();
+    if (r >= radius - 0.5 * h) {
+      ++edge;
+      EXPECT_TRUE(disk.sampling().rim()[k]) << "r = " << r / h << " h";
+    }
+    if (r < radius - 3.5 * h) {
+      EXPECT_FALSE(disk.sampling().rim()[k]) << "r = " << r / h << " h";
+    }
+  }
+  EXPECT_GT(edge, 8);  // the loop saw the edge
+  const QuasiRigidBody sphere(sample_sphere(Eigen::Vector3d::Zero(), 0.05, 8e-3), {kHertzE, kHertzNu});
+  EXPECT_EQ(std::count(sphere.sampling().rim().begin(), sphere.sampling().rim().end(), 1), 0);
+  const double s = 0.01;
+  const PolygonSoup cube = polygon_soup(
+      "cube", {{-s, -s, -s}, {s, -s, -s}, {s, s, -s}, {-s, s, -s}, {-s, -s, s}, {s, -s, s}, {s, s, s}, {-s, s, s}},
+      {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}});
+  const QuasiRigidBody box(sample_mesh(cube, 1.5e-3), {kHertzE, kHertzNu});
+  EXPECT_EQ(std::count(box.sampling().rim().begin(), box.sampling().rim().end(), 1), 0);
+}
+
+// A contact that reaches the rim of an open sampled surface would carry a
+// truncated surface's load: a Hertz cap sampled out to 0.8 of its contact
+// radius, pressed to Hertz's approach on a rigid plane, is refused naming
+// the rim (the exact and the FFT operator); sampled to 2.5 contact radii
+// (the Hertz tests') it resolves within their 3% of Hertz's load. With the
+// refusal off the truncated cap carried 109% of it with exit 0.
+TEST(PointContact, AContactReachingTheRimOfASampledPatchIsRefused) {
+  const double a = 1.5e-3, approach = a * a / kHertzRadius, h = a / 6;
+  const QuasiRigidBody ground(fixtures::lattice_plane(h, 2.5 * a / h), {0, 0});
+  const auto E_w_sphere = RigidPose<double>::from_translation({0, 0, -approach});
+  const QuasiRigidBody small_cap(fixtures::lattice_sphere_cap(kHertzRadius, h, 0.8 * a / h), {kHertzE, kHertzNu});
+  for (const ResponseOperator response : {ResponseOperator::kExact, ResponseOperator::kFftHalfSpace}) {
+    ContactOptions options;
+    options.response_operator = response;
+    const std::string error = error_of([&] { resolve_contact(small_cap, E_w_sphere, ground, RigidPose<double>(), options); });
+    EXPECT_TRUE(contains(error, "reaches the rim of") && contains(error, "sampled surface")) << error;
+  }
+  ContactOptions rim_allowed;
+  rim_allowed.refuse_rim = false;
+  const QuasiRigidContact truncated = resolve_contact(small_cap, E_w_sphere, ground, RigidPose<double>(), rim_allowed);
+  const double E_star = kHertzE / (1 - kHertzNu * kHertzNu);
+  const double hertz_load = oracles::hertz_load_at_approach(kHertzRadius, E_star, approach);
+  std::cout << "a cap sampled to 0.8 a: load " << truncated.a.load / hertz_load << " of Hertz's with the refusal off\n";
+  EXPECT_GT(std::abs(truncated.a.load / hertz_load - 1), 0.03);
+  const QuasiRigidBody cap(fixtures::lattice_sphere_cap(kHertzRadius, h, 2.5 * a / h), {kHertzE, kHertzNu});
+  EXPECT_NEAR(resolve_contact(cap, E_w_sphere, ground, RigidPose<double>()).a.load, hertz_load, 0.03 * hertz_load);
 }
 
 // A plate has no inside past its rim (QuasiRigidBody::nearest_sample_distance):
