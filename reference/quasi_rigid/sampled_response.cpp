@@ -13,6 +13,11 @@
 
 namespace contactref::quasi_rigid {
 
+// cos(0.5): the turn of the normals past which the tangent plane no longer
+// stands for the surface (near_field_radius), and the sharp edge beside which
+// a gap is not a rim (on_rim).
+constexpr double kMaxTurnCos = 0.8775825618903728;
+
 SurfaceSampling::SurfaceSampling(const MlsSurface& surface, const SampledShepard& shepard)
     : surface_(&surface), shepard_(shepard) {
   const int n = surface.index().size();
@@ -73,7 +78,6 @@ bool SurfaceSampling::on_rim(int k, std::vector<Neighbour>& near, std::vector<do
   // between their directions is 45 degrees, on a Poisson-disk sampling well
   // under 120; on an open patch's edge it is 180, at a corner 270.
   constexpr double kWidestGap = 150 * std::numbers::pi / 180;
-  constexpr double kRimMinCos = 0.8775825618903728;  // cos(0.5), as near_field_radius's turn
   const SurfaceSamples& samples = surface_->samples();
   const Eigen::Vector3d& q = samples.points[static_cast<std::size_t>(k)];
   const Eigen::Vector3d& n = samples.normals[static_cast<std::size_t>(k)];
@@ -83,7 +87,7 @@ bool SurfaceSampling::on_rim(int k, std::vector<Neighbour>& near, std::vector<do
   for (const Neighbour& m : near) {
     // Beside a sharp edge the surface folds away: the next face's samples
     // project onto the edge's line and leave a gap, but the surface goes on.
-    if (samples.normals[static_cast<std::size_t>(m.index)].dot(n) < kRimMinCos) return false;
+    if (samples.normals[static_cast<std::size_t>(m.index)].dot(n) < kMaxTurnCos) return false;
     const Eigen::Vector3d d = samples.points[static_cast<std::size_t>(m.index)] - q;
     if (d.dot(t_u) != 0 || d.dot(t_v) != 0) angles.push_back(std::atan2(d.dot(t_v), d.dot(t_u)));
   }
@@ -184,13 +188,14 @@ void SurfaceSampling::integrate_about(int i, double radius, const G& g, const Vi
 
 double SurfaceSampling::near_field_radius(int i, double near) const {
   // The tangent plane stands for the surface while the normals turn by less
-  // than kMaxTurn (0.5 rad: the surface leaves the plane by about r^2 / (2 rho)
+  // than 0.5 rad (kMaxTurnCos: the surface leaves the plane by about r^2 / (2 rho)
   // < r / 4 there). On a surface curved within the disk (a toe sampled at a
   // few spacings per radius of curvature) the projected samples would pile up
   // and the response loses positivity: the whole kernels stop a support
-  // short of the nearest sample whose normal turns more (0 at least: the
-  // self-term's own kernel).
-  constexpr double kMinCos = 0.8775825618903728;  // cos(0.5)
+  // short of the nearest sample whose normal turns more, but never inside
+  // one spacing (the nearest kernels overlap q_i, where the midpoint rule
+  // cannot stand for them: cut to the self-term alone, a coarse level's LCP
+  // lost its solution).
   const SurfaceSamples& samples = surface_->samples();
   const Eigen::Vector3d& q_i = samples.points[static_cast<std::size_t>(i)];
   const Eigen::Vector3d& n_i = samples.normals[static_cast<std::size_t>(i)];
@@ -199,7 +204,7 @@ double SurfaceSampling::near_field_radius(int i, double near) const {
   std::vector<Neighbour> within;
   surface_->index().within(q_i, radius + support, within);
   for (const Neighbour& n : within) {
-    if (samples.normals[static_cast<std::size_t>(n.index)].dot(n_i) < kMinCos) {
+    if (samples.normals[static_cast<std::size_t>(n.index)].dot(n_i) < kMaxTurnCos) {
       radius = std::min(radius, std::sqrt(n.distance_sq) - support);
     }
   }

@@ -108,8 +108,8 @@ class SurfaceSampling {
 
   // The radius about sample i within which the near field's kernels are
   // centred (m): near h_i, or less by a support rho_i than the distance to the
-  // nearest sample whose normal turns from n_i by more than 0.5 rad; 0 at
-  // least (the self-term's kernel).
+  // nearest sample whose normal turns from n_i by more than 0.5 rad; h_i at
+  // least.
   double near_field_radius(int i, double near) const;
 
  private:
