@@ -653,8 +653,7 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     }
     // A rim sample that the contact loads (or its gap finds inside).
     for (const auto& [body, out] : {std::pair{&A, &result.a}, std::pair{&B, &result.b}}) {
-      if (!options.refuse_rim) break;
-      for (std::size_t k = 0; k < out->active.size(); ++k) {
+      for (std::size_t k = 0; options.refuse_rim && k < out->active.size(); ++k) {
         const auto s = static_cast<std::size_t>(out->active[k]);
         const auto at = static_cast<Eigen::Index>(k);
         if (body->sampling().rim()[s] && (out->traction(at) > 0 || out->gap(at) < 0)) {
