@@ -149,6 +149,34 @@ TEST(ResponseMatrix, VectorisedKernelIsTheScalarOnesToRoundOff) {
   }
 }
 
+// f_corrected's term against the Laplacian taken from f itself:
+// (f_corrected(r, m) - f(r)) / m is lap f = f'' + f' / r, here by central
+// differences of times_r(r) / r (step 1e-4 r: truncation 1e-8, round-off
+// 1e-8 relative); and the vectorised form, double and float, against the
+// scalar one.
+TEST(ResponseMatrix, CorrectedKernelAddsTheLaplacianOfFByFiniteDifferences) {
+  const double m = 1e-7;  // m^2: (mu_j / (4 a_j)) for spacings of about a millimetre
+  for (const ResponseKernel kernel : {ResponseKernel{ResponseKernel::Kind::kBoussinesq, 2e-7, 0},
+                                      ResponseKernel{ResponseKernel::Kind::kVolumePreserving, 2e-7, 0.01}}) {
+    const auto f = [&](double r) { return kernel.times_r(r) / r; };
+    for (const double r : {1e-3, 3e-3, 0.01, 0.02, 0.05}) {
+      const double step = 1e-4 * r;
+      const double laplacian = (f(r + step) - 2 * f(r) + f(r - step)) / (step * step) +
+                               (f(r + step) - f(r - step)) / (2 * step) / r;
+      const double term = (kernel.f_corrected(r, m) - f(r)) / m;
+      const double scale = std::abs(laplacian) + kernel.compliance / (r * r * r);  // lap f's terms' size
+      EXPECT_NEAR(term, laplacian, 1e-5 * scale) << "r = " << r;
+      Eigen::VectorXd r2 = Eigen::VectorXd::Constant(1, r * r);
+      Eigen::VectorXf r2_single = Eigen::VectorXf::Constant(1, static_cast<float>(r * r));
+      kernel.f_of_squared(r2, m);
+      kernel.f_of_squared(r2_single, m);
+      const double corrected = kernel.f_corrected(r, m), size = kernel.compliance / r + m * scale;
+      EXPECT_NEAR(r2(0), corrected, 16 * std::numeric_limits<double>::epsilon() * size) << "r = " << r;
+      EXPECT_NEAR(r2_single(0), corrected, 1e-6 * size) << "r = " << r;
+    }
+  }
+}
+
 TEST(ResponseMatrix, BadInputIsNamed) {
   using test::contains;
   using test::message_of;
