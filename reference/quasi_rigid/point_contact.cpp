@@ -663,6 +663,10 @@ QuasiRigidContact resolve_contact(const QuasiRigidBody& A, const RigidPose<doubl
     }
     wrench(A, E_w_a, result.a);
     wrench(B, E_w_b, result.b);
+    lcp_a.reset();  // before their matrices go
+    lcp_b.reset();
+    if (R_a.size() > 0) A.sampling().recycle(std::move(R_a));
+    if (R_b.size() > 0) B.sampling().recycle(std::move(R_b));
     return result;
   }
 }

@@ -321,22 +321,32 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
 Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const std::vector<int>& nodes,
                                           const ResponseKernel& kernel, double near) const {
   const Positions positions = checked_positions(rows, nodes, kernel, near);
-  Eigen::MatrixXd R(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(nodes.size()));
+  const auto row_count = static_cast<Eigen::Index>(rows.size()), column_count = static_cast<Eigen::Index>(nodes.size());
+  Eigen::MatrixXd R;
+  {
+    const std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (spare_response_.size() == row_count * column_count) R = std::move(spare_response_);
+  }
+  R.resize(row_count, column_count);  // keeps the spare's storage: the same number of entries
   const RowBlocks blocks(row_points(rows));
-  // Column by column (R is column-major), each on one thread, which zeroes
-  // it first (the foot's R is some 60 MB: its pages are touched in parallel).
+  // Column by column (R is column-major), each on one thread, every entry
+  // written once (the foot's R is some 60 MB: a fresh matrix's pages are
+  // touched in parallel).
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nodes.size()), [&](const tbb::blocked_range<std::size_t>& columns) {
     Eigen::VectorXd f(RowBlocks::kRows);
     for (std::size_t c = columns.begin(); c != columns.end(); ++c) {
-      R.col(static_cast<Eigen::Index>(c)).setZero();
       const int j = nodes[c];
       const Eigen::Index own = positions.row[static_cast<std::size_t>(j)];
       const Eigen::Index self = own >= 0 ? blocks.position()[static_cast<std::size_t>(own)] : -1;
       for (Eigen::Index b = 0; b < blocks.count(); ++b) {
         auto f_b = f.head(blocks.size(b));
-        if (!far_kernel<double>(blocks, b, self, j, kernel, f_b)) continue;
+        if (far_kernel<double>(blocks, b, self, j, kernel, f_b)) {
+          f_b *= areas_(j);
+        } else {
+          f_b.setZero();  // beyond the kernel's reach
+        }
         for (Eigen::Index k = 0; k < f_b.size(); ++k) {
-          R(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)], static_cast<Eigen::Index>(c)) = areas_(j) * f_b(k);
+          R(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)], static_cast<Eigen::Index>(c)) = f_b(k);
         }
       }
     }
@@ -345,6 +355,11 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
     R(static_cast<Eigen::Index>(row), c) = near_value;
   });
   return R;
+}
+
+void SurfaceSampling::recycle(Eigen::MatrixXd&& R) const {
+  const std::lock_guard<std::mutex> lock(cache_mutex_);
+  spare_response_ = std::move(R);
 }
 
 Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, const std::vector<int>& nodes,

@@ -11,14 +11,15 @@
 //  - the volume-preserving kernel's displacement under a Hertz-like pressure
 //    against the kernel's own quadrature (a one-dimensional integral at the
 //    pressure's centre);
-//  - the kept near fields against a fresh computation, and R p without R
-//    against R times p;
+//  - the kept near fields and a recycled matrix against a fresh computation,
+//    and R p without R against R times p;
 //  - bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <numbers>
 #include <tuple>
 #include <vector>
@@ -181,6 +182,32 @@ TEST(SampledResponse, KeptNearFieldsFollowTheKernelTheRadiusAndTheCompliance) {
   expect_fresh(boussinesq, 6);
   expect_fresh(softer, 4);
   expect_fresh(boussinesq, 4);
+}
+
+// A matrix given back (recycle) lends its storage to the next response with
+// as many entries, and every entry of that response is written: stale
+// entries (NaN here) are all overwritten, including the zeros of the row
+// blocks that a column's kernel does not reach (far_reach, 0.15 m here, less
+// than the nodes' extent). The reference: a fresh sampling's response, the
+// same sums in the same order.
+TEST(SampledResponse, ARecycledMatrixLendsItsStorageAndKeepsNoStaleEntry) {
+  const MlsSurface plane(fixtures::lattice_plane(0.01, 20));
+  const SurfaceSampling sampling(plane);
+  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+  const std::vector<int> nodes = within(plane.samples(), 0.12);
+  const auto n = static_cast<Eigen::Index>(nodes.size());
+  Eigen::MatrixXd stale = Eigen::MatrixXd::Constant(n, n, std::numeric_limits<double>::quiet_NaN());
+  const double* storage = stale.data();
+  sampling.recycle(std::move(stale));
+  const Eigen::MatrixXd R = sampling.response(nodes, kernel);
+  EXPECT_EQ(R.data(), storage);
+  const Eigen::MatrixXd fresh = SurfaceSampling(plane).response(nodes, kernel);
+  EXPECT_GT((fresh.array() == 0).count(), n);  // blocks beyond the kernel's reach
+  EXPECT_TRUE(R == fresh);
+  // Of another size, the spare is left and the response allocates its own.
+  sampling.recycle(Eigen::MatrixXd::Constant(n + 1, n, 1.0));
+  const Eigen::MatrixXd other = sampling.response(nodes, kernel);
+  EXPECT_TRUE(other == fresh);
 }
 
 // displacement() is R p without R: the same sums over the loaded columns.
