@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -61,9 +63,13 @@ Eigen::VectorXd interpolate_field(const QuasiRigidBody& coarse, const std::vecto
                                   interpolant.reach(), near);
     for (const Neighbour& n : near) reached[static_cast<std::size_t>(n.index)] = 1;
   }
-  for (std::size_t i = 0; i < at.points.size(); ++i) {
-    if (reached[i]) traction(static_cast<Eigen::Index>(i)) = interpolant(by_sample, at.points[i], near);
-  }
+  // Each fine sample's value on one of oneTBB's threads (its own sum).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, at.points.size()), [&](const tbb::blocked_range<std::size_t>& range) {
+    std::vector<Neighbour> scratch;
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      if (reached[i]) traction(static_cast<Eigen::Index>(i)) = interpolant(by_sample, at.points[i], scratch);
+    }
+  });
   return traction;
 }
 

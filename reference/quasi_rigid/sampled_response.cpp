@@ -325,7 +325,9 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
   Eigen::MatrixXd R;
   {
     const std::lock_guard<std::mutex> lock(cache_mutex_);
+    // A spare of another size is let go first: at most one matrix at a time.
     if (spare_response_.size() == row_count * column_count) R = std::move(spare_response_);
+    spare_response_ = Eigen::MatrixXd();
   }
   R.resize(row_count, column_count);  // keeps the spare's storage: the same number of entries
   const RowBlocks blocks(row_points(rows));

@@ -102,7 +102,8 @@ class SurfaceSampling {
   // (its entries are not kept): the next response() with as many entries
   // fills it in place of a fresh allocation, whose pages the system would
   // fault in again (the foot's 60 MB R on the same active set, a warm solve:
-  // a quarter of its time on a 2-core VM). One matrix is kept per sampling.
+  // a quarter of its time on a 2-core VM). One matrix is kept per sampling,
+  // and let go by the next response() when it has another size.
   void recycle(Eigen::MatrixXd&& R) const;
   // u_rows = R p for tractions p at the samples `columns` (m), without forming
   // R: the same sums over the loaded columns only, the far field's kernel in

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/threads.hpp"
 #include "reference/quasi_rigid/multi_level.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
@@ -114,6 +115,11 @@ TEST(MultiLevel, CoarseLevelsLieOnTheSurfacesAndCarryHertzsLoad) {
     few_values(k) = 1.0 + k;
   }
   const Eigen::VectorXd local = interpolate_field(mid, few, few_values, sphere.levels()[2]);
+  // Each fine sample summed by one thread: one thread or two give the same bits.
+  for (const int threads : {1, 2}) {
+    const ThreadLimit limit(threads);
+    EXPECT_TRUE(interpolate_field(mid, few, few_values, sphere.levels()[2]) == local) << threads << " thread(s)";
+  }
   const SurfaceSamples& coarse_samples = mid.surface().samples();
   const SampledShepard& shepard = mid.sampling().shepard();
   int nonzero = 0;

@@ -204,10 +204,9 @@ TEST(SampledResponse, ARecycledMatrixLendsItsStorageAndKeepsNoStaleEntry) {
   const Eigen::MatrixXd fresh = SurfaceSampling(plane).response(nodes, kernel);
   EXPECT_GT((fresh.array() == 0).count(), n);  // blocks beyond the kernel's reach
   EXPECT_TRUE(R == fresh);
-  // Of another size, the spare is left and the response allocates its own.
+  // Of another size, the spare is let go and the response allocates its own.
   sampling.recycle(Eigen::MatrixXd::Constant(n + 1, n, 1.0));
-  const Eigen::MatrixXd other = sampling.response(nodes, kernel);
-  EXPECT_TRUE(other == fresh);
+  EXPECT_TRUE(sampling.response(nodes, kernel) == fresh);
 }
 
 // displacement() is R p without R: the same sums over the loaded columns.
