@@ -8,8 +8,9 @@
 //    the paper precomputes, is outside the timing);
 //  - BM_FootContactWarm/spacing_um/threads: again, with the near fields kept
 //    (Section 3.2: "pre-computed for fixed sampling distributions"), as in a
-//    root-find or a simulation, on one thread or two (core/threads.hpp; wall
-//    time);
+//    root-find or a simulation, and the last response matrix's storage
+//    (SurfaceSampling::recycle: the same active set, so its pages are not
+//    faulted in again), on one thread or two (core/threads.hpp; wall time);
 //  counters: the samples, the finest level's active samples on the foot and
 //  the ground, the foot's load, the LCPs' work on every level in dense
 //  products of the finest foot active set's order (LcpSolution::work);
