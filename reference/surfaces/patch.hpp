@@ -1,6 +1,7 @@
 #pragma once
 // A parametric surface patch: evaluation to third order (PatchJet), its
 // parameter domain, and a regularity check. Every surface type implements it.
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -59,16 +60,22 @@ class Patch {
 };
 
 // Throws ComputationError unless c_s x c_t != 0 at the jet, i.e. unless
-// |c_s x c_t| > 64 eps |c_s| |c_t| (the round-off of the cross product).
+// |c_s x c_t| > 64 eps |c_s| |c_t| (the round-off of the cross product), and
+// where |c_s x c_t| or |c_s| |c_t| overflows (a patch so large that its
+// normal's norm is infinite: Eq. 5's z would be 0); one so small that the
+// norm underflows to 0 fails the first test.
 // Kry & Pai's contact frame (Eq. 5) needs a regular surface.
 template <class T>
 void check_regular(const PatchJet<T>& jet, const Patch<T>& patch, const T& s, const T& t) {
+  using std::isfinite;
   const T normal = jet.c_s().cross(jet.c_t()).norm();
   const T scale = jet.c_s().norm() * jet.c_t().norm();
-  if (!(normal > T(64) * epsilon<T>() * scale) || !(scale > T(0))) {
+  const bool representable = isfinite(normal) && isfinite(scale);
+  if (!representable || !(normal > T(64) * epsilon<T>() * scale) || !(scale > T(0))) {
     std::ostringstream os;
     os << patch.describe() << " is not regular at (s, t) = (" << s << ", " << t << "): |c_s x c_t| = " << normal
        << " (|c_s| |c_t| = " << scale << ")";
+    if (!representable) os << ", not representable at this patch's scale";
     throw ComputationError(os.str());
   }
 }

@@ -12,6 +12,7 @@
 #include "reference/surfaces/analytic_patches.hpp"
 #include "reference/surfaces/bezier_patch.hpp"
 #include "reference/surfaces/transformed_patch.hpp"
+#include "tests/kit/errors.hpp"
 #include "tests/kit/patch_derivatives.hpp"
 #include "tests/kit/random.hpp"
 #include "tests/kit/scratch_dir.hpp"
@@ -123,6 +124,26 @@ TEST(AnalyticPatches, RegularityCheckNamesThePatchAndPoint) {
     FAIL() << "the pole was accepted";
   } catch (const ComputationError& e) {
     EXPECT_NE(std::string(e.what()).find("ellipsoid is not regular at (s, t) = (0, 0.5)"), std::string::npos) << e.what();
+  }
+}
+
+// Across the scales where |c_s x c_t| is representable (its square, ~ r^4
+// for a sphere of radius r, within double's range), a regular point passes
+// and the pole does not, near the squares' underflow and overflow as at 1;
+// beyond them the cross product's norm is not representable and every point
+// is refused, named, rather than given a frame from a zero or infinite
+// normal (at 1e100 the norm overflowed to infinity and was accepted before).
+TEST(AnalyticPatches, RegularityCheckHoldsWhereTheNormalIsRepresentableAndRefusesBeyond) {
+  for (const double radius : {1e-70, 1e-30, 1.0, 1e30, 1e70}) {
+    const EllipsoidPatch<double> ellipsoid(Vec3<double>(radius, radius, radius));
+    EXPECT_NO_THROW(check_regular(ellipsoid.evaluate(1.0, 0.5), ellipsoid, 1.0, 0.5)) << radius;
+    EXPECT_THROW(check_regular(ellipsoid.evaluate(0.0, 0.5), ellipsoid, 0.0, 0.5), ComputationError) << radius;
+  }
+  for (const double radius : {1e-100, 1e100}) {
+    const EllipsoidPatch<double> ellipsoid(Vec3<double>(radius, radius, radius));
+    const std::string error = test::error_of([&] { check_regular(ellipsoid.evaluate(1.0, 0.5), ellipsoid, 1.0, 0.5); });
+    EXPECT_TRUE(test::contains(error, "ellipsoid is not regular at (s, t) = (1, 0.5)")) << radius;
+    if (radius > 1) EXPECT_TRUE(test::contains(error, "not representable at this patch's scale"));
   }
 }
 
