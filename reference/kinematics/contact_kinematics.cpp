@@ -9,15 +9,22 @@
 namespace contactref::kinematics {
 namespace {
 
+// Whether x's entries are all finite: finite entries times 0 sum to 0, any
+// other to NaN, in one vectorised pass (at x's own size), where Eigen's
+// allFinite compares entry by entry.
+template <class Derived>
+bool all_finite(const Eigen::DenseBase<Derived>& x) {
+  using T = typename Derived::Scalar;
+  return (x.derived().array() * T(0)).sum() == T(0);
+}
+
 // The jet of `patch` at (a, b), checked finite and regular (Eq. 5 needs
 // c_s x c_t != 0).
 template <class T>
 surfaces::PatchJet<T> regular_jet(const surfaces::Patch<T>& patch, const T& a, const T& b, const char* body) {
   try {
     const surfaces::PatchJet<T> jet = patch.evaluate(a, b);
-    // Finite entries times 0 sum to 0, any other to NaN (check_finite_results
-    // below): one vectorised pass, where allFinite compares entry by entry.
-    if (!((jet.d.array() * T(0)).sum() == T(0))) {
+    if (!all_finite(jet.d)) {
       std::ostringstream os;
       os << patch.describe() << " evaluates to a non-finite jet at (" << a << ", " << b << ")";
       throw ComputationError(os.str());
@@ -70,14 +77,11 @@ struct NamedResult {
 };
 
 // Throws ComputationError naming the first of `results` that is not finite.
-// `where` names the arguments. The entries times 0 sum to 0 exactly when all
-// are finite and to NaN otherwise: one vectorised pass per result, where
-// Eigen's allFinite compares entry by entry.
+// `where` names the arguments.
 template <class T>
 void check_finite_results(std::initializer_list<NamedResult<T>> results, const char* where, const Vec5<T>& arguments) {
   for (const NamedResult<T>& result : results) {
-    if ((Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(result.entries, result.size) * T(0)).sum() == T(0))
-      continue;
+    if (all_finite(Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>(result.entries, result.size))) continue;
     const char* const name = result.name;
     std::ostringstream os;
     os << "contact kinematics: " << name << " overflows (not representable) at " << where << " = ("
