@@ -4,11 +4,12 @@
 // OpenMP): sum_in_column_chunks over its columns (contiguous in the
 // column-major matrix, read as one stream: chunks of rows read a short piece
 // of every column, and were 6% slower on one thread), each chunk's product
-// one Eigen GEMV. Eigen's matrix-free pattern ("Matrix-free solvers" in its
-// documentation): an EigenBase with the traits of a sparse matrix, and the
-// product's scaleAndAddTo. With a right preconditioner P (block_jacobi.hpp)
-// it is M P^-1, whose residuals are M's own: block_pivoting.cpp's GMRES
-// solves M P^-1 y = r and stops on the true residual's norm.
+// one dense_product (AVX2 where the processor has it). Eigen's matrix-free
+// pattern ("Matrix-free solvers" in its documentation): an EigenBase with the
+// traits of a sparse matrix, and the product's scaleAndAddTo. With a right
+// preconditioner P (block_jacobi.hpp) it is M P^-1, whose residuals are M's
+// own: block_pivoting.cpp's GMRES solves M P^-1 y = r and stops on the true
+// residual's norm.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "reference/quasi_rigid/block_jacobi.hpp"
+#include "reference/quasi_rigid/dense_product.hpp"
 
 namespace contactref::quasi_rigid {
 
@@ -92,7 +94,7 @@ class ParallelDenseOperator : public Eigen::EigenBase<ParallelDenseOperator> {
     if ((x.array() == 0).all()) return;
     const Eigen::VectorXd x_P = P_ ? P_->solve(x) : x;
     y.noalias() += alpha * sum_in_column_chunks<double>(rows(), cols(), [&](Eigen::Index first, Eigen::Index count, auto& sum) {
-      sum.noalias() = M_.middleCols(first, count) * x_P.segment(first, count);
+      dense_product(M_.middleCols(first, count), x_P.segment(first, count), sum);
     });
   }
 

@@ -161,6 +161,18 @@ void ResponseKernel::f_of_squared(Eigen::Ref<Eigen::VectorXf> r2, double m) cons
   kernel_of_squared<float>(*this, m, r2);
 }
 
+FarKernelTerms ResponseKernel::far_terms() const {
+  FarKernelTerms terms;
+  terms.boussinesq = kind == Kind::kBoussinesq;
+  terms.c = compliance;
+  if (!terms.boussinesq) {
+    terms.beta = std::sqrt(std::numbers::pi / 2) / sigma;
+    terms.exponent = -1 / (2 * sigma * sigma);
+    terms.sigma2 = sigma * sigma;
+  }
+  return terms;
+}
+
 double ResponseKernel::far_reach() const {
   return kind == Kind::kBoussinesq ? std::numeric_limits<double>::infinity() : 7.5 * sigma;
 }

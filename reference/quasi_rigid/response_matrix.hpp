@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "reference/quasi_rigid/avx2_kernels.hpp"
+
 namespace contactref::quasi_rigid {
 
 struct ResponseKernel {
@@ -57,6 +59,8 @@ struct ResponseKernel {
   // reciprocal square root and four products; measured in
   // response_matrix_test).
   void f_of_squared(Eigen::Ref<Eigen::VectorXf> r2, double m = 0) const;
+  // f_corrected's constants for the AVX2 far fields (avx2_kernels.hpp).
+  FarKernelTerms far_terms() const;
   // The distance beyond which the far fields leave f out (m): infinite for
   // Boussinesq; 7.5 sigma for the volume-preserving kernel, where, as
   // beta r > 1, |f(r)| < c beta exp(-r^2 / (2 sigma^2)): the pairs left out

@@ -9,9 +9,33 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "reference/quasi_rigid/avx2_kernels.hpp"
 #include "reference/quasi_rigid/radial_rule.hpp"
 
 namespace contactref::quasi_rigid {
+namespace {
+
+// The columns that reach one block of rows (FarColumns' arrays).
+class ReachingColumns {
+ public:
+  void clear() {
+    x_.clear(), y_.clear(), z_.clear(), moment_.clear(), load_.clear(), own_.clear();
+  }
+  void add(const Eigen::Vector3d& q, float moment, double load, int own) {
+    x_.push_back(q.x()), y_.push_back(q.y()), z_.push_back(q.z());
+    moment_.push_back(moment), load_.push_back(load), own_.push_back(own);
+  }
+  FarColumns columns() const {
+    return {x_.data(), y_.data(), z_.data(), moment_.data(), load_.data(), own_.data(), static_cast<long>(x_.size())};
+  }
+
+ private:
+  std::vector<double> x_, y_, z_, load_;
+  std::vector<float> moment_;
+  std::vector<int> own_;
+};
+
+}  // namespace
 
 // cos(0.5): the turn of the normals past which the tangent plane no longer
 // stands for the surface (near_field_radius), and the sharp edge beside which
@@ -331,6 +355,11 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
   }
   R.resize(row_count, column_count);  // keeps the spare's storage: the same number of entries
   const RowBlocks blocks(row_points(rows));
+  // On a processor with AVX2, its kernel (avx2_kernels.hpp) for the blocks
+  // within reach.
+  const bool vectorised = avx2_kernels_available();
+  const FarKernelTerms terms = kernel.far_terms();
+  const double reach = kernel.far_reach();
   // Column by column (R is column-major), each on one thread, every entry
   // written once (the foot's R is some 60 MB: a fresh matrix's pages are
   // touched in parallel).
@@ -338,11 +367,17 @@ Eigen::MatrixXd SurfaceSampling::response(const std::vector<int>& rows, const st
     Eigen::VectorXd f(RowBlocks::kRows);
     for (std::size_t c = columns.begin(); c != columns.end(); ++c) {
       const int j = nodes[c];
+      const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(j)];
       const Eigen::Index own = positions.row[static_cast<std::size_t>(j)];
       const Eigen::Index self = own >= 0 ? blocks.position()[static_cast<std::size_t>(own)] : -1;
       for (Eigen::Index b = 0; b < blocks.count(); ++b) {
         auto f_b = f.head(blocks.size(b));
-        if (far_kernel<double>(blocks, b, self, j, kernel, f_b)) {
+        if (vectorised && !(blocks.distance_sq(b, q_j) > reach * reach)) {
+          const auto at = blocks.sorted().middleRows(blocks.first(b), blocks.size(b));
+          const Eigen::Index own_b = self >= 0 ? self - blocks.first(b) : -1;
+          far_column_avx2(at.col(0).data(), at.col(1).data(), at.col(2).data(), static_cast<long>(f_b.size()), q_j.data(),
+                          far_moment(j), areas_(j), static_cast<long>(own_b), terms, f_b.data());
+        } else if (!vectorised && far_kernel<double>(blocks, b, self, j, kernel, f_b)) {
           f_b *= areas_(j);
         } else {
           f_b.setZero();  // beyond the kernel's reach
@@ -389,22 +424,41 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
     const Eigen::Index own = positions.row[static_cast<std::size_t>(loaded[c])];
     if (own >= 0) self[c] = blocks.position()[static_cast<std::size_t>(own)];
   }
+  // In single precision on a processor with AVX2, its kernel
+  // (avx2_kernels.hpp) over each block's columns within reach.
+  const bool vectorised = precision == FarPrecision::kSingle && avx2_kernels_available();
+  const FarKernelTerms terms = kernel.far_terms();
   // Block by block, each on one thread, its rows summed over the loaded
   // columns in their order.
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, blocks.count()), [&](const tbb::blocked_range<Eigen::Index>& range) {
     Eigen::VectorXd f(RowBlocks::kRows), u_b(RowBlocks::kRows);
     Eigen::VectorXf f_single(RowBlocks::kRows);
+    ReachingColumns reaching;
     for (Eigen::Index b = range.begin(); b != range.end(); ++b) {
       auto f_b = f.head(blocks.size(b));
       auto f_single_b = f_single.head(blocks.size(b));
       auto sum = u_b.head(blocks.size(b));
       sum.setZero();
-      for (std::size_t c = 0; c < loaded.size(); ++c) {
-        const double load = p[c] * areas_(loaded[c]);
-        if (precision == FarPrecision::kSingle) {
-          if (far_kernel<float>(blocks, b, self[c], loaded[c], kernel, f_single_b)) sum += load * f_single_b.cast<double>();
-        } else if (far_kernel<double>(blocks, b, self[c], loaded[c], kernel, f_b)) {
-          sum += load * f_b;
+      if (vectorised) {
+        reaching.clear();
+        for (std::size_t c = 0; c < loaded.size(); ++c) {
+          const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(loaded[c])];
+          if (blocks.distance_sq(b, q_j) > kernel.far_reach() * kernel.far_reach()) continue;
+          const Eigen::Index own = self[c] - blocks.first(b);
+          reaching.add(q_j, static_cast<float>(far_moment(loaded[c])), p[c] * areas_(loaded[c]),
+                       self[c] >= 0 && own >= 0 && own < sum.size() ? static_cast<int>(own) : -1);
+        }
+        const auto at = blocks.sorted().middleRows(blocks.first(b), blocks.size(b));
+        add_far_field_avx2(at.col(0).data(), at.col(1).data(), at.col(2).data(), static_cast<long>(sum.size()),
+                           reaching.columns(), terms, sum.data());
+      } else {
+        for (std::size_t c = 0; c < loaded.size(); ++c) {
+          const double load = p[c] * areas_(loaded[c]);
+          if (precision == FarPrecision::kSingle) {
+            if (far_kernel<float>(blocks, b, self[c], loaded[c], kernel, f_single_b)) sum += load * f_single_b.cast<double>();
+          } else if (far_kernel<double>(blocks, b, self[c], loaded[c], kernel, f_b)) {
+            sum += load * f_b;
+          }
         }
       }
       for (Eigen::Index k = 0; k < sum.size(); ++k) u(blocks.row()[static_cast<std::size_t>(blocks.first(b) + k)]) = sum(k);

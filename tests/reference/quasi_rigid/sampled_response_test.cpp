@@ -220,6 +220,23 @@ TEST(SampledResponse, DisplacementIsTheResponseTimesTheTractions) {
   const Eigen::VectorXd u = sampling.displacement(rows, columns, p, kernel);
   const Eigen::VectorXd expected = sampling.response(rows, columns, kernel) * p;
   EXPECT_LE((u - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+  // With the far field in single precision (AVX2's kernel on a processor
+  // that has it, avx2_kernels.hpp): each far term within 1e-6 of its size
+  // a_j (c / r + m_j c (1 / r^3 + 2 beta / sigma^2 + (r + beta r^2) / sigma^4))
+  // (response_matrix.hpp's bound), summed over the row.
+  const Eigen::VectorXd u_single = sampling.displacement(rows, columns, p, kernel, 4.0, FarPrecision::kSingle);
+  const double beta = std::sqrt(std::numbers::pi / 2) / kernel.sigma, sigma2 = kernel.sigma * kernel.sigma;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    double size = 0;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const int j = columns[c];
+      if (j == rows[i]) continue;
+      const double r = (plane.samples().points[static_cast<std::size_t>(rows[i])] - plane.samples().points[static_cast<std::size_t>(j)]).norm();
+      size += p(static_cast<Eigen::Index>(c)) * sampling.areas()(j) * kernel.compliance *
+              (1 / r + sampling.second_moments()(j) / (4 * sampling.areas()(j)) * (1 / (r * r * r) + 2 * beta / sigma2 + (r + beta * r * r) / (sigma2 * sigma2)));
+    }
+    EXPECT_LE(std::abs(u_single(static_cast<Eigen::Index>(i)) - u(static_cast<Eigen::Index>(i))), 1e-6 * size) << "row " << i;
+  }
   EXPECT_TRUE(contains(error_of([&] { sampling.displacement(rows, columns, Eigen::VectorXd::Zero(2), kernel); }),
                        "2 tractions for"));
 }
@@ -309,13 +326,15 @@ TEST(SampledResponse, OneThreadOrTwoGiveTheSameBits) {
     const SurfaceSampling sampling(plane);
     const std::vector<int> nodes = within(plane.samples(), 0.06), rows = within(plane.samples(), 0.12);
     Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(static_cast<Eigen::Index>(nodes.size()), 1e4, 2e5);
-    return std::tuple{sampling.areas(), sampling.response(nodes, kernel), sampling.displacement(rows, nodes, p, kernel)};
+    return std::tuple{sampling.areas(), sampling.response(nodes, kernel), sampling.displacement(rows, nodes, p, kernel),
+                      sampling.displacement(rows, nodes, p, kernel, 4.0, FarPrecision::kSingle)};
   };
-  const auto [areas_1, R_1, u_1] = compute(1);
-  const auto [areas_2, R_2, u_2] = compute(2);
+  const auto [areas_1, R_1, u_1, u_single_1] = compute(1);
+  const auto [areas_2, R_2, u_2, u_single_2] = compute(2);
   EXPECT_TRUE(areas_1 == areas_2);
   EXPECT_TRUE(R_1 == R_2);
   EXPECT_TRUE(u_1 == u_2);
+  EXPECT_TRUE(u_single_1 == u_single_2);
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
