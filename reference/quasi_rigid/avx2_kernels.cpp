@@ -45,7 +45,8 @@ struct SingleTerms {
 
 SingleTerms single_terms(const FarKernelTerms& kernel) {
   const float beta = static_cast<float>(kernel.beta), sigma2 = static_cast<float>(kernel.sigma2);
-  return {_mm256_set1_ps(static_cast<float>(kernel.c)), _mm256_set1_ps(beta), _mm256_set1_ps(static_cast<float>(kernel.exponent)),
+  return {_mm256_set1_ps(static_cast<float>(kernel.c)), _mm256_set1_ps(beta),
+          _mm256_set1_ps(static_cast<float>(kernel.exponent)),
           _mm256_set1_ps(2 * beta / sigma2), _mm256_set1_ps(sigma2 * sigma2), kernel.boussinesq};
 }
 
@@ -81,7 +82,8 @@ inline __m256 squared_distances(const double* x, const double* y, const double* 
 // column, into sum (lanes past `valid` are computed and dropped).
 void far_field_8(const double* x, const double* y, const double* z, long first, long valid, const FarColumns& columns,
                  const SingleTerms& kernel, double* sum) {
-  const __m256i row = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  const __m256i row =
+      _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   __m256d low = _mm256_setzero_pd(), high = _mm256_setzero_pd();
   for (long c = 0; c < columns.count; ++c) {
     const __m256 r2 = squared_distances(x, y, z, _mm256_set1_pd(columns.x[c]), _mm256_set1_pd(columns.y[c]),
@@ -167,7 +169,8 @@ void far_column_avx2(const double* x, const double* y, const double* z, long row
     const __m256d u = _mm256_div_pd(one, _mm256_sqrt_pd(r2));
     __m256d value;
     if (kernel.boussinesq) {
-      value = moment == 0 ? _mm256_mul_pd(c, u) : _mm256_mul_pd(_mm256_mul_pd(c, u), _mm256_add_pd(one, _mm256_div_pd(m, r2)));
+      value = moment == 0 ? _mm256_mul_pd(c, u)
+                          : _mm256_mul_pd(_mm256_mul_pd(c, u), _mm256_add_pd(one, _mm256_div_pd(m, r2)));
     } else {
       const __m256d decay = Sleef_expd4_u10avx2(_mm256_mul_pd(exponent, r2));
       if (moment == 0) {

@@ -9,8 +9,21 @@
 // first.
 namespace contactref::quasi_rigid {
 
-// Whether this processor has AVX2 and FMA (avx2_support.cpp, portable).
+// Whether the kernels below run: the processor has AVX2 and FMA and no
+// PortableKernels lives (avx2_support.cpp, compiled for any x86-64).
 bool avx2_kernels_available();
+
+// While one lives, the callers take their portable loops instead: the
+// results of a processor without AVX2, to the bit (for the tests of those
+// loops on a processor with AVX2, and for results to compare across
+// machines). Not for changing while a computation runs on another thread.
+class PortableKernels {
+ public:
+  PortableKernels();
+  ~PortableKernels();
+  PortableKernels(const PortableKernels&) = delete;
+  PortableKernels& operator=(const PortableKernels&) = delete;
+};
 
 // y = A x, A rows x cols, column-major with columns `stride` apart: four
 // columns at a time, each row's sum fma(a3, x3, fma(a2, x2, fma(a1, x1,

@@ -13,8 +13,6 @@ void check_shapes(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<c
 
 }  // namespace
 
-bool dense_product_uses_avx2() { return avx2_kernels_available(); }
-
 void dense_product_portable(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,
                             Eigen::Ref<Eigen::VectorXd> y) {
   check_shapes(A, x, y);
@@ -24,14 +22,14 @@ void dense_product_portable(const Eigen::Ref<const Eigen::MatrixXd>& A, const Ei
 void dense_product_avx2(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,
                         Eigen::Ref<Eigen::VectorXd> y) {
   check_shapes(A, x, y);
-  check_invariant(dense_product_uses_avx2(), "dense_product_avx2 on a processor without AVX2 and FMA");
+  check_invariant(avx2_kernels_available(), "dense_product_avx2 where the AVX2 kernels may not run");
   product_avx2(A.data(), static_cast<long>(A.outerStride()), static_cast<long>(A.rows()), static_cast<long>(A.cols()),
                x.data(), y.data());
 }
 
 void dense_product(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::VectorXd> y) {
-  if (dense_product_uses_avx2()) {
+  if (avx2_kernels_available()) {
     dense_product_avx2(A, x, y);
   } else {
     dense_product_portable(A, x, y);

@@ -15,11 +15,8 @@ namespace contactref::quasi_rigid {
 void dense_product(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::VectorXd> y);
 
-// Whether dense_product runs the AVX2 kernel on this processor.
-bool dense_product_uses_avx2();
-
 // The two ways by name (for tests: the AVX2 one only where
-// dense_product_uses_avx2()).
+// avx2_kernels_available(), avx2_kernels.hpp).
 void dense_product_portable(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,
                             Eigen::Ref<Eigen::VectorXd> y);
 void dense_product_avx2(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,

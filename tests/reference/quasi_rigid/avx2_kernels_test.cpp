@@ -52,7 +52,7 @@ Eigen::VectorXd in_kernel_order(const Eigen::Ref<const Eigen::MatrixXd>& A, cons
 TEST(DenseProduct, BothWaysStayWithinTheProductsErrorBoundAndTheKernelKeepsItsOrder) {
   std::mt19937_64 rng(20261201);
   std::uniform_real_distribution<double> uniform(-1, 1);
-  const bool avx2 = dense_product_uses_avx2();
+  const bool avx2 = avx2_kernels_available();
   std::cout << "[dense_product] AVX2 kernel on this processor: " << (avx2 ? "yes" : "no") << "\n";
   Eigen::MatrixXd storage(80, 40);
   for (Eigen::Index i = 0; i < storage.size(); ++i) storage(i) = uniform(rng);
@@ -71,7 +71,8 @@ TEST(DenseProduct, BothWaysStayWithinTheProductsErrorBoundAndTheKernelKeepsItsOr
           magnitude += std::abs(static_cast<long double>(A(i, j)) * x(j));
         }
         exact(i) = sum;
-        bound(i) = static_cast<double>(static_cast<long double>(cols) * std::numeric_limits<double>::epsilon() * magnitude) + 1e-300;
+        const long double eps = std::numeric_limits<double>::epsilon();
+        bound(i) = static_cast<double>(static_cast<long double>(cols) * eps * magnitude) + 1e-300;
       }
       for (const auto& [name, product] : {std::pair<const char*, Product>{"portable", &dense_product_portable},
                                           std::pair<const char*, Product>{"avx2", &dense_product_avx2},
@@ -130,7 +131,8 @@ TEST(Avx2Kernels, FarFieldSumsAreTheDoubleKernelsWithinSinglePrecisionsErrorPerT
   for (const ResponseKernel& kernel : kKernels) {
     const bool boussinesq = kernel.kind == ResponseKernel::Kind::kBoussinesq;
     const FarKernelTerms terms = kernel.far_terms();
-    const double beta = boussinesq ? 0 : std::sqrt(std::numbers::pi / 2) / kernel.sigma, sigma2 = kernel.sigma * kernel.sigma;
+    const double beta = boussinesq ? 0 : std::sqrt(std::numbers::pi / 2) / kernel.sigma;
+    const double sigma2 = kernel.sigma * kernel.sigma;
     for (const long rows : {1L, 7L, 8L, 13L, 64L}) {
       for (const double moment_scale : {0.0, 1e-7}) {
         const auto [x, y, z] = random_rows(rows, rng);
@@ -157,11 +159,13 @@ TEST(Avx2Kernels, FarFieldSumsAreTheDoubleKernelsWithinSinglePrecisionsErrorPerT
             const double distance = Eigen::Vector3d(x[r] - qx[c], y[r] - qy[c], z[r] - qz[c]).norm(), m = moment[c];
             const double c_r = kernel.compliance / distance;
             exact += static_cast<long double>(load[c]) * kernel.f_corrected(distance, m);
-            const double spread = boussinesq ? 0 : 2 * beta / sigma2 + (distance + beta * distance * distance) / (sigma2 * sigma2);
+            const double spread =
+                boussinesq ? 0 : 2 * beta / sigma2 + (distance + beta * distance * distance) / (sigma2 * sigma2);
             size += load[c] * (c_r + m * kernel.compliance * (1 / (distance * distance * distance) + spread));
           }
           EXPECT_LE(std::abs(static_cast<long double>(sum[r]) - exact), 1e-6L * size)
-              << (boussinesq ? "Boussinesq" : "volume-preserving") << ", " << rows << " rows, m " << moment_scale << ", row " << r;
+              << (boussinesq ? "Boussinesq" : "volume-preserving") << ", " << rows << " rows, m " << moment_scale
+              << ", row " << r;
         }
       }
     }
@@ -182,7 +186,8 @@ TEST(Avx2Kernels, ResponseColumnsAreThePortableKernelsToTheExponentialsRounding)
       for (const double moment : {0.0, 1.3e-7}) {
         const auto [x, y, z] = random_rows(rows, rng);
         const long own = rows / 2;
-        const double q[3] = {x[static_cast<std::size_t>(own)], y[static_cast<std::size_t>(own)], z[static_cast<std::size_t>(own)]};
+        const auto o = static_cast<std::size_t>(own);
+        const double q[3] = {x[o], y[o], z[o]};
         const double area = 7e-7;
         std::vector<double> f(x.size());
         far_column_avx2(x.data(), y.data(), z.data(), rows, q, moment, area, own, kernel.far_terms(), f.data());
@@ -197,7 +202,8 @@ TEST(Avx2Kernels, ResponseColumnsAreThePortableKernelsToTheExponentialsRounding)
         for (Eigen::Index r = 0; r < rows; ++r) {
           const double allowed = boussinesq ? 0.0 : 4 * std::numeric_limits<double>::epsilon() * std::abs(expected(r));
           EXPECT_LE(std::abs(f[static_cast<std::size_t>(r)] - expected(r)), allowed)
-              << (boussinesq ? "Boussinesq" : "volume-preserving") << ", " << rows << " rows, m " << moment << ", row " << r;
+              << (boussinesq ? "Boussinesq" : "volume-preserving") << ", " << rows << " rows, m " << moment
+              << ", row " << r;
         }
       }
     }

@@ -21,11 +21,13 @@
 #include <iostream>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "core/errors.hpp"
 #include "core/threads.hpp"
+#include "reference/quasi_rigid/avx2_kernels.hpp"
 #include "reference/quasi_rigid/sampled_response.hpp"
 #include "tests/kit/errors.hpp"
 #include "tests/kit/sanitized.hpp"
@@ -211,34 +213,43 @@ TEST(SampledResponse, ARecycledMatrixLendsItsStorageAndKeepsNoStaleEntry) {
 
 // displacement() is R p without R: the same sums over the loaded columns.
 TEST(SampledResponse, DisplacementIsTheResponseTimesTheTractions) {
-  const MlsSurface plane(fixtures::lattice_plane(0.01, 6));
-  const SurfaceSampling sampling(plane);
-  const std::vector<int> columns = within(plane.samples(), 0.03), rows = within(plane.samples(), 0.05);
-  const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
-  Eigen::VectorXd p(static_cast<Eigen::Index>(columns.size()));
-  for (Eigen::Index k = 0; k < p.size(); ++k) p(k) = k % 3 == 0 ? 0.0 : 1e5 * (1 + 0.1 * static_cast<double>(k % 7));
-  const Eigen::VectorXd u = sampling.displacement(rows, columns, p, kernel);
-  const Eigen::VectorXd expected = sampling.response(rows, columns, kernel) * p;
-  EXPECT_LE((u - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
-  // With the far field in single precision (AVX2's kernel on a processor
-  // that has it, avx2_kernels.hpp): each far term within 1e-6 of its size
-  // a_j (c / r + m_j c (1 / r^3 + 2 beta / sigma^2 + (r + beta r^2) / sigma^4))
-  // (response_matrix.hpp's bound), summed over the row.
-  const Eigen::VectorXd u_single = sampling.displacement(rows, columns, p, kernel, 4.0, FarPrecision::kSingle);
-  const double beta = std::sqrt(std::numbers::pi / 2) / kernel.sigma, sigma2 = kernel.sigma * kernel.sigma;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    double size = 0;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      const int j = columns[c];
-      if (j == rows[i]) continue;
-      const double r = (plane.samples().points[static_cast<std::size_t>(rows[i])] - plane.samples().points[static_cast<std::size_t>(j)]).norm();
-      size += p(static_cast<Eigen::Index>(c)) * sampling.areas()(j) * kernel.compliance *
-              (1 / r + sampling.second_moments()(j) / (4 * sampling.areas()(j)) * (1 / (r * r * r) + 2 * beta / sigma2 + (r + beta * r * r) / (sigma2 * sigma2)));
+  // The AVX2 kernels where the processor has them, then the portable loops.
+  for (const bool portable : {false, true}) {
+    std::optional<PortableKernels> only_portable;
+    if (portable) only_portable.emplace();
+    SCOPED_TRACE(avx2_kernels_available() ? "AVX2 kernels" : "portable loops");
+    const MlsSurface plane(fixtures::lattice_plane(0.01, 6));
+    const SurfaceSampling sampling(plane);
+    const std::vector<int> columns = within(plane.samples(), 0.03), rows = within(plane.samples(), 0.05);
+    const ResponseKernel kernel{ResponseKernel::Kind::kVolumePreserving, kCompliance, 0.02};
+    Eigen::VectorXd p(static_cast<Eigen::Index>(columns.size()));
+    for (Eigen::Index k = 0; k < p.size(); ++k) p(k) = k % 3 == 0 ? 0.0 : 1e5 * (1 + 0.1 * static_cast<double>(k % 7));
+    const Eigen::VectorXd u = sampling.displacement(rows, columns, p, kernel);
+    const Eigen::VectorXd expected = sampling.response(rows, columns, kernel) * p;
+    EXPECT_LE((u - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+    // With the far field in single precision (AVX2's kernel on a processor
+    // that has it, avx2_kernels.hpp): each far term within 1e-6 of its size
+    // a_j (c / r + m_j c (1 / r^3 + 2 beta / sigma^2 + (r + beta r^2) / sigma^4))
+    // (response_matrix.hpp's bound), summed over the row.
+    const Eigen::VectorXd u_single = sampling.displacement(rows, columns, p, kernel, 4.0, FarPrecision::kSingle);
+    const double beta = std::sqrt(std::numbers::pi / 2) / kernel.sigma, sigma2 = kernel.sigma * kernel.sigma;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double size = 0;
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        const int j = columns[c];
+        if (j == rows[i]) continue;
+        const std::vector<Eigen::Vector3d>& points = plane.samples().points;
+        const double r = (points[static_cast<std::size_t>(rows[i])] - points[static_cast<std::size_t>(j)]).norm();
+        const double a = sampling.areas()(j), m = sampling.second_moments()(j) / (4 * a);
+        const double spread = 2 * beta / sigma2 + (r + beta * r * r) / (sigma2 * sigma2);
+        size += p(static_cast<Eigen::Index>(c)) * a * kernel.compliance * (1 / r + m * (1 / (r * r * r) + spread));
+      }
+      const auto k = static_cast<Eigen::Index>(i);
+      EXPECT_LE(std::abs(u_single(k) - u(k)), 1e-6 * size) << "row " << i;
     }
-    EXPECT_LE(std::abs(u_single(static_cast<Eigen::Index>(i)) - u(static_cast<Eigen::Index>(i))), 1e-6 * size) << "row " << i;
+    EXPECT_TRUE(contains(error_of([&] { sampling.displacement(rows, columns, Eigen::VectorXd::Zero(2), kernel); }),
+                         "2 tractions for"));
   }
-  EXPECT_TRUE(contains(error_of([&] { sampling.displacement(rows, columns, Eigen::VectorXd::Zero(2), kernel); }),
-                       "2 tractions for"));
 }
 
 // R is assembled column by column (the midpoint rule) and then corrected
@@ -329,12 +340,17 @@ TEST(SampledResponse, OneThreadOrTwoGiveTheSameBits) {
     return std::tuple{sampling.areas(), sampling.response(nodes, kernel), sampling.displacement(rows, nodes, p, kernel),
                       sampling.displacement(rows, nodes, p, kernel, 4.0, FarPrecision::kSingle)};
   };
-  const auto [areas_1, R_1, u_1, u_single_1] = compute(1);
-  const auto [areas_2, R_2, u_2, u_single_2] = compute(2);
-  EXPECT_TRUE(areas_1 == areas_2);
-  EXPECT_TRUE(R_1 == R_2);
-  EXPECT_TRUE(u_1 == u_2);
-  EXPECT_TRUE(u_single_1 == u_single_2);
+  // The AVX2 kernels where the processor has them, then the portable loops.
+  for (const bool portable : {false, true}) {
+    std::optional<PortableKernels> only_portable;
+    if (portable) only_portable.emplace();
+    const auto [areas_1, R_1, u_1, u_single_1] = compute(1);
+    const auto [areas_2, R_2, u_2, u_single_2] = compute(2);
+    EXPECT_TRUE(areas_1 == areas_2);
+    EXPECT_TRUE(R_1 == R_2) << portable;
+    EXPECT_TRUE(u_1 == u_2) << portable;
+    EXPECT_TRUE(u_single_1 == u_single_2) << portable;
+  }
 }
 
 TEST(SampledResponse, RefusesBadKernelsNodesAndOptions) {
