@@ -103,12 +103,11 @@ void far_field_8(const double* x, const double* y, const double* z, long first, 
 
 }  // namespace
 
-void product_avx2(const double* A, long stride, long rows, long cols, const double* x, double* y) {
+void product_avx2(const double* const* columns, long rows, long count, const double* x, double* y) {
   for (long i = 0; i < rows; ++i) y[i] = 0;
   long j = 0;
-  for (; j + 4 <= cols; j += 4) {
-    const double* a0 = A + j * stride;
-    const double *a1 = a0 + stride, *a2 = a1 + stride, *a3 = a2 + stride;
+  for (; j + 4 <= count; j += 4) {
+    const double *a0 = columns[j], *a1 = columns[j + 1], *a2 = columns[j + 2], *a3 = columns[j + 3];
     const __m256d x0 = _mm256_set1_pd(x[j]), x1 = _mm256_set1_pd(x[j + 1]), x2 = _mm256_set1_pd(x[j + 2]),
                   x3 = _mm256_set1_pd(x[j + 3]);
     long i = 0;
@@ -126,8 +125,8 @@ void product_avx2(const double* A, long stride, long rows, long cols, const doub
                            __builtin_fma(a2[i], x[j + 2], __builtin_fma(a1[i], x[j + 1], __builtin_fma(a0[i], x[j], y[i]))));
     }
   }
-  for (; j < cols; ++j) {
-    const double* a = A + j * stride;
+  for (; j < count; ++j) {
+    const double* a = columns[j];
     for (long i = 0; i < rows; ++i) y[i] = __builtin_fma(a[i], x[j], y[i]);
   }
 }
@@ -193,7 +192,7 @@ void far_column_avx2(const double* x, const double* y, const double* z, long row
 #else  // no AVX2 here: never called (avx2_kernels_available() is false)
 
 namespace contactref::quasi_rigid {
-void product_avx2(const double*, long, long, long, const double*, double*) { __builtin_trap(); }
+void product_avx2(const double* const*, long, long, const double*, double*) { __builtin_trap(); }
 void add_far_field_avx2(const double*, const double*, const double*, long, const FarColumns&, const FarKernelTerms&,
                         double*) {
   __builtin_trap();

@@ -25,11 +25,11 @@ class PortableKernels {
   PortableKernels& operator=(const PortableKernels&) = delete;
 };
 
-// y = A x, A rows x cols, column-major with columns `stride` apart: four
-// columns at a time, each row's sum fma(a3, x3, fma(a2, x2, fma(a1, x1,
-// fma(a0, x0, y)))), then the columns past a multiple of four one by one.
-// y must not overlap A or x.
-void product_avx2(const double* A, long stride, long rows, long cols, const double* x, double* y);
+// y = sum_k x_k a_k over `count` columns a_k of `rows` entries (any columns
+// of a matrix, in any order): four columns at a time, each row's sum
+// fma(a3, x3, fma(a2, x2, fma(a1, x1, fma(a0, x0, y)))), then the columns
+// past a multiple of four one by one. y must not overlap a column or x.
+void product_avx2(const double* const* columns, long rows, long count, const double* x, double* y);
 
 // ResponseKernel::f_corrected's constants (ResponseKernel::far_terms):
 // f_corrected(r, m) = c exp(e r^2) (1 / r - beta + m (1 / r^3

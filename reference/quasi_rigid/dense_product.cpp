@@ -1,5 +1,7 @@
 #include "reference/quasi_rigid/dense_product.hpp"
 
+#include <vector>
+
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/avx2_kernels.hpp"
 
@@ -23,8 +25,10 @@ void dense_product_avx2(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen:
                         Eigen::Ref<Eigen::VectorXd> y) {
   check_shapes(A, x, y);
   check_invariant(avx2_kernels_available(), "dense_product_avx2 where the AVX2 kernels may not run");
-  product_avx2(A.data(), static_cast<long>(A.outerStride()), static_cast<long>(A.rows()), static_cast<long>(A.cols()),
-               x.data(), y.data());
+  std::vector<const double*> columns;
+  columns.reserve(static_cast<std::size_t>(A.cols()));
+  for (Eigen::Index j = 0; j < A.cols(); ++j) columns.push_back(A.col(j).data());
+  product_avx2(columns.data(), static_cast<long>(A.rows()), static_cast<long>(A.cols()), x.data(), y.data());
 }
 
 void dense_product(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& x,

@@ -15,8 +15,10 @@
 #include <algorithm>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <type_traits>
 #include <vector>
 
+#include "reference/quasi_rigid/avx2_kernels.hpp"
 #include "reference/quasi_rigid/block_jacobi.hpp"
 #include "reference/quasi_rigid/dense_product.hpp"
 
@@ -46,13 +48,29 @@ Eigen::Matrix<T, Eigen::Dynamic, 1> sum_in_column_chunks(Eigen::Index rows, Eige
 }
 
 // M x from the columns `columns` of M alone, x being zero elsewhere: rows
-// times columns.size() entries, not all of M's (sum_in_column_chunks).
+// times columns.size() entries, not all of M's (sum_in_column_chunks); in
+// double, each chunk by the AVX2 kernel where it may run (avx2_kernels.hpp).
 template <class T>
 Eigen::Matrix<T, Eigen::Dynamic, 1> product_of_columns(const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>& M,
                                                        const std::vector<int>& columns,
                                                        const Eigen::Matrix<T, Eigen::Dynamic, 1>& x) {
+  const bool vectorised = std::is_same_v<T, double> && avx2_kernels_available();
   return sum_in_column_chunks<T>(M.rows(), static_cast<Eigen::Index>(columns.size()),
                                  [&](Eigen::Index first, Eigen::Index count, auto& sum) {
+                                   if constexpr (std::is_same_v<T, double>) {
+                                     if (vectorised) {
+                                       std::vector<const double*> a;
+                                       std::vector<double> x_a;
+                                       for (Eigen::Index k = first; k < first + count; ++k) {
+                                         const int j = columns[static_cast<std::size_t>(k)];
+                                         a.push_back(M.col(j).data());
+                                         x_a.push_back(x(j));
+                                       }
+                                       product_avx2(a.data(), static_cast<long>(M.rows()), static_cast<long>(count),
+                                                    x_a.data(), sum.data());
+                                       return;
+                                     }
+                                   }
                                    for (Eigen::Index a = first; a < first + count; ++a) {
                                      const int j = columns[static_cast<std::size_t>(a)];
                                      sum += x(j) * M.col(j);

@@ -5,7 +5,7 @@
 //    path of the kernel (rows and columns past multiples of 16 and 4, a
 //    strided block); the AVX2 kernel bit for bit against its stated order of
 //    operations, computed with scalar fused multiply-adds; mismatched shapes
-//    refused;
+//    refused; product_of_columns both ways against long double;
 //  - the far field's sums against ResponseKernel::f_corrected in double,
 //    summed in long double, within single precision's error per term;
 //  - the response's far entries against the portable kernel
@@ -16,12 +16,14 @@
 #include <cmath>
 #include <iostream>
 #include <numbers>
+#include <optional>
 #include <vector>
 #include <random>
 
 #include "core/errors.hpp"
 #include "reference/quasi_rigid/avx2_kernels.hpp"
 #include "reference/quasi_rigid/dense_product.hpp"
+#include "reference/quasi_rigid/parallel_dense_operator.hpp"
 #include "reference/quasi_rigid/response_matrix.hpp"
 #include "tests/kit/errors.hpp"
 
@@ -88,6 +90,37 @@ TEST(DenseProduct, BothWaysStayWithinTheProductsErrorBoundAndTheKernelKeepsItsOr
           EXPECT_EQ(y, in_kernel_order(A, x)) << rows << " x " << cols;
         }
       }
+    }
+  }
+}
+
+// product_of_columns (parallel_dense_operator.hpp) over columns in any
+// order, some of them repeated in x's support but not in the list, with the
+// AVX2 kernel and with the portable loop: against long double within
+// count eps |A| |x|.
+TEST(DenseProduct, AProductOfSomeColumnsIsWithinItsErrorBoundBothWays) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  const Eigen::Index rows = 301, cols = 700;
+  Eigen::MatrixXd M(rows, cols);
+  for (Eigen::Index i = 0; i < M.size(); ++i) M(i) = uniform(rng);
+  std::vector<int> columns;
+  for (int j = cols - 1; j >= 0; j -= 3) columns.push_back(j);  // 234 columns, backwards
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(cols);
+  for (int j : columns) x(j) = uniform(rng);
+  for (const bool portable : {false, true}) {
+    std::optional<PortableKernels> only_portable;
+    if (portable) only_portable.emplace();
+    const Eigen::VectorXd y = product_of_columns<double>(M, columns, x);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      long double exact = 0, magnitude = 0;
+      for (int j : columns) {
+        exact += static_cast<long double>(M(i, j)) * x(j);
+        magnitude += std::abs(static_cast<long double>(M(i, j)) * x(j));
+      }
+      const long double eps = std::numeric_limits<double>::epsilon();
+      EXPECT_LE(std::abs(static_cast<long double>(y(i)) - exact), static_cast<long double>(columns.size()) * eps * magnitude)
+          << (portable ? "portable" : "AVX2 where available") << ", row " << i;
     }
   }
 }
