@@ -428,6 +428,7 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
   // (avx2_kernels.hpp) over each block's columns within reach.
   const bool vectorised = precision == FarPrecision::kSingle && avx2_kernels_available();
   const FarKernelTerms terms = kernel.far_terms();
+  const double reach = kernel.far_reach();
   // Block by block, each on one thread, its rows summed over the loaded
   // columns in their order.
   tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, blocks.count()), [&](const tbb::blocked_range<Eigen::Index>& range) {
@@ -443,7 +444,7 @@ Eigen::VectorXd SurfaceSampling::displacement(const std::vector<int>& rows, cons
         reaching.clear();
         for (std::size_t c = 0; c < loaded.size(); ++c) {
           const Eigen::Vector3d& q_j = surface_->samples().points[static_cast<std::size_t>(loaded[c])];
-          if (blocks.distance_sq(b, q_j) > kernel.far_reach() * kernel.far_reach()) continue;
+          if (blocks.distance_sq(b, q_j) > reach * reach) continue;
           const Eigen::Index own = self[c] - blocks.first(b);
           reaching.add(q_j, static_cast<float>(far_moment(loaded[c])), p[c] * areas_(loaded[c]),
                        self[c] >= 0 && own >= 0 && own < sum.size() ? static_cast<int>(own) : -1);
