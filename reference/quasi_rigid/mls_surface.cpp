@@ -20,30 +20,52 @@ std::string point_text(const Eigen::Vector3d& x) {
   return text.str();
 }
 
+// Section 2.2's quadratic g(u, v) = a + b u + c v + d u^2 + e u v + f v^2 over
+// the plane at y: its coefficients by a rank-revealing QR of the weighted
+// design matrix, false where the neighbours fix no quadratic. MaxRows bounds
+// the neighbours at compile time (Eigen::Dynamic: none), so that up to that
+// many the matrices and the QR's workspace stay on the stack: no allocation
+// per projection.
+template <int MaxRows>
+bool quadratic_fit(const std::vector<Eigen::Vector3d>& points, const MlsProjection& on_plane, const Eigen::Vector3d& t_u,
+                   const Eigen::Vector3d& t_v, const std::vector<Neighbour>& near, const std::vector<double>& weights,
+                   Eigen::Matrix<double, 6, 1>& g) {
+  const Eigen::Vector3d& n = on_plane.normal;
+  const auto k = static_cast<Eigen::Index>(near.size());
+  using Design = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::ColMajor, MaxRows, 6>;
+  Design design(k, 6);
+  Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, MaxRows, 1> height(k);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const auto s = static_cast<std::size_t>(i);
+    // Scaled by h so that the columns are of one size.
+    const Eigen::Vector3d d = (points[static_cast<std::size_t>(near[s].index)] - on_plane.point) / on_plane.radius;
+    const double u = d.dot(t_u), v = d.dot(t_v), root_w = std::sqrt(weights[s]);
+    design.row(i) << root_w, root_w * u, root_w * v, root_w * u * u, root_w * u * v, root_w * v * v;
+    height(i) = root_w * d.dot(n);
+  }
+  Eigen::ColPivHouseholderQR<Design> qr(design);
+  qr.setThreshold(1e-8);
+  if (qr.rank() < 6) return false;
+  g = qr.solve(height);
+  return true;
+}
+
+constexpr int kStackNeighbours = 32;  // the default k is 20
+
 }  // namespace
 
 // Section 2.2's second step: the weighted least-squares quadratic
-// w = g(u, v) = a + b u + c v + d u^2 + e u v + f v^2 over the plane at y.
+// w = g(u, v) over the plane at y.
 MlsProjection MlsSurface::with_quadratic(const MlsProjection& on_plane, const std::vector<Neighbour>& near,
                                          const std::vector<double>& weights) const {
   const Eigen::Vector3d& n = on_plane.normal;
   const Eigen::Vector3d t_u = n.unitOrthogonal();
   const Eigen::Vector3d t_v = n.cross(t_u);
-  const auto k = static_cast<Eigen::Index>(near.size());
-  Eigen::Matrix<double, Eigen::Dynamic, 6> design(k, 6);  // six columns: the QR's workspace is fixed-size
-  Eigen::VectorXd height(k);
-  for (Eigen::Index i = 0; i < k; ++i) {
-    const auto s = static_cast<std::size_t>(i);
-    // Scaled by h so that the columns are of one size.
-    const Eigen::Vector3d d = (samples_.points[static_cast<std::size_t>(near[s].index)] - on_plane.point) / on_plane.radius;
-    const double u = d.dot(t_u), v = d.dot(t_v), root_w = std::sqrt(weights[s]);
-    design.row(i) << root_w, root_w * u, root_w * v, root_w * u * u, root_w * u * v, root_w * v * v;
-    height(i) = root_w * d.dot(n);
-  }
-  Eigen::ColPivHouseholderQR<Eigen::Matrix<double, Eigen::Dynamic, 6>> qr(design);
-  qr.setThreshold(1e-8);
-  if (qr.rank() < 6) return on_plane;
-  const Eigen::Matrix<double, 6, 1> g = qr.solve(height);
+  Eigen::Matrix<double, 6, 1> g;
+  const bool fixed = near.size() <= static_cast<std::size_t>(kStackNeighbours)
+                         ? quadratic_fit<kStackNeighbours>(samples_.points, on_plane, t_u, t_v, near, weights, g)
+                         : quadratic_fit<Eigen::Dynamic>(samples_.points, on_plane, t_u, t_v, near, weights, g);
+  if (!fixed) return on_plane;
   MlsProjection projection = on_plane;
   projection.point += g(0) * on_plane.radius * n;
   projection.normal = (n - g(1) * t_u - g(2) * t_v).normalized();

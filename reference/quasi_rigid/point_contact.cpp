@@ -443,10 +443,9 @@ void displaced_field(const QuasiRigidBody& body, const ResponseKernel& kernel, d
     }
     if (!loaded.empty()) {
       const PointIndex loaded_index(std::move(loaded));
-      const double reach_sq = 25 * kernel.sigma * kernel.sigma;
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, samples.points.size()), [&](const tbb::blocked_range<std::size_t>& range) {
         for (std::size_t s = range.begin(); s != range.end(); ++s) {
-          if (loaded_index.nearest(samples.points[s]).distance_sq < reach_sq) reached[s] = 1;
+          if (loaded_index.any_within(samples.points[s], 5 * kernel.sigma)) reached[s] = 1;
         }
       });
     }

@@ -65,10 +65,34 @@ void PointIndex::nearest(const Eigen::Vector3d& x, int k, std::vector<Neighbour>
 void PointIndex::within(const Eigen::Vector3d& x, double radius, std::vector<Neighbour>& out) const {
   out.clear();
   if (!(radius >= 0) || size() == 0) return;
-  std::vector<std::pair<std::size_t, double>> matches;
+  thread_local std::vector<std::pair<std::size_t, double>> matches;  // nanoflann's, kept as nearest's
   tree_->kd.radiusSearch(x.data(), radius * radius, matches, nanoflann::SearchParams(32, 0.0F, true));
   out.reserve(matches.size());
   for (const auto& [index, distance_sq] : matches) out.push_back({static_cast<int>(index), distance_sq});
+}
+
+namespace {
+
+// nanoflann's result set for any_within: its worst distance stays the
+// radius's, and the first point found ends the search.
+struct AnyWithin {
+  double radius_sq;
+  bool found = false;
+  double worstDist() const { return radius_sq; }
+  bool full() const { return found; }
+  bool addPoint(double, std::size_t) {
+    found = true;
+    return false;
+  }
+};
+
+}  // namespace
+
+bool PointIndex::any_within(const Eigen::Vector3d& x, double radius) const {
+  if (!(radius > 0) || size() == 0) return false;
+  AnyWithin result{radius * radius};
+  tree_->kd.findNeighbors(result, x.data(), nanoflann::SearchParams());
+  return result.found;
 }
 
 const std::vector<Neighbour>& MovingNearest::at(const Eigen::Vector3d& y) {

@@ -34,6 +34,10 @@ class PointIndex {
   // Every point at distance < radius (strictly: nanoflann's test), closest
   // first, into `out` (cleared).
   void within(const Eigen::Vector3d& x, double radius, std::vector<Neighbour>& out) const;
+  // Whether some point is at distance < radius: nearest(x).distance_sq <
+  // radius^2 (the same sums), the search ending at the first such point and
+  // never looking past the radius.
+  bool any_within(const Eigen::Vector3d& x, double radius) const;
 
  private:
   struct Tree;

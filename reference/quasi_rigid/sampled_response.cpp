@@ -241,18 +241,17 @@ std::shared_ptr<const SurfaceSampling::NearRow> SurfaceSampling::near_row(int i,
   {
     const std::lock_guard<std::mutex> lock(cache_mutex_);
     if (key != cache_key_) {
-      near_rows_.clear();
+      near_rows_.assign(static_cast<std::size_t>(surface_->index().size()), nullptr);
       cache_key_ = key;
     }
-    const auto found = near_rows_.find(i);
-    if (found != near_rows_.end()) return found->second;
+    if (near_rows_[static_cast<std::size_t>(i)]) return near_rows_[static_cast<std::size_t>(i)];
   }
   const ResponseKernel unit{kernel.kind, 1.0, kernel.sigma};
   auto row = std::make_shared<NearRow>();
   integrate_about(i, near_field_radius(i, near), [&](double r) { return unit.times_r(r); },
                   [&](int j, double integral, double) { row->push_back({j, integral}); });
   const std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (key == cache_key_) near_rows_.emplace(i, row);
+  if (key == cache_key_ && !near_rows_[static_cast<std::size_t>(i)]) near_rows_[static_cast<std::size_t>(i)] = row;
   return row;
 }
 
@@ -333,7 +332,7 @@ void SurfaceSampling::near_field(const std::vector<int>& rows, const std::vector
       // (near_field_radius is at most near h_i): a row far from every column
       // is the midpoint rule alone.
       const double reach = near * spacing_(i) + largest_support_;
-      if (!(node_index.nearest(q_i).distance_sq < reach * reach)) continue;
+      if (!node_index.any_within(q_i, reach)) continue;
       for (const NearEntry& entry : *near_row(i, kernel, near)) {
         const Eigen::Index c = column[static_cast<std::size_t>(entry.j)];
         if (c >= 0) visit(row, c, kernel.compliance * entry.integral);

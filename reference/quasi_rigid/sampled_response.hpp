@@ -41,7 +41,6 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "reference/quasi_rigid/mls_surface.hpp"
@@ -170,10 +169,11 @@ class SurfaceSampling {
   std::vector<char> rim_;
   double largest_support_ = 0;  // max rho_k (m)
 
-  // The near rows computed so far, for cache_key_ (kind, sigma, near).
+  // The near rows computed so far, for cache_key_ (kind, sigma, near), by
+  // sample (null: not yet).
   mutable std::mutex cache_mutex_;
   mutable std::tuple<int, double, double> cache_key_{-1, 0.0, 0.0};
-  mutable std::unordered_map<int, std::shared_ptr<const NearRow>> near_rows_;
+  mutable std::vector<std::shared_ptr<const NearRow>> near_rows_;
   mutable Eigen::MatrixXd spare_response_;  // recycle()'s, under cache_mutex_
 };
 

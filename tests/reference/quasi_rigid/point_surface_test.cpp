@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -74,6 +75,30 @@ TEST(PointIndex, NearestKNearestAndRadiusQueriesMatchBruteForce) {
   }
   index.nearest(points[0], 5000, found);
   EXPECT_EQ(found.size(), points.size());  // k above the count: every point
+}
+
+// any_within against brute force: radii about the nearest distance (just
+// above and below it, and at it: the test is strict), far radii, and the
+// degenerate ones (zero, negative, NaN, an empty index).
+TEST(PointIndex, AnyWithinIsWhetherTheNearestPointIsInsideTheRadius) {
+  const std::vector<Eigen::Vector3d> points = random_points(2000, 11);
+  const PointIndex index(points);
+  for (const Eigen::Vector3d& x : random_points(200, 12)) {
+    const Eigen::Vector3d far = 3 * x;  // mostly outside the cloud
+    for (const Eigen::Vector3d& y : {x, far}) {
+      double nearest_sq = std::numeric_limits<double>::infinity();
+      for (const Eigen::Vector3d& p : points) nearest_sq = std::min(nearest_sq, (p - y).squaredNorm());
+      const double nearest = std::sqrt(nearest_sq);
+      EXPECT_TRUE(index.any_within(y, nearest * (1 + 1e-9)));
+      EXPECT_FALSE(index.any_within(y, nearest * (1 - 1e-9)));
+      EXPECT_EQ(index.any_within(y, 0.05), nearest_sq < 0.05 * 0.05);
+      EXPECT_TRUE(index.any_within(y, 10.0));
+    }
+  }
+  EXPECT_FALSE(index.any_within(points[3], 0.0));  // strictly inside: not even the point itself
+  EXPECT_FALSE(index.any_within(points[3], -1.0));
+  EXPECT_FALSE(index.any_within(points[3], std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_FALSE(PointIndex({}).any_within(points[3], 1.0));
 }
 
 // MovingNearest along random walks of steps from a tenth of the points'
