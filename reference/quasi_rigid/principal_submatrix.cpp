@@ -14,7 +14,7 @@ PrincipalSubmatrix<T>::PrincipalSubmatrix(const MatrixX<T>& M)
 template <class T>
 typename PrincipalSubmatrix<T>::Block PrincipalSubmatrix<T>::matrix() const {
   const auto m = static_cast<Eigen::Index>(indices_.size());
-  return Block(storage_.data(), m, m, Eigen::OuterStride<>(std::max<Eigen::Index>(capacity_, 1)));
+  return Block(storage_.get(), m, m, Eigen::OuterStride<>(std::max<Eigen::Index>(capacity_, 1)));
 }
 
 template <class T>
@@ -47,7 +47,7 @@ double PrincipalSubmatrix<T>::assign(const std::vector<int>& F) {
     for (int i : indices_) slot_of_[static_cast<std::size_t>(i)] = -1;
     if (m > capacity_) {
       capacity_ = std::min<Eigen::Index>(M_.rows(), m + m / 4);
-      storage_.assign(static_cast<std::size_t>(capacity_ * capacity_), T(0));
+      storage_ = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(capacity_ * capacity_));
     }
     indices_ = F;
     for (std::size_t a = 0; a < F.size(); ++a) slot_of_[static_cast<std::size_t>(F[a])] = static_cast<Eigen::Index>(a);

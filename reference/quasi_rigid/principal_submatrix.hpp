@@ -9,6 +9,7 @@
 // of F changes, or F outgrows the storage, M_FF is gathered anew, in F's
 // order, on oneTBB's threads.
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "reference/quasi_rigid/lemke.hpp"
@@ -36,7 +37,10 @@ class PrincipalSubmatrix {
   T& at(Eigen::Index a, Eigen::Index b) { return storage_[static_cast<std::size_t>(b * capacity_ + a)]; }
 
   const MatrixX<T>& M_;
-  std::vector<T> storage_;  // column-major, capacity_ x capacity_
+  // Column-major, capacity_ x capacity_; left uninitialised (the foot's is
+  // some 60 MB, a fresh one per contact solve): only its m x m corner is
+  // read, and every entry there is written first.
+  std::unique_ptr<T[]> storage_;
   Eigen::Index capacity_ = 0;
   std::vector<int> indices_;
   std::vector<Eigen::Index> slot_of_;  // each index of M's slot, or -1
