@@ -62,10 +62,10 @@ MlsProjection MlsSurface::with_quadratic(const MlsProjection& on_plane, const st
   const Eigen::Vector3d t_u = n.unitOrthogonal();
   const Eigen::Vector3d t_v = n.cross(t_u);
   Eigen::Matrix<double, 6, 1> g;
-  const bool fixed = near.size() <= static_cast<std::size_t>(kStackNeighbours)
+  const bool determined = near.size() <= static_cast<std::size_t>(kStackNeighbours)
                          ? quadratic_fit<kStackNeighbours>(samples_.points, on_plane, t_u, t_v, near, weights, g)
                          : quadratic_fit<Eigen::Dynamic>(samples_.points, on_plane, t_u, t_v, near, weights, g);
-  if (!fixed) return on_plane;
+  if (!determined) return on_plane;
   MlsProjection projection = on_plane;
   projection.point += g(0) * on_plane.radius * n;
   projection.normal = (n - g(1) * t_u - g(2) * t_v).normalized();
