@@ -77,9 +77,10 @@ TEST(PointIndex, NearestKNearestAndRadiusQueriesMatchBruteForce) {
   EXPECT_EQ(found.size(), points.size());  // k above the count: every point
 }
 
-// any_within against brute force: radii about the nearest distance (just
-// above and below it, and at it: the test is strict), far radii, and the
-// degenerate ones (zero, negative, NaN, an empty index).
+// any_within against brute force: radii just above and below the nearest
+// distance, a fixed radius, one that holds everything, and the degenerate
+// ones (zero, which a point's own position does not pass: the test is
+// strict; negative, NaN, an empty index).
 TEST(PointIndex, AnyWithinIsWhetherTheNearestPointIsInsideTheRadius) {
   const std::vector<Eigen::Vector3d> points = random_points(2000, 11);
   const PointIndex index(points);
