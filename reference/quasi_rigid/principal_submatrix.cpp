@@ -2,14 +2,71 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
+#include <type_traits>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <tuple>
+#include <utility>
 
 namespace contactref::quasi_rigid {
+namespace {
+
+// The largest storage given back and not yet taken, one per process and
+// scalar type: taken by a submatrix that needs at least a quarter of its
+// entries (not by the coarse levels' small LCPs). Only for scalars without
+// destructors (the 50-digit type's entries would hold their own memory).
+template <class T>
+class SpareStorage {
+ public:
+  static SpareStorage& instance() {
+    static SpareStorage spare;
+    return spare;
+  }
+  // Storage of at least `entries` entries, and their number.
+  std::pair<std::unique_ptr<T[]>, std::size_t> take(std::size_t entries) {
+    if constexpr (std::is_trivially_destructible_v<T>) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (storage_ && entries <= entries_ && entries_ <= 4 * entries) return {std::move(storage_), std::exchange(entries_, 0)};
+    }
+    return {std::make_unique_for_overwrite<T[]>(entries), entries};
+  }
+  void give(std::unique_ptr<T[]> storage, std::size_t entries) {
+    if constexpr (std::is_trivially_destructible_v<T>) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (entries > entries_) {
+        std::swap(storage_, storage);
+        entries_ = entries;
+      }
+    }
+  }  // the smaller one is freed here
+  void clear() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    storage_.reset();
+    entries_ = 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<T[]> storage_;
+  std::size_t entries_ = 0;
+};
+
+}  // namespace
 
 template <class T>
 PrincipalSubmatrix<T>::PrincipalSubmatrix(const MatrixX<T>& M)
     : M_(M), slot_of_(static_cast<std::size_t>(M.rows()), -1) {}
+
+template <class T>
+PrincipalSubmatrix<T>::~PrincipalSubmatrix() {
+  if (storage_) SpareStorage<T>::instance().give(std::move(storage_), entries_);
+}
+
+template <class T>
+void PrincipalSubmatrix<T>::free_kept_storage() {
+  SpareStorage<T>::instance().clear();
+}
 
 template <class T>
 typename PrincipalSubmatrix<T>::Block PrincipalSubmatrix<T>::matrix() const {
@@ -47,7 +104,11 @@ double PrincipalSubmatrix<T>::assign(const std::vector<int>& F) {
     for (int i : indices_) slot_of_[static_cast<std::size_t>(i)] = -1;
     if (m > capacity_) {
       capacity_ = std::min<Eigen::Index>(M_.rows(), m + m / 4);
-      storage_ = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(capacity_ * capacity_));
+      const auto needed = static_cast<std::size_t>(capacity_ * capacity_);
+      if (needed > entries_) {  // gathered anew: the old entries are not needed
+        if (storage_) SpareStorage<T>::instance().give(std::move(storage_), entries_);
+        std::tie(storage_, entries_) = SpareStorage<T>::instance().take(needed);
+      }
     }
     indices_ = F;
     for (std::size_t a = 0; a < F.size(); ++a) slot_of_[static_cast<std::size_t>(F[a])] = static_cast<Eigen::Index>(a);

@@ -8,6 +8,13 @@
 // entries, where gathering M_FF anew reads m^2). Where more than a sixteenth
 // of F changes, or F outgrows the storage, M_FF is gathered anew, in F's
 // order, on oneTBB's threads.
+//
+// Its storage outlives it: the last one's is kept for the next (a
+// simulation's or a root-find's LCPs are of about the same order), so that
+// a run of contact solves maps and unmaps no large block. On this project's
+// VMs an unmapping of some 30 MB made every page the process touched next
+// slow once more: the foot's second solve took 540-600 ms against 370-400
+// for the later ones (README, after its SIMD paragraph).
 #include <Eigen/Core>
 #include <memory>
 #include <vector>
@@ -23,6 +30,9 @@ class PrincipalSubmatrix {
 
   // M must outlive this object and stay unchanged while it serves it.
   explicit PrincipalSubmatrix(const MatrixX<T>& M);
+  ~PrincipalSubmatrix();  // gives the storage back for the next one
+  PrincipalSubmatrix(const PrincipalSubmatrix&) = delete;
+  PrincipalSubmatrix& operator=(const PrincipalSubmatrix&) = delete;
 
   // M_FF for F (ascending indices of M). Returns the entries of M read
   // (LcpSolution::work).
@@ -31,16 +41,21 @@ class PrincipalSubmatrix {
   const std::vector<int>& indices() const { return indices_; }
   Block matrix() const;
 
+  // Frees the storage kept for the next submatrix (a caller done with its
+  // contact solves takes its memory back; tests start from nothing kept).
+  static void free_kept_storage();
+
  private:
   // Slot `slot`'s row and column (up to the last slot) from M.
   void fill(Eigen::Index slot);
   T& at(Eigen::Index a, Eigen::Index b) { return storage_[static_cast<std::size_t>(b * capacity_ + a)]; }
 
   const MatrixX<T>& M_;
-  // Column-major, capacity_ x capacity_; left uninitialised (the foot's is
-  // some 60 MB, a fresh one per contact solve): only its m x m corner is
+  // Column-major, capacity_ x capacity_, in a block of entries_ >= capacity_^2
+  // (a kept one may be larger); left uninitialised: only its m x m corner is
   // read, and every entry there is written first.
   std::unique_ptr<T[]> storage_;
+  std::size_t entries_ = 0;
   Eigen::Index capacity_ = 0;
   std::vector<int> indices_;
   std::vector<Eigen::Index> slot_of_;  // each index of M's slot, or -1

@@ -2,7 +2,9 @@
 // each change of F, small (slots moved and filled from M) or large (gathered
 // anew), its entries are M's on the slots' indices, exactly, the slots are F,
 // and it reads what its contract says: nothing when F is unchanged, m^2 when
-// gathered anew, 2 m per moved or new slot otherwise.
+// gathered anew, 2 m per moved or new slot otherwise. Its storage, kept
+// for the next one, is taken by one of about the same order, whose entries
+// are then its own M's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,6 +78,51 @@ TEST(PrincipalSubmatrix, HoldsMsEntriesOnEveryFreeSetOfASequence) {
   std::fill(in_F.begin(), in_F.end(), 1);
   EXPECT_EQ(M_FF.assign(set()), double(n) * n) << "F outgrows the storage";
   expect_holds(M_FF, M, set());
+}
+
+Eigen::MatrixXd random_matrix(test::Rng& rng, int n) {
+  Eigen::MatrixXd M(n, n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) M(i, j) = fixtures::uniform(rng, -1, 1);
+  return M;
+}
+
+std::vector<int> first(int m) {
+  std::vector<int> F(static_cast<std::size_t>(m));
+  for (int i = 0; i < m; ++i) F[static_cast<std::size_t>(i)] = i;
+  return F;
+}
+
+TEST(PrincipalSubmatrix, TheNextOfAboutTheSameOrderTakesTheLastOnesStorageAndHoldsItsOwnMsEntries) {
+  test::Rng rng(test::kSeed + 951);
+  PrincipalSubmatrix<double>::free_kept_storage();  // nothing kept from other tests
+  const Eigen::MatrixXd M_1 = random_matrix(rng, 300), M_2 = random_matrix(rng, 300), M_3 = random_matrix(rng, 20);
+  const double* kept = nullptr;
+  {
+    PrincipalSubmatrix<double> M_FF(M_1);
+    M_FF.assign(first(300));  // 300^2 entries
+    kept = M_FF.matrix().data();
+  }
+  {
+    PrincipalSubmatrix<double> M_FF(M_2);
+    M_FF.assign(first(200));  // capacity 250: 62,500 entries needed, 90,000 kept
+    EXPECT_EQ(M_FF.matrix().data(), kept) << "the kept storage, not a new block";
+    expect_holds(M_FF, M_2, first(200));  // M_2's, not M_1's left in the storage
+    M_FF.assign(first(260));              // outgrows capacity 250: capacity 300, in the same block
+    EXPECT_EQ(M_FF.matrix().data(), kept);
+    EXPECT_EQ(M_FF.matrix().outerStride(), 300);
+    expect_holds(M_FF, M_2, first(260));
+  }
+  {
+    PrincipalSubmatrix<double> M_FF(M_3);
+    M_FF.assign(first(20));  // 400 entries: not worth 90,000
+    EXPECT_NE(M_FF.matrix().data(), kept);
+    expect_holds(M_FF, M_3, first(20));
+  }
+  PrincipalSubmatrix<double> M_FF(M_2);
+  M_FF.assign(first(100));  // capacity 125: 15,625 entries, under a quarter of 90,000
+  EXPECT_NE(M_FF.matrix().data(), kept);
+  expect_holds(M_FF, M_2, first(100));
 }
 
 }  // namespace
