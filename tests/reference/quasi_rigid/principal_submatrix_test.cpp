@@ -112,6 +112,13 @@ TEST(PrincipalSubmatrix, TheNextOfAboutTheSameOrderTakesTheLastOnesStorageAndHol
     EXPECT_EQ(M_FF.matrix().data(), kept);
     EXPECT_EQ(M_FF.matrix().outerStride(), 300);
     expect_holds(M_FF, M_2, first(260));
+    // While the kept storage is in use, another gets its own (smaller: the
+    // larger of the two is kept when both are given back).
+    PrincipalSubmatrix<double> other(M_1);
+    other.assign(first(200));
+    EXPECT_NE(other.matrix().data(), kept);
+    expect_holds(other, M_1, first(200));
+    expect_holds(M_FF, M_2, first(260));
   }
   {
     PrincipalSubmatrix<double> M_FF(M_3);
