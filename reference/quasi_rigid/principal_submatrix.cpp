@@ -12,10 +12,11 @@
 namespace contactref::quasi_rigid {
 namespace {
 
-// The largest storage given back and not yet taken, one per process and
-// scalar type: taken by a submatrix that needs at least a quarter of its
-// entries (not by the coarse levels' small LCPs). Only for scalars without
-// destructors (the 50-digit type's entries would hold their own memory).
+// The largest storage given back and not yet taken, up to the limit
+// (keep_storage_up_to), one per process and scalar type: taken by a
+// submatrix that needs at least a quarter of its entries (not by the coarse
+// levels' small LCPs). Only for scalars without destructors (the 50-digit
+// type's entries would hold their own memory).
 template <class T>
 class SpareStorage {
  public:
@@ -34,22 +35,30 @@ class SpareStorage {
   void give(std::unique_ptr<T[]> storage, std::size_t entries) {
     if constexpr (std::is_trivially_destructible_v<T>) {
       const std::lock_guard<std::mutex> lock(mutex_);
-      if (entries > entries_) {
+      if (entries > entries_ && entries <= limit_ / sizeof(T)) {
         std::swap(storage_, storage);
         entries_ = entries;
       }
     }
-  }  // the smaller one is freed here
-  void clear() {
+  }  // the one not kept is freed here
+  std::size_t bytes() {
     const std::lock_guard<std::mutex> lock(mutex_);
-    storage_.reset();
-    entries_ = 0;
+    return entries_ * sizeof(T);
+  }
+  void limit(std::size_t bytes) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    limit_ = bytes;
+    if (entries_ > limit_ / sizeof(T)) {
+      storage_.reset();
+      entries_ = 0;
+    }
   }
 
  private:
   std::mutex mutex_;
   std::unique_ptr<T[]> storage_;
   std::size_t entries_ = 0;
+  std::size_t limit_ = PrincipalSubmatrix<T>::kDefaultKeptBytes;
 };
 
 }  // namespace
@@ -64,8 +73,13 @@ PrincipalSubmatrix<T>::~PrincipalSubmatrix() {
 }
 
 template <class T>
-void PrincipalSubmatrix<T>::free_kept_storage() {
-  SpareStorage<T>::instance().clear();
+void PrincipalSubmatrix<T>::keep_storage_up_to(std::size_t bytes) {
+  SpareStorage<T>::instance().limit(bytes);
+}
+
+template <class T>
+std::size_t PrincipalSubmatrix<T>::kept_bytes() {
+  return SpareStorage<T>::instance().bytes();
 }
 
 template <class T>

@@ -16,6 +16,7 @@
 // slow once more: the foot's second solve took 540-600 ms against 370-400
 // for the later ones (README, after its SIMD paragraph).
 #include <Eigen/Core>
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -41,9 +42,13 @@ class PrincipalSubmatrix {
   const std::vector<int>& indices() const { return indices_; }
   Block matrix() const;
 
-  // Frees the storage kept for the next submatrix (a caller done with its
-  // contact solves takes its memory back; tests start from nothing kept).
-  static void free_kept_storage();
+  // The largest storage kept for the next submatrix, in bytes (at most one
+  // block per process and scalar type; by default 256 MiB, so that an LCP
+  // of order 5,800 or more gives its storage back); a block kept now that is
+  // larger is freed, so 0 frees it and keeps nothing more.
+  static constexpr std::size_t kDefaultKeptBytes = std::size_t(256) << 20;
+  static void keep_storage_up_to(std::size_t bytes);
+  static std::size_t kept_bytes();  // the size of the block kept now, or 0
 
  private:
   // Slot `slot`'s row and column (up to the last slot) from M.

@@ -4,7 +4,7 @@
 // and it reads what its contract says: nothing when F is unchanged, m^2 when
 // gathered anew, 2 m per moved or new slot otherwise. Its storage, kept
 // for the next one, is taken by one of about the same order, whose entries
-// are then its own M's.
+// are then its own M's; nothing over the limit is kept.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -94,19 +94,24 @@ std::vector<int> first(int m) {
 }
 
 TEST(PrincipalSubmatrix, TheNextOfAboutTheSameOrderTakesTheLastOnesStorageAndHoldsItsOwnMsEntries) {
+  using PS = PrincipalSubmatrix<double>;
   test::Rng rng(test::kSeed + 951);
-  PrincipalSubmatrix<double>::free_kept_storage();  // nothing kept from other tests
+  PS::keep_storage_up_to(0);  // nothing kept from other tests
+  PS::keep_storage_up_to(PS::kDefaultKeptBytes);
+  EXPECT_EQ(PS::kept_bytes(), 0u);
   const Eigen::MatrixXd M_1 = random_matrix(rng, 300), M_2 = random_matrix(rng, 300), M_3 = random_matrix(rng, 20);
   const double* kept = nullptr;
   {
-    PrincipalSubmatrix<double> M_FF(M_1);
+    PS M_FF(M_1);
     M_FF.assign(first(300));  // 300^2 entries
     kept = M_FF.matrix().data();
   }
+  EXPECT_EQ(PS::kept_bytes(), 90'000 * sizeof(double));
   {
-    PrincipalSubmatrix<double> M_FF(M_2);
+    PS M_FF(M_2);
     M_FF.assign(first(200));  // capacity 250: 62,500 entries needed, 90,000 kept
     EXPECT_EQ(M_FF.matrix().data(), kept) << "the kept storage, not a new block";
+    EXPECT_EQ(PS::kept_bytes(), 0u) << "in use";
     expect_holds(M_FF, M_2, first(200));  // M_2's, not M_1's left in the storage
     M_FF.assign(first(260));              // outgrows capacity 250: capacity 300, in the same block
     EXPECT_EQ(M_FF.matrix().data(), kept);
@@ -114,22 +119,41 @@ TEST(PrincipalSubmatrix, TheNextOfAboutTheSameOrderTakesTheLastOnesStorageAndHol
     expect_holds(M_FF, M_2, first(260));
     // While the kept storage is in use, another gets its own (smaller: the
     // larger of the two is kept when both are given back).
-    PrincipalSubmatrix<double> other(M_1);
+    PS other(M_1);
     other.assign(first(200));
     EXPECT_NE(other.matrix().data(), kept);
     expect_holds(other, M_1, first(200));
     expect_holds(M_FF, M_2, first(260));
   }
+  EXPECT_EQ(PS::kept_bytes(), 90'000 * sizeof(double));
   {
-    PrincipalSubmatrix<double> M_FF(M_3);
+    PS M_FF(M_3);
     M_FF.assign(first(20));  // 400 entries: not worth 90,000
     EXPECT_NE(M_FF.matrix().data(), kept);
     expect_holds(M_FF, M_3, first(20));
   }
-  PrincipalSubmatrix<double> M_FF(M_2);
-  M_FF.assign(first(100));  // capacity 125: 15,625 entries, under a quarter of 90,000
-  EXPECT_NE(M_FF.matrix().data(), kept);
-  expect_holds(M_FF, M_2, first(100));
+  {
+    PS M_FF(M_2);
+    M_FF.assign(first(100));  // capacity 125: 15,625 entries, under a quarter of 90,000
+    EXPECT_NE(M_FF.matrix().data(), kept);
+    expect_holds(M_FF, M_2, first(100));
+  }
+  EXPECT_EQ(PS::kept_bytes(), 90'000 * sizeof(double)) << "the larger block kept";
+  // A limit below the kept block frees it; a block over the limit is not kept.
+  PS::keep_storage_up_to(500'000);  // 62,500 entries
+  EXPECT_EQ(PS::kept_bytes(), 0u);
+  {
+    PS M_FF(M_2);
+    M_FF.assign(first(240));  // capacity 300: 90,000 entries
+    expect_holds(M_FF, M_2, first(240));
+  }
+  EXPECT_EQ(PS::kept_bytes(), 0u) << "over the limit: given back";
+  {
+    PS M_FF(M_2);
+    M_FF.assign(first(180));  // capacity 225: 50,625 entries, under the limit
+  }
+  EXPECT_EQ(PS::kept_bytes(), 50'625 * sizeof(double));
+  PS::keep_storage_up_to(PS::kDefaultKeptBytes);
 }
 
 }  // namespace
