@@ -43,9 +43,10 @@ class PrincipalSubmatrix {
   Block matrix() const;
 
   // The largest storage kept for the next submatrix, in bytes (at most one
-  // block per process and scalar type; by default 256 MiB, so that an LCP
-  // of order 5,800 or more gives its storage back); a block kept now that is
-  // larger is freed, so 0 frees it and keeps nothing more.
+  // block per process and scalar type; by default 256 MiB, so that storage
+  // of capacity 5,793 or more in double, for free sets of about 4,600 and
+  // more, is given back); a block kept now that is larger is freed, so 0
+  // frees it and keeps nothing more.
   static constexpr std::size_t kDefaultKeptBytes = std::size_t(256) << 20;
   static void keep_storage_up_to(std::size_t bytes);
   static std::size_t kept_bytes();  // the size of the block kept now, or 0
