@@ -63,8 +63,8 @@ MlsProjection MlsSurface::with_quadratic(const MlsProjection& on_plane, const st
   const Eigen::Vector3d t_v = n.cross(t_u);
   Eigen::Matrix<double, 6, 1> g;
   const bool determined = near.size() <= static_cast<std::size_t>(kStackNeighbours)
-                         ? quadratic_fit<kStackNeighbours>(samples_.points, on_plane, t_u, t_v, near, weights, g)
-                         : quadratic_fit<Eigen::Dynamic>(samples_.points, on_plane, t_u, t_v, near, weights, g);
+                              ? quadratic_fit<kStackNeighbours>(samples_.points, on_plane, t_u, t_v, near, weights, g)
+                              : quadratic_fit<Eigen::Dynamic>(samples_.points, on_plane, t_u, t_v, near, weights, g);
   if (!determined) return on_plane;
   MlsProjection projection = on_plane;
   projection.point += g(0) * on_plane.radius * n;

@@ -1,12 +1,12 @@
 #include "reference/quasi_rigid/principal_submatrix.hpp"
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
 #include <algorithm>
 #include <functional>
 #include <mutex>
-#include <type_traits>
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace contactref::quasi_rigid {
