@@ -120,7 +120,9 @@ typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& 
   const T reach = std::max(T(lower - query_distance_ / 2), T(query_distance_ / 2));
   const T h_try = std::min({h, T(end_time - state.time), resolved_step(omega_bound),
                             conservative_step(reach, speed, T(system_.gravity_w.norm()))});
-  if (h_try < min_resolvable_step(state.time, T(0))) {
+  // Not h_try < ...: at t = 0 the bound is 0, and a step of 0 s (a bound
+  // that overflowed to 0) would be taken for ever.
+  if (!(h_try > min_resolvable_step(state.time, T(0)))) {
     std::ostringstream os;
     os << "a flight step of " << h_try << " s does not move the clock at t = " << state.time
        << " s (the body's points move at up to " << speed << " m/s within " << reach << " m of body 2)";

@@ -16,6 +16,7 @@
 #include "reference/dynamics/step_acceptance.hpp"
 #include "reference/dynamics/surface_proximity.hpp"
 #include "reference/spatial/newton_euler.hpp"
+#include "reference/spatial/spatial_inertia.hpp"
 
 namespace contactref::dynamics {
 
@@ -945,6 +946,22 @@ void check_collision_parameters(const ContactSystem<T>& system) {
   }
 }
 
+// Body 1's mass properties (checked here for a start in flight too, which
+// builds no ContactDynamics before its first contact) and gravity, whose
+// magnitude bounds every flight step (flight.hpp conservative_step): |g|
+// must be finite, not only its entries (1e300 m/s^2 squares to infinity).
+template <class T>
+void check_body_and_gravity(const ContactSystem<T>& system) {
+  spatial::check_rigid_inertia(system.mass, system.I_com, "simulation: body 1");
+  using std::isfinite;
+  if (isfinite(T(system.gravity_w.norm()))) return;
+  std::ostringstream os;
+  const Vec3<T>& g = system.gravity_w;
+  os << "simulation: gravity (" << g.x() << ", " << g.y() << ", " << g.z()
+     << ") m/s^2 is not finite or its magnitude is not representable";
+  throw InputError(os.str());
+}
+
 template <class T>
 void check_initial(const ContactSystem<T>& system, const ContactState<T>& state) {
   if (!system.surface1 || !system.surface2) throw InputError("simulation: both surfaces are needed");
@@ -989,6 +1006,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const ContactState<
   check_initial_contact(system, initial);
   check_friction_model(system.friction);
   check_collision_parameters(system);
+  check_body_and_gravity(system);
   if (options.h_min < min_resolvable_step(initial.time, options.duration)) {
     std::ostringstream os;
     os << "simulation: h_min = " << options.h_min << " s cannot finish the run: below "
@@ -1009,6 +1027,7 @@ SimulationResult<T> simulate(const ContactSystem<T>& system, const FlightStart<T
   if (!system.surface1 || !system.surface2) throw InputError("simulation: both surfaces are needed");
   check_friction_model(system.friction);
   check_collision_parameters(system);
+  check_body_and_gravity(system);
   const spatial::RigidBodyState<T>& body = initial.body;
   using std::abs;
   using std::isfinite;

@@ -6,12 +6,14 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "reference/spatial/spatial_inertia.hpp"
 
 namespace contactref::dynamics {
 
 template <class T>
 FlightDynamics<T>::FlightDynamics(const T& mass, const Mat3<T>& I_com_b, const Vec3<T>& gravity_w)
     : mass_(mass), I_com_b_(I_com_b), I_com_b_inverse_(I_com_b.inverse()), gravity_w_(gravity_w) {
+  spatial::check_rigid_inertia(mass, I_com_b, "flight dynamics");
   const Eigen::SelfAdjointEigenSolver<Mat3<T>> moments(I_com_b, Eigen::EigenvaluesOnly);
   smallest_moment_ = moments.eigenvalues()(0);
 }

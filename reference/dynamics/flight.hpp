@@ -35,6 +35,8 @@ template <class T>
 class FlightDynamics {
  public:
   using State = Eigen::Matrix<T, 13, 1>;
+  // InputError unless (mass, I_com_b) is a rigid body's (spatial_inertia.hpp
+  // check_rigid_inertia).
   FlightDynamics(const T& mass, const Mat3<T>& I_com_b, const Vec3<T>& gravity_w);
 
   // The state of a body and back (the quaternion normalised).

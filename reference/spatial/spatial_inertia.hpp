@@ -14,8 +14,8 @@ namespace contactref::spatial {
 // Throws InputError naming `what` unless (mass, I_com) is a physical rigid
 // body: finite, m > 0, I symmetric positive definite and its principal
 // moments obey the triangle inequality (lambda_i + lambda_j >= lambda_k).
-// Symmetry and the triangle inequality are tested with a slack of
-// 16 eps |I|, the round-off of an inertia computed by summation.
+// Symmetry, positivity and the triangle inequality are tested with a slack
+// of 16 eps |I|, the round-off of an inertia computed by summation.
 template <class T>
 void check_rigid_inertia(const T& mass, const Mat3<T>& I_com, const std::string& what) {
   using std::abs;
@@ -36,7 +36,9 @@ void check_rigid_inertia(const T& mass, const Mat3<T>& I_com, const std::string&
   Eigen::SelfAdjointEigenSolver<Mat3<T>> eig;
   eig.computeDirect(Mat3<T>((I_com + I_com.transpose()) / 2), Eigen::EigenvaluesOnly);
   const Vec3<T> lambda = eig.eigenvalues();  // ascending
-  if (!(lambda(0) > T(0))) fail("inertia is not positive definite");
+  // The closed form's round-off is ~eps |I|: a moment within the slack of 0
+  // (diag(0, 1, 1) gives about 1e-19) is 0.
+  if (!(lambda(0) > slack)) fail("inertia is not positive definite");
   if (lambda(0) + lambda(1) < lambda(2) - slack)
     fail("principal moments violate the triangle inequality I1 + I2 >= I3 (no rigid body has them)");
 }

@@ -21,6 +21,7 @@
 #include "core/errors.hpp"
 #include "core/scalar.hpp"
 #include "reference/dynamics/contact_simulation.hpp"
+#include "reference/dynamics/flight.hpp"
 #include "reference/surfaces/analytic_patches.hpp"
 #include "tests/reference/dynamics/sphere_on_plane.hpp"
 
@@ -264,6 +265,44 @@ TEST(FlightSimulation, BadStartsAndParametersAreRefusedByName) {
   FlightStart<double> spinning = scene.drop(0.1);
   spinning.body.omega_w.x() = std::numeric_limits<double>::infinity();
   EXPECT_NE(message(scene.system(0.5, 0), spinning).find("not finite"), std::string::npos);
+  // Finite entries whose magnitude overflows (1e300 squared): every flight
+  // step bound is 0 under it. Refused whether the run starts in flight or in
+  // contact.
+  ContactSystem<double> huge_gravity = scene.system(0.5, 0);
+  huge_gravity.gravity_w = Vec3<double>(0, 0, 1e300);
+  EXPECT_NE(message(huge_gravity, scene.drop(0.1)).find("gravity (0, 0, 1e+300) m/s^2 is not finite or its magnitude"),
+            std::string::npos);
+  // A zero principal moment: the flight's angular speed bound |L| / I_min
+  // is infinite (it ended with a flight step of 0 s, naming no cause).
+  ContactSystem<double> flat = scene.system(0.5, 0);
+  flat.I_com(0, 0) = 0;
+  EXPECT_NE(message(flat, scene.drop(0.1)).find("simulation: body 1: inertia is not positive definite"),
+            std::string::npos);
+  EXPECT_THROW(FlightDynamics<double>(1.0, flat.I_com, Vec3<double>(0, 0, -kG)), InputError);
+  const test::SphereOnPlaneScene<double> sphere;
+  ContactSystem<double> sphere_system = sphere.system({});
+  sphere_system.gravity_w = huge_gravity.gravity_w;
+  EXPECT_THROW(simulate(sphere_system, sphere.sliding_start(1.0), SimulationOptions<double>()), InputError);
+  sphere_system.gravity_w.z() = -1e300;
+  EXPECT_THROW(simulate(sphere_system, sphere.sliding_start(1.0), SimulationOptions<double>()), InputError);
+}
+
+// A flight step bound that overflows to 0 (|v| = 1e200 m/s: its square is
+// infinite, so conservative advancement allows no step) ends the run at
+// t = 0 naming the step, where a step of 0 s was taken for ever before
+// (passes that do not move the clock, each counted as a flight step, so the
+// watchdog never fired; max_steps keeps this test short if it regresses).
+TEST(FlightSimulation, AStepBoundThatOverflowsToZeroAtTimeZeroEndsTheRunInsteadOfSteppingZero) {
+  const BallOnFloor scene;
+  SimulationOptions<double> options;
+  options.max_steps = 1000;
+  const SimulationResult<double> result =
+      simulate(scene.system(0.5, 0), scene.drop(0.1, Vec3<double>(0, 0, 1e200)), options);
+  EXPECT_EQ(result.status, SimulationStatus::kFailed);
+  EXPECT_NE(result.message.find("a flight step of 0 s does not move the clock at t = 0 s"), std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.statistics.flight_steps, 0);
+  EXPECT_EQ(result.final_state.time, 0.0);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // conservation of energy and momentum at the derivative level.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include "reference/spatial/free_body.hpp"
 #include "tests/kit/matrix_compare.hpp"
 #include "tests/kit/random.hpp"
@@ -146,6 +148,19 @@ TEST(SpatialInertiaInput, RejectsNonPhysicalInertiasWithAMessage) {
   EXPECT_NE(message_of([&] { spatial_inertia_at_com(1.0, Mat3<double>(Vec3<double>(1, 1, 3).asDiagonal())); })
                 .find("triangle inequality"),
             std::string::npos);
+  // A rod's inertia (a zero moment) in any axes: the closed-form eigenvalue
+  // comes out as round-off (about 1e-19 for some), which is not a moment.
+  // A thin needle whose smallest moment is far above round-off is accepted.
+  const Mat3<double> rod = Vec3<double>(0, 0.004, 0.004).asDiagonal();
+  for (const Vec3<double>& axis : {Vec3<double>(1, 0, 0), Vec3<double>(1, 2, 3), Vec3<double>(-3, 1, 0.5)}) {
+    const Mat3<double> R = Eigen::AngleAxisd(0.7, axis.normalized()).toRotationMatrix();
+    const Mat3<double> I_rod = R * rod * R.transpose();
+    EXPECT_NE(message_of([&] { spatial_inertia_at_com(1.0, Mat3<double>((I_rod + I_rod.transpose()) / 2)); })
+                  .find("not positive definite"),
+              std::string::npos)
+        << axis.transpose();
+  }
+  EXPECT_NO_THROW(spatial_inertia_at_com(1.0, Mat3<double>(Vec3<double>(1e-12, 1, 1).asDiagonal())));
   // A flat plate (I1 + I2 = I3 exactly) is a physical limit and is accepted.
   EXPECT_NO_THROW(spatial_inertia_at_com(1.0, Mat3<double>(Vec3<double>(1, 2, 3).asDiagonal())));
 }
