@@ -24,7 +24,8 @@
 // (|v| + |omega| radius) h + |g| h^2 / 2 <= distance cannot close a gap of
 // `distance`. |omega| changes during a flight for an asymmetric body; the
 // caller bounds it by |L| over the smallest principal moment
-// (angular_speed_bound), which no flight exceeds.
+// (angular_speed_bound), which no flight exceeds. Against a half-space only
+// the components of v and g along its normal count (the caller's).
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/dynamics/integrators.hpp"
 #include "reference/spatial/free_body.hpp"

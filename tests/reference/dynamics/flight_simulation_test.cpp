@@ -222,6 +222,34 @@ TEST(FlightSimulation, ElasticFrictionlessEllipsoidKeepsItsEnergyAndHorizontalMo
   }
 }
 
+// Over a plane only the motion along its normal closes the gap: a ball
+// thrown at 100 m/s along the floor takes the flight steps of the same ball
+// dropped (conservative advancement on the normal components), not steps
+// of the gap over 100 m/s, and follows its parabola (closed form) to the
+// first impact at t_0 = sqrt(2 h_0 / g).
+TEST(FlightSimulation, ABallThrownAlongTheFloorTakesTheStepsOfTheBallDropped) {
+  const BallOnFloor scene;
+  const double h0 = 0.5, t0 = std::sqrt(2 * h0 / kG);
+  SimulationOptions<double> options;
+  options.duration = 0.9 * t0;
+  const SimulationResult<double> dropped = simulate(scene.system(0.5, 0), scene.drop(h0), options);
+  const SimulationResult<double> thrown =
+      simulate(scene.system(0.5, 0), scene.drop(h0, Vec3<double>(100, 0, 0)), options);
+  ASSERT_EQ(dropped.status, SimulationStatus::kCompleted) << dropped.message;
+  ASSERT_EQ(thrown.status, SimulationStatus::kCompleted) << thrown.message;
+  ASSERT_TRUE(thrown.ended_in_flight);
+  EXPECT_EQ(thrown.statistics.flight_steps, dropped.statistics.flight_steps);
+  const double t = options.duration;
+  EXPECT_NEAR(thrown.final_body.x_w.x(), 100 * t, 1e-9);
+  EXPECT_NEAR(thrown.final_body.x_w.z(), scene.r + h0 - kG * t * t / 2, 1e-9);
+  options.duration = 1.1 * t0;
+  const SimulationResult<double> landed =
+      simulate(scene.system(0.5, 0), scene.drop(h0, Vec3<double>(100, 0, 0)), options);
+  const std::vector<SimulationEvent<double>> collisions = events_of(landed, EventKind::kCollision);
+  ASSERT_EQ(collisions.size(), 1u) << landed.message;
+  EXPECT_NEAR(collisions[0].time, t0, 1e-9);
+}
+
 TEST(FlightSimulation, ThinFastDiscDoesNotTunnelThroughTheFloor) {
   const su::PatchComplex<double> disc =
       one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(0.1, 0.1, 0.001)));
