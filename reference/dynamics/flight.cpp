@@ -92,7 +92,15 @@ T FlightDynamics<T>::energy(const State& y) const {
 
 template <class T>
 T FlightDynamics<T>::angular_speed_bound(const State& y) const {
-  return (I_com_b_ * y.template segment<3>(7)).norm() / smallest_moment_;
+  // I_min |omega|^2 <= omega . I omega, twice the rotational energy, which a
+  // flight keeps (no torque about the centre of mass). Never above |L| / I_min
+  // (|I omega|^2 >= I_min omega . I omega), and sqrt(I_max / I_min) times
+  // below it for a spin about the major axis: a needle spinning end over end
+  // takes steps of sqrt(I_min / I_max) of a radian of its spin, not
+  // I_min / I_max.
+  using std::sqrt;
+  const Vec3<T> omega_b = y.template segment<3>(7);
+  return sqrt(T(omega_b.dot(I_com_b_ * omega_b) / smallest_moment_));
 }
 
 template <class T>

@@ -23,9 +23,10 @@
 // |v| + |omega| radius plus what gravity adds, |g| h; a step h with
 // (|v| + |omega| radius) h + |g| h^2 / 2 <= distance cannot close a gap of
 // `distance`. |omega| changes during a flight for an asymmetric body; the
-// caller bounds it by |L| over the smallest principal moment
-// (angular_speed_bound), which no flight exceeds. Against a half-space only
-// the components of v and g along its normal count (the caller's).
+// caller bounds it by sqrt(omega . I omega / I_min) (angular_speed_bound:
+// the rotational energy, which no flight changes, over the smallest
+// principal moment). Against a half-space only the components of v and g
+// along its normal count (the caller's).
 #include "reference/dynamics/contact_simulation.hpp"
 #include "reference/dynamics/integrators.hpp"
 #include "reference/spatial/free_body.hpp"
@@ -53,7 +54,8 @@ class FlightDynamics {
              T& error) const;
   T energy(const State& y) const;          // J
   T kinetic_energy(const State& y) const;  // J
-  // A bound on |omega| for the whole flight: |L| / the smallest principal moment.
+  // A bound on |omega| for the whole flight: sqrt(omega . I omega / I_min),
+  // the rotational energy over the smallest principal moment.
   T angular_speed_bound(const State& y) const;
 
  private:

@@ -250,6 +250,27 @@ TEST(FlightSimulation, ABallThrownAlongTheFloorTakesTheStepsOfTheBallDropped) {
   EXPECT_NEAR(collisions[0].time, t0, 1e-9);
 }
 
+// A needle's inertia (I = diag(I_max, I_max, I_min), I_min / I_max =
+// 2.5e-7) spinning end over end at 20 rad/s: its steps resolve the spin by
+// the rotational energy's bound sqrt(I_max / I_min) |omega| = 4e4 rad/s
+// (flight.hpp), not by |L| / I_min = 8e7 rad/s (2.4e7 steps for 0.3 s,
+// beyond this test's max_steps: the run ended failed), and still resolve it.
+TEST(FlightSimulation, ANeedleSpinningEndOverEndIsResolvedByItsRotationalEnergy) {
+  const BallOnFloor scene;
+  ContactSystem<double> system = scene.system(0.5, 0);
+  const double I_max = 0.004, I_min = 1e-9, omega = 20;
+  system.I_com = Vec3<double>(I_max, I_max, I_min).asDiagonal();
+  SimulationOptions<double> options;
+  options.duration = 0.3;  // in flight: the floor is reached at 0.32 s
+  options.max_steps = 100000;
+  // drop() turns body x to world y: the spin is about the major axis x.
+  const SimulationResult<double> result = simulate(system, scene.drop(0.5, Vec3<double>::Zero(), Vec3<double>(0, omega, 0)), options);
+  ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
+  ASSERT_TRUE(result.ended_in_flight);
+  EXPECT_GE(double(result.statistics.flight_steps), options.duration * std::sqrt(I_max / I_min) * omega);
+  EXPECT_NEAR(result.final_body.omega_w.y(), omega, 1e-9);
+}
+
 TEST(FlightSimulation, ThinFastDiscDoesNotTunnelThroughTheFloor) {
   const su::PatchComplex<double> disc =
       one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(0.1, 0.1, 0.001)));
@@ -300,7 +321,7 @@ TEST(FlightSimulation, BadStartsAndParametersAreRefusedByName) {
   huge_gravity.gravity_w = Vec3<double>(0, 0, 1e300);
   EXPECT_NE(message(huge_gravity, scene.drop(0.1)).find("gravity (0, 0, 1e+300) m/s^2 is not finite or its magnitude"),
             std::string::npos);
-  // A zero principal moment: the flight's angular speed bound |L| / I_min
+  // A zero principal moment: the flight's angular speed bound (over I_min)
   // is infinite (it ended with a flight step of 0 s, naming no cause).
   ContactSystem<double> flat = scene.system(0.5, 0);
   flat.I_com(0, 0) = 0;

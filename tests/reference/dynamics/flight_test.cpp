@@ -38,6 +38,11 @@ std::array<double, 3> flight_errors(IntegratorKind integrator, double h) {
   FlightDynamics<double>::State y = FlightDynamics<double>::state_of(body0);
   const Vec3<double> L0 = mass.angular_momentum_w(body0);
   const double E0 = flight.energy(y);
+  // The start's bound holds for the whole flight (the simulator steps by
+  // it), up to what the integrator's energy error delta adds:
+  // |omega| <= bound_0 sqrt(1 + delta / E_rot,0).
+  const double bound0 = flight.angular_speed_bound(y);
+  const double rotational0 = body0.omega_w.dot(mass.I_w(body0) * body0.omega_w) / 2;
   std::array<double, 3> errors{0, 0, 0};
   const int steps = int(std::lround(1.0 / h));
   for (int k = 1; k <= steps; ++k) {
@@ -50,6 +55,7 @@ std::array<double, 3> flight_errors(IntegratorKind integrator, double h) {
     errors[1] = std::max(errors[1], (mass.angular_momentum_w(body) - L0).norm());
     errors[2] = std::max(errors[2], std::abs(flight.energy(y) - E0));
     EXPECT_GE(flight.angular_speed_bound(y) * (1 + 1e-12), body.omega_w.norm());
+    EXPECT_GE(bound0 * std::sqrt(1 + errors[2] / rotational0) * (1 + 1e-12), body.omega_w.norm());
   }
   return errors;
 }
@@ -67,6 +73,19 @@ TEST(Flight, ThrownTumblingBodyKeepsNewtonsParabolaItsMomentumAndEnergyAtFourthO
   }
   const std::array<double, 3> dormand_prince = flight_errors(IntegratorKind::kDormandPrince54, 0.004);
   for (int k = 1; k < 3; ++k) EXPECT_LT(dormand_prince[std::size_t(k)], coarse[std::size_t(k)]);
+}
+
+// A needle (I = diag(I_max, I_max, I_min)) spinning end over end about x, a
+// steady rotation: the bound is sqrt(I_max / I_min) |omega| (closed form),
+// 2,000 times below |L| / I_min = (I_max / I_min) |omega| here.
+TEST(Flight, AngularSpeedBoundOfASpinAboutTheMajorAxisIsTheEnergysClosedForm) {
+  const double I_max = 0.004, I_min = 1e-9, omega = 20;
+  const FlightDynamics<double> flight(1.0, Vec3<double>(I_max, I_max, I_min).asDiagonal(), Vec3<double>(0, 0, -9.81));
+  spatial::RigidBodyState<double> body;
+  body.omega_w = Vec3<double>(omega, 0, 0);
+  const double bound = flight.angular_speed_bound(FlightDynamics<double>::state_of(body));
+  EXPECT_NEAR(bound, std::sqrt(I_max / I_min) * omega, 1e-12 * bound);
+  EXPECT_LT(bound, I_max / I_min * omega / 1000);
 }
 
 TEST(Flight, ConservativeStepClosesExactlyTheDistance) {
