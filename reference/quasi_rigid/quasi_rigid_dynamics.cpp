@@ -32,6 +32,7 @@ void check_input(const std::vector<DynamicBody>& bodies, const DynamicsOptions& 
   if (!(std::isfinite(o.damping) && o.damping >= 0)) bad_option("damping", o.damping, "finite and >= 0 (s/m)");
   if (!(std::isfinite(o.contact_tolerance) && o.contact_tolerance > 0))
     bad_option("contact_tolerance", o.contact_tolerance, "finite and > 0 (m)");
+  if (!(std::isfinite(o.min_step) && o.min_step >= 0)) bad_option("min_step", o.min_step, "finite and >= 0 (s)");
   if (o.max_retractions < 0) bad_option("max_retractions", o.max_retractions, ">= 0");
   if (o.max_steps < 1) bad_option("max_steps", static_cast<double>(o.max_steps), ">= 1");
   if (o.watchdog < 1) bad_option("watchdog", o.watchdog, ">= 1");
@@ -331,6 +332,15 @@ DynamicsResult simulate_quasi_rigid(const std::vector<DynamicBody>& bodies, cons
                                                          : unloaded_step(bodies[p.a], states[p.a], bodies[p.b],
                                                                          states[p.b], options.gravity_w,
                                                                          options.contact_tolerance));
+      }
+      if (step.rule_step < options.min_step && step.rule_step < remaining) {
+        std::ostringstream os;
+        os << "at t = " << t << " s the contact step would be " << step.rule_step
+           << " s (step_fraction sqrt(m / k), or an unloaded contact's: no point moves more than contact_tolerance = "
+           << options.contact_tolerance << " m in it), below min_step = " << options.min_step
+           << " s: the contact cannot be resolved";
+        fail(os.str());
+        break;
       }
       step.dt = std::min({options.time_step, step.rule_step, remaining});
       for (const auto& [p, c] : contacts) step.active += static_cast<int>(c.a.active.size() + c.b.active.size());

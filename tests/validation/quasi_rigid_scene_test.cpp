@@ -21,7 +21,8 @@ using test::kEps;
 TEST(QuasiRigidScene, BodiesAreSampledOnTheirGeometryWithTheirMaterials) {
   const std::string text = R"({
     "model": {"type": "quasi-rigid", "E": 1e6, "nu": 0.3, "mu": 0.4, "damping": 1.5, "spacing": 0.01,
-              "time_step": 0.002, "step_fraction": 0.1, "contact_tolerance": 1e-6, "active_range": 2},
+              "time_step": 0.002, "step_fraction": 0.1, "min_step": 1e-8, "contact_tolerance": 1e-6,
+              "active_range": 2},
     "gravity": [0, 0, -9.8],
     "bodies": [
       {"name": "block", "geometry": {"type": "box", "size": [0.2, 0.1, 0.05]}, "density": 500,
@@ -71,6 +72,7 @@ TEST(QuasiRigidScene, BodiesAreSampledOnTheirGeometryWithTheirMaterials) {
   EXPECT_EQ(options.damping, 1.5);
   EXPECT_EQ(options.time_step, 0.002);
   EXPECT_EQ(options.step_fraction, 0.1);
+  EXPECT_EQ(options.min_step, 1e-8);
   EXPECT_EQ(options.contact_tolerance, 1e-6);
   EXPECT_EQ(options.contact.active_range, 2);
   EXPECT_EQ(options.duration, 0.5);

@@ -128,6 +128,7 @@ ojson summary_json(const scenes::Scene& scene, const std::string& scene_file, co
                       {"damping", options.damping},
                       {"time_step", options.time_step},
                       {"step_fraction", options.step_fraction},
+                      {"min_step", options.min_step},
                       {"contact_tolerance", options.contact_tolerance},
                       {"spacing", m.spacing ? ojson(*m.spacing) : ojson(nullptr)},
                       {"active_range", options.contact.active_range},

@@ -80,8 +80,8 @@ qr::SurfaceSamples samples_of(const Scene& scene, const SceneBody& body, const s
 
 QuasiRigidModel read_quasi_rigid_model(const Reader& in, const json& model) {
   in.fields(model, "model",
-            {"type", "E", "nu", "kernel", "sigma", "mu", "damping", "time_step", "step_fraction", "contact_tolerance",
-             "spacing", "plane_radius", "active_range", "max_retractions"});
+            {"type", "E", "nu", "kernel", "sigma", "mu", "damping", "time_step", "step_fraction", "min_step",
+             "contact_tolerance", "spacing", "plane_radius", "active_range", "max_retractions"});
   QuasiRigidModel m;
   if (const json* x = Reader::optional(model, "E")) m.E = in.non_negative(*x, "model.E");
   if (const json* x = Reader::optional(model, "nu")) m.nu = in.non_negative(*x, "model.nu");
@@ -104,6 +104,7 @@ QuasiRigidModel read_quasi_rigid_model(const Reader& in, const json& model) {
     m.step_fraction = in.positive(*x, "model.step_fraction");
     if (m.step_fraction > 1) in.fail("model.step_fraction", fmt::format("must be in (0, 1], got {}", m.step_fraction));
   }
+  if (const json* x = Reader::optional(model, "min_step")) m.min_step = in.non_negative(*x, "model.min_step");
   if (const json* x = Reader::optional(model, "contact_tolerance"))
     m.contact_tolerance = in.positive(*x, "model.contact_tolerance");
   if (const json* x = Reader::optional(model, "spacing")) m.spacing = in.positive(*x, "model.spacing");
@@ -165,6 +166,7 @@ qr::DynamicsOptions quasi_rigid_options(const Scene& scene) {
   options.output_interval = scene.options.output_interval;
   options.time_step = model.time_step;
   options.step_fraction = model.step_fraction;
+  options.min_step = model.min_step;
   options.mu = model.mu;
   options.damping = model.damping;
   options.contact_tolerance = model.contact_tolerance;

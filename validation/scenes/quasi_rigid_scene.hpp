@@ -22,6 +22,7 @@ struct QuasiRigidModel {
   double damping = 0;           // s/m: Hunt and Crossley's; 0: none (the paper's)
   double time_step = 1e-3;      // s: the flight step and the largest contact step
   double step_fraction = 0.05;  // the contact step's fraction of sqrt(m / k)
+  double min_step = 1e-9;       // s: a contact step's rule below it ends the run failed; 0: none
   double contact_tolerance = 1e-5;  // m: the first contact's location
   std::optional<double> spacing;    // m: the sampling of sphere, plane and box geometries
   double plane_radius = 0.25;       // m: a plane geometry's sampled disk

@@ -81,6 +81,9 @@
 //                              duration / 10^7 (the simulator's step limit); default 0.001
 //     "step_fraction": 0.05    in (0, 1]: the contact step's fraction of sqrt(m / k), k the
 //                              contact's stiffness (Sneddon's 2 E* a); default 0.05
+//     "min_step": 1e-9         s, >= 0: a contact step's rule (the above, or an unloaded
+//                              contact's contact_tolerance step) below it ends the run
+//                              failed, naming it; default 1e-9; 0: none
 //     "contact_tolerance": 1e-5  m, > 0: the first contact is located (retraced) to this
 //                              nearest-sample distance; default 1e-5
 //     "spacing": 0.008         m, > 0: sphere, plane and box geometries are sampled into points

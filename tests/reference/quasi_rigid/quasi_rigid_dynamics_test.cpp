@@ -567,6 +567,29 @@ TEST(QuasiRigidDynamics, AnUnloadedContactIsCrossedInStepsOfTheContactTolerance)
   EXPECT_GT(result.final_states[0].v_w.z(), 0);  // it bounced
 }
 
+// A ball spinning at 1e9 rad/s reaches the plane: its unloaded contact's
+// step moves no point more than the contact tolerance, 1e-5 m / (r 1e9 rad/s),
+// about 2e-13 s, below the default min_step of 1e-9 s, and the run ends
+// there naming it. Without a minimum (min_step 0) such a run took steps of
+// 2e-13 s, its clock stuck, until max_steps (1e7 by default).
+TEST(QuasiRigidDynamics, AContactStepBelowMinStepEndsTheRunFailedNamingIt) {
+  const DynamicBody plane = fixtures::sampled_plane(0.01, 0.2, RigidPose<double>());
+  DynamicBody ball = fixtures::sampled_ball(coarse_ball(), {0, 0, fixtures::SampledBall{}.radius + 1e-3});
+  ball.state.v_w = {0, 0, -1};
+  ball.state.omega_w = {0, 0, 1e9};
+  DynamicsOptions options;
+  options.duration = 0.01;
+  const DynamicsResult result = simulate_quasi_rigid({ball, plane}, options);
+  EXPECT_EQ(result.status, RunStatus::kFailed);
+  EXPECT_TRUE(contains(result.message, "below min_step = 1e-09 s: the contact cannot be resolved")) << result.message;
+  EXPECT_LT(result.steps.size(), 10u);
+  options.min_step = 0;
+  options.max_steps = 200;
+  const DynamicsResult unbounded = simulate_quasi_rigid({ball, plane}, options);
+  EXPECT_TRUE(contains(unbounded.message, "max_steps")) << unbounded.message;
+  EXPECT_LT(unbounded.steps.back().time, 1.1e-3);  // 200 steps moved the clock by nanoseconds past the contact
+}
+
 TEST(QuasiRigidDynamics, BadInputNamesTheField) {
   const DynamicBody plane = fixtures::sampled_plane(0.02, 0.2, RigidPose<double>());
   const DynamicBody ball = fixtures::sampled_ball(coarse_ball(), {0, 0, 0.1});
@@ -589,6 +612,7 @@ TEST(QuasiRigidDynamics, BadInputNamesTheField) {
            {"mu", [](DynamicsOptions& o) { o.mu = -0.1; }},
            {"damping", [](DynamicsOptions& o) { o.damping = -1; }},
            {"step_fraction", [](DynamicsOptions& o) { o.step_fraction = 1.5; }},
+           {"min_step", [](DynamicsOptions& o) { o.min_step = -1e-9; }},
            {"duration", [](DynamicsOptions& o) { o.duration = std::nan(""); }},
            {"contact_tolerance", [](DynamicsOptions& o) { o.contact_tolerance = 0; }}}) {
     DynamicsOptions o;
