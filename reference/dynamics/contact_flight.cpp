@@ -111,6 +111,13 @@ template <class T>
 typename Simulator<T>::FlightOutcome Simulator<T>::flight_pass(ContactState<T>& state, T& h, const T& end_time) {
   using FState = typename FlightDynamics<T>::State;
   const FState y = flight_;
+  // The contact phase's rule: a spin that h_min cannot resolve ends the run
+  // (steps of 1 / omega_bound, below h_min by at most sqrt(I_max / I_min),
+  // resolve any slower one).
+  if (const std::string why = unresolved_rotation(T(y.template segment<3>(7).norm()), options_.h_min); !why.empty()) {
+    fail(state, why, false);
+    return FlightOutcome::kEnd;
+  }
   const FState k1 = flight_dynamics_.derivative(y);
   const T omega_bound = flight_dynamics_.angular_speed_bound(y);
   const T radius = T(hierarchy1_->sphere_centre().norm() + hierarchy1_->sphere_radius());

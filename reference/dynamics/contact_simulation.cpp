@@ -674,15 +674,12 @@ SimulationResult<T> Simulator<T>::run_from(ContactState<T>& state) {
       }
       // The rotation bounds the step (step_acceptance.hpp resolved_step); a
       // motion faster than h_min resolves cannot be integrated.
-      const T h_resolved = resolved_step(T(here.phi.template head<3>().norm()));
-      if (h_resolved < options_.h_min) {
-        std::ostringstream os;
-        os << "the body turns at " << here.phi.template head<3>().norm() << " rad/s relative to body 2: a step resolves "
-           << "at most a radian of it (step_acceptance.hpp resolved_step), " << h_resolved
-           << " s, below h_min = " << options_.h_min << " s; the motion cannot be resolved";
-        fail(state, os.str(), false);
+      const T angular_speed = here.phi.template head<3>().norm();
+      if (const std::string why = unresolved_rotation(angular_speed, options_.h_min); !why.empty()) {
+        fail(state, why, false);
         break;
       }
+      const T h_resolved = resolved_step(angular_speed);
       const State y = state_vector(state);
       T h_try = std::min({h, T(end_time - state.time), h_resolved});
       // Section 3.7 backs a step that leaves its piece up and halves it down

@@ -4,11 +4,14 @@
 //  - min_resolvable_step: the smallest h_min whose steps still move the clock;
 //  - energy_step_bound: the RK4 acceptance test on the energy balance (the
 //    energy less the law's work, which the step should keep);
-//  - resolved_step: the longest step that resolves the body's rotation;
+//  - resolved_step: the longest step that resolves the body's rotation, and
+//    unresolved_rotation: why a rotation h_min cannot resolve ends a run;
 //  - stalled_pass_limit: the watchdog, the most loop passes that can follow
 //    each other without a step of at least h_min.
 #include <cmath>
 #include <limits>
+#include <sstream>
+#include <string>
 
 #include "core/scalar.hpp"
 
@@ -50,6 +53,20 @@ T energy_step_bound(const T& kinetic_scale, const T& magnitude) {
 template <class T>
 T resolved_step(const T& angular_speed) {
   return angular_speed > T(0) ? T(T(1) / angular_speed) : T(std::numeric_limits<double>::infinity());
+}
+
+// Empty when a body turning at angular_speed (rad/s, relative to body 2) is
+// resolved by steps of h_min, else the reason the run ends: in contact and
+// in flight alike, a faster rotation would be stepped below h_min for ever.
+template <class T>
+std::string unresolved_rotation(const T& angular_speed, const T& h_min) {
+  const T h_resolved = resolved_step(angular_speed);
+  if (!(h_resolved < h_min)) return "";
+  std::ostringstream os;
+  os << "the body turns at " << angular_speed << " rad/s relative to body 2: a step resolves at most a radian of it "
+     << "(step_acceptance.hpp resolved_step), " << h_resolved << " s, below h_min = " << h_min
+     << " s; the motion cannot be resolved";
+  return os.str();
 }
 
 // Passes without a step of at least h_min: the halvings from h_max down to

@@ -271,6 +271,23 @@ TEST(FlightSimulation, ANeedleSpinningEndOverEndIsResolvedByItsRotationalEnergy)
   EXPECT_NEAR(result.final_body.omega_w.y(), omega, 1e-9);
 }
 
+// In flight as in contact, a spin faster than 1 / h_min ends the run at
+// once, naming it (a torus flung at 1e9 rad/s took steps of 1e-9 s, 2e-8 s
+// of its run a second); a spin just below it flies. h_min = 1 ms.
+TEST(FlightSimulation, ASpinThatHMinCannotResolveEndsTheRunAsInContact) {
+  const BallOnFloor scene;
+  SimulationOptions<double> options;
+  options.duration = 0.3;
+  const SimulationResult<double> fast =
+      simulate(scene.system(0.5, 0), scene.drop(0.5, Vec3<double>::Zero(), Vec3<double>(0, 2000, 0)), options);
+  EXPECT_EQ(fast.status, SimulationStatus::kFailed);
+  EXPECT_NE(fast.message.find("the body turns at 2000 rad/s relative to body 2"), std::string::npos) << fast.message;
+  EXPECT_EQ(fast.statistics.flight_steps, 0);
+  const SimulationResult<double> resolved =
+      simulate(scene.system(0.5, 0), scene.drop(0.5, Vec3<double>::Zero(), Vec3<double>(0, 900, 0)), options);
+  EXPECT_EQ(resolved.status, SimulationStatus::kCompleted) << resolved.message;
+}
+
 TEST(FlightSimulation, ThinFastDiscDoesNotTunnelThroughTheFloor) {
   const su::PatchComplex<double> disc =
       one_patch<double>(std::make_unique<su::EllipsoidPatch<double>>(Vec3<double>(0.1, 0.1, 0.001)));
