@@ -264,7 +264,8 @@ TEST(FlightSimulation, ANeedleSpinningEndOverEndIsResolvedByItsRotationalEnergy)
   options.duration = 0.3;  // in flight: the floor is reached at 0.32 s
   options.max_steps = 100000;
   // drop() turns body x to world y: the spin is about the major axis x.
-  const SimulationResult<double> result = simulate(system, scene.drop(0.5, Vec3<double>::Zero(), Vec3<double>(0, omega, 0)), options);
+  const SimulationResult<double> result =
+      simulate(system, scene.drop(0.5, Vec3<double>::Zero(), Vec3<double>(0, omega, 0)), options);
   ASSERT_EQ(result.status, SimulationStatus::kCompleted) << result.message;
   ASSERT_TRUE(result.ended_in_flight);
   EXPECT_GE(double(result.statistics.flight_steps), options.duration * std::sqrt(I_max / I_min) * omega);
